@@ -1,0 +1,30 @@
+// Every error skillsd reports, created in one place. The server maps `code` to the HTTP status of API.md
+// (see src/server/errors.ts); discovery throws these with the exact reference messages of SKILLS.md.
+
+export type SkillsdErrorCode =
+  | 'InvalidPath'
+  | 'BadRequest'
+  | 'Unauthorized'
+  | 'ForbiddenHost'
+  | 'ForbiddenOrigin'
+  | 'PathEscapesSkill'
+  | 'SkillNotFound'
+  | 'FileNotFound'
+  | 'NotADirectory'
+  | 'NotAFile'
+  | 'NotReady'
+  | 'InvalidSettings';
+
+export class SkillsdError extends Error {
+  readonly code: SkillsdErrorCode;
+
+  constructor(code: SkillsdErrorCode, message: string) {
+    super(message);
+    this.name = 'SkillsdError';
+    this.code = code;
+  }
+}
+
+export function isSkillsdError(value: unknown): value is SkillsdError {
+  return value instanceof SkillsdError;
+}

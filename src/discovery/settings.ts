@@ -1,0 +1,148 @@
+// Settings of SKILLS.md §10: defaults, and validation of user input into a typed object.
+// Unknown keys are an error naming the key: a typo in a toggle must not silently re-enable a source.
+
+import { SkillsdError } from './errors.js';
+import type { Profile, ServerSettings, Settings, SkillsSettings, SymlinkMode } from './types.js';
+
+const PROFILES: readonly Profile[] = ['musepi', 'omp', 'xcsh'];
+const SYMLINK_MODES: readonly SymlinkMode[] = ['contain', 'follow'];
+
+const SKILL_BOOLEANS = [
+  'enabled',
+  'enableSkillCommands',
+  'enableCodexUser',
+  'enableClaudeUser',
+  'enableClaudeProject',
+  'enablePiUser',
+  'enablePiProject',
+  'enableAgentsUser',
+  'enableAgentsProject',
+] as const;
+const SKILL_LISTS = ['customDirectories', 'ignoredSkills', 'includeSkills'] as const;
+const SERVER_STRINGS = ['host', 'token', 'tokenFile'] as const;
+const SERVER_LISTS = ['allowedHosts', 'allowedOrigins', 'allowedWorkspaces'] as const;
+
+export function defaultSettings(): Settings {
+  return {
+    skills: {
+      enabled: true,
+      enableSkillCommands: true,
+      enableCodexUser: true,
+      enableClaudeUser: true,
+      enableClaudeProject: true,
+      enablePiUser: true,
+      enablePiProject: true,
+      enableAgentsUser: true,
+      enableAgentsProject: true,
+      customDirectories: [],
+      ignoredSkills: [],
+      includeSkills: [],
+    },
+    disabledExtensions: [],
+    disabledProviders: [],
+    profile: 'musepi',
+    symlinks: 'contain',
+    server: { allowedHosts: [], allowedOrigins: [], allowedWorkspaces: [] },
+  };
+}
+
+/**
+ * Validates `input` (the parsed JSON/YAML of a config file, or a partial object) and merges it over the defaults.
+ * Throws `SkillsdError('InvalidSettings')` whose message names the offending key path.
+ */
+export function parseSettings(input: unknown): Settings {
+  const settings = defaultSettings();
+  if (input === undefined || input === null) return settings;
+  const root = expectObject(input, '(root)');
+  for (const [key, value] of Object.entries(root)) {
+    switch (key) {
+      case 'skills':
+        settings.skills = parseSkills(expectObject(value, 'skills'), settings.skills);
+        break;
+      case 'disabledExtensions':
+      case 'disabledProviders':
+        settings[key] = expectStringList(value, key);
+        break;
+      case 'profile':
+        settings.profile = expectOneOf(value, key, PROFILES);
+        break;
+      case 'symlinks':
+        settings.symlinks = expectOneOf(value, key, SYMLINK_MODES);
+        break;
+      case 'server':
+        settings.server = parseServer(expectObject(value, 'server'), settings.server);
+        break;
+      default:
+        throw invalid(`unknown setting "${key}"`);
+    }
+  }
+  return settings;
+}
+
+function parseSkills(input: Record<string, unknown>, base: SkillsSettings): SkillsSettings {
+  const out = { ...base };
+  for (const [key, value] of Object.entries(input)) {
+    const path = `skills.${key}`;
+    if ((SKILL_BOOLEANS as readonly string[]).includes(key)) {
+      if (typeof value !== 'boolean') throw invalid(`"${path}" must be a boolean, got ${describe(value)}`);
+      out[key as (typeof SKILL_BOOLEANS)[number]] = value;
+    } else if ((SKILL_LISTS as readonly string[]).includes(key)) {
+      out[key as (typeof SKILL_LISTS)[number]] = expectStringList(value, path);
+    } else {
+      throw invalid(`unknown setting "${path}"`);
+    }
+  }
+  return out;
+}
+
+function parseServer(input: Record<string, unknown>, base: ServerSettings): ServerSettings {
+  const out: ServerSettings = { ...base };
+  for (const [key, value] of Object.entries(input)) {
+    const path = `server.${key}`;
+    if ((SERVER_STRINGS as readonly string[]).includes(key)) {
+      if (typeof value !== 'string' || value === '') throw invalid(`"${path}" must be a non-empty string`);
+      out[key as (typeof SERVER_STRINGS)[number]] = value;
+    } else if ((SERVER_LISTS as readonly string[]).includes(key)) {
+      out[key as (typeof SERVER_LISTS)[number]] = expectStringList(value, path);
+    } else if (key === 'port') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 65535) {
+        throw invalid(`"${path}" must be an integer from 0 to 65535, got ${describe(value)}`);
+      }
+      out.port = value;
+    } else {
+      throw invalid(`unknown setting "${path}"`);
+    }
+  }
+  return out;
+}
+
+function expectObject(value: unknown, path: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalid(`"${path}" must be an object, got ${describe(value)}`);
+  }
+  return value as Record<string, unknown>;
+}
+
+function expectStringList(value: unknown, path: string): string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) {
+    throw invalid(`"${path}" must be a list of strings, got ${describe(value)}`);
+  }
+  return [...value];
+}
+
+function expectOneOf<T extends string>(value: unknown, path: string, allowed: readonly T[]): T {
+  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) {
+    throw invalid(`"${path}" must be one of ${allowed.join(', ')}, got ${describe(value)}`);
+  }
+  return value as T;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return typeof value === 'string' ? JSON.stringify(value) : typeof value;
+}
+
+function invalid(message: string): SkillsdError {
+  return new SkillsdError('InvalidSettings', message);
+}

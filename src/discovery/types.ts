@@ -1,0 +1,115 @@
+// The data shapes of skill discovery (SKILLS.md §1, §5; API.md `Skill` and `Collision`).
+// Pure types: shared by discovery, the index and the server.
+
+export type Profile = 'musepi' | 'omp' | 'xcsh';
+export type Level = 'user' | 'project';
+export type SymlinkMode = 'contain' | 'follow';
+export type CollisionReason = 'precedence' | 'custom-override' | 'duplicate-file' | 'custom-collision' | 'disabled';
+
+export interface SkillSource {
+  /** `<provider>:<level>`, e.g. `native:project`, `custom:user`. */
+  id: string;
+  /** Provider id: `native`, `claude`, `agents`, `codex`, `opencode`, `github`, `musepi-managed`, `custom`, … */
+  provider: string;
+  /** Display name, e.g. `MusePi`, `Claude Code`, `Custom`. */
+  providerName: string;
+  level: Level;
+  /** Absolute path of the SKILL.md (same as `filePath`). */
+  path: string;
+}
+
+export interface Skill {
+  name: string;
+  description: string;
+  /** `<scanned dir>/<entry>/SKILL.md` as discovered, symlinks not resolved. */
+  filePath: string;
+  baseDir: string;
+  hide: boolean;
+  source: SkillSource;
+  /** Normalised frontmatter (kebab-case keys camel-cased, unknown keys kept). */
+  frontmatter: Record<string, unknown>;
+}
+
+export interface SkillWarning {
+  skillPath: string;
+  message: string;
+}
+
+export interface CollisionCandidate {
+  filePath: string;
+  source: SkillSource;
+}
+
+export interface ShadowedCandidate extends CollisionCandidate {
+  reason: CollisionReason;
+}
+
+export interface Collision {
+  name: string;
+  winner: CollisionCandidate;
+  shadowed: ShadowedCandidate[];
+}
+
+export interface DiscoveryResult {
+  skills: Skill[];
+  warnings: SkillWarning[];
+  collisions: Collision[];
+  /**
+   * Every skills directory this discovery tried to read (existing or not), in scan order: provider roots and
+   * custom directories. The watcher watches exactly these.
+   */
+  scannedDirs: string[];
+  /** The repository root (nearest ancestor of CWD holding `.git`), or null. */
+  repoRoot: string | null;
+}
+
+export interface SkillsSettings {
+  enabled: boolean;
+  enableSkillCommands: boolean;
+  enableCodexUser: boolean;
+  enableClaudeUser: boolean;
+  enableClaudeProject: boolean;
+  enablePiUser: boolean;
+  enablePiProject: boolean;
+  enableAgentsUser: boolean;
+  enableAgentsProject: boolean;
+  customDirectories: string[];
+  ignoredSkills: string[];
+  includeSkills: string[];
+}
+
+export interface ServerSettings {
+  host?: string;
+  port?: number;
+  token?: string;
+  tokenFile?: string;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  /** Globs of absolute directories that `?cwd=` may select; empty = any existing absolute directory. */
+  allowedWorkspaces: string[];
+}
+
+export interface Settings {
+  skills: SkillsSettings;
+  disabledExtensions: string[];
+  disabledProviders: string[];
+  profile: Profile;
+  symlinks: SymlinkMode;
+  server: ServerSettings;
+}
+
+/** Environment values discovery depends on, passed in explicitly (never read from process.env below the CLI). */
+export interface DiscoveryEnv {
+  /** Overrides `AGENT` = `HOME/CFG/agent`. */
+  PI_CODING_AGENT_DIR?: string;
+  /** Claude's user dir becomes `$CLAUDE_CONFIG_DIR/skills`. */
+  CLAUDE_CONFIG_DIR?: string;
+}
+
+/** Everything one discovery depends on (SKILLS.md §0). */
+export interface DiscoveryContext {
+  home: string;
+  cwd: string;
+  env: DiscoveryEnv;
+  settings: Settings;
+}

@@ -1,0 +1,45 @@
+// The one place where error codes become HTTP answers (API.md §Errors).
+// Every error body is `{ statusCode, code, error, message }`.
+
+import { STATUS_CODES } from 'node:http';
+import { isSkillsdError, type SkillsdErrorCode } from '../discovery/errors.js';
+
+export const STATUS_BY_CODE: Record<SkillsdErrorCode, number> = {
+  InvalidPath: 400,
+  BadRequest: 400,
+  InvalidSettings: 400,
+  Unauthorized: 401,
+  ForbiddenHost: 403,
+  ForbiddenOrigin: 403,
+  PathEscapesSkill: 403,
+  SkillNotFound: 404,
+  FileNotFound: 404,
+  NotADirectory: 404,
+  NotAFile: 409,
+  NotReady: 503,
+};
+
+export interface ErrorBody {
+  statusCode: number;
+  code: string;
+  error: string;
+  message: string;
+}
+
+export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
+  return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+/** Maps any thrown value to the status and body of API.md. Unknown errors become a 500 without internals. */
+export function toErrorResponse(error: unknown): ErrorBody {
+  if (isSkillsdError(error)) return errorBody(STATUS_BY_CODE[error.code], error.code, error.message);
+  const fastifyError = error as { statusCode?: number; code?: string; validation?: unknown; message?: string };
+  if (fastifyError?.validation !== undefined) {
+    return errorBody(400, 'BadRequest', fastifyError.message ?? 'Bad request');
+  }
+  const status = fastifyError?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return errorBody(status, 'BadRequest', fastifyError.message ?? 'Bad request');
+  }
+  return errorBody(500, 'InternalError', 'Internal server error');
+}

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { SkillsdError } from '../../src/discovery/errors.js';
+import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
+
+describe('parseSettings (SKILLS.md §10)', () => {
+  it('gives the documented defaults for an empty input', () => {
+    const settings = parseSettings({});
+    assert.deepEqual(settings, defaultSettings());
+    assert.equal(settings.profile, 'musepi');
+    assert.equal(settings.symlinks, 'contain');
+    assert.equal(settings.skills.enabled, true);
+    assert.deepEqual(settings.skills.customDirectories, []);
+  });
+
+  it('merges given values over the defaults', () => {
+    const settings = parseSettings({
+      profile: 'xcsh',
+      symlinks: 'follow',
+      disabledProviders: ['codex'],
+      skills: { enablePiProject: false, ignoredSkills: ['tmp-*'] },
+      server: { port: 0, allowedHosts: ['box.local'] },
+    });
+    assert.equal(settings.profile, 'xcsh');
+    assert.equal(settings.symlinks, 'follow');
+    assert.deepEqual(settings.disabledProviders, ['codex']);
+    assert.equal(settings.skills.enablePiProject, false);
+    assert.equal(settings.skills.enablePiUser, true);
+    assert.deepEqual(settings.skills.ignoredSkills, ['tmp-*']);
+    assert.equal(settings.server.port, 0);
+    assert.deepEqual(settings.server.allowedHosts, ['box.local']);
+  });
+
+  const rejected: Array<[string, unknown, string]> = [
+    ['unknown top-level key', { profil: 'omp' }, 'unknown setting "profil"'],
+    ['typo in a toggle', { skills: { enablePiProjet: false } }, 'unknown setting "skills.enablePiProjet"'],
+    ['unknown server key', { server: { hots: 'x' } }, 'unknown setting "server.hots"'],
+    ['non-boolean toggle', { skills: { enabled: 'no' } }, '"skills.enabled" must be a boolean, got "no"'],
+    [
+      'non-list globs',
+      { skills: { includeSkills: 'a*' } },
+      '"skills.includeSkills" must be a list of strings, got "a*"',
+    ],
+    ['bad profile', { profile: 'claude' }, '"profile" must be one of musepi, omp, xcsh, got "claude"'],
+    ['bad symlinks', { symlinks: 'allow' }, '"symlinks" must be one of contain, follow, got "allow"'],
+    ['bad port', { server: { port: 70000 } }, '"server.port" must be an integer from 0 to 65535, got number'],
+    ['root is a list', [1], '"(root)" must be an object, got a list'],
+  ];
+  for (const [label, input, message] of rejected) {
+    it(`rejects ${label}`, () => {
+      assert.throws(
+        () => parseSettings(input),
+        (error: unknown) =>
+          error instanceof SkillsdError && error.code === 'InvalidSettings' && error.message === message,
+      );
+    });
+  }
+});

@@ -1,0 +1,37 @@
+// Fixture helpers: every test builds its own HOME and workspace in a fresh temp directory.
+
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+
+/** A fresh, realpath-ed temp directory; removed by the returned `cleanup`. */
+export async function makeTempDir(prefix = 'skillsd-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+  return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** A tree entry: file content, or `{ symlink: target }`, or `{ dir: true }` for an empty directory. */
+export type TreeEntry = string | Buffer | { symlink: string } | { dir: true };
+
+/** Writes `entries` (paths relative to `root`) creating parent directories as needed. */
+export async function writeTree(root: string, entries: Record<string, TreeEntry>): Promise<void> {
+  for (const [relative, entry] of Object.entries(entries)) {
+    const path = join(root, relative);
+    if (typeof entry === 'object' && 'dir' in entry) {
+      await mkdir(path, { recursive: true });
+      continue;
+    }
+    await mkdir(dirname(path), { recursive: true });
+    if (typeof entry === 'object' && 'symlink' in entry) await symlink(entry.symlink, path);
+    else await writeFile(path, entry);
+  }
+}
+
+/**
+ * The worked examples' `SK{k: v; …}` (SKILLS.md §11): `---\n` + one `k: v` line each + `---\n\n# Body\n`.
+ * `SK({ name: 'pdf', description: 'PDF tools' })`.
+ */
+export function SK(fields: Record<string, string | number | boolean>): string {
+  const lines = Object.entries(fields).map(([key, value]) => `${key}: ${value}`);
+  return `---\n${lines.join('\n')}\n---\n\n# Body\n`;
+}
