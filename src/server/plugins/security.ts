@@ -1,0 +1,157 @@
+// The request guards of API.md §Security defaults, as onRequest hooks run before routing reaches any handler:
+// 1. Host allow-list (DNS rebinding), 2. Origin allow-list and CORS (other web pages reading the daemon),
+// 3. bearer token (other local users and remote clients). Each refusal throws a SkillsdError that the app's error
+// handler turns into `{ statusCode, code, error, message }`.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { SkillsdError } from '../../discovery/errors.js';
+import type { ServerSettings } from '../../discovery/types.js';
+import { bindHostAllowList, hostnameOf, normaliseHostEntry } from '../host-allow-list.js';
+
+export interface SecurityOptions {
+  /** When set, every route but `/health` needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** The address the server binds; decides the base Host allow-list (see host-allow-list.ts). */
+  bindHost: string;
+  /** Read on every request so that an edit of `server.allowedHosts`/`allowedOrigins` in the config applies live. */
+  getServerSettings: () => ServerSettings;
+}
+
+const ABSOLUTE_TARGET = /^[a-z][a-z0-9+.-]*:\/\//i;
+const BEARER = /^Bearer +(\S+) *$/i;
+const ALLOW_METHODS = 'GET, HEAD, POST, OPTIONS';
+const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, If-None-Match, Last-Event-ID';
+const EXPOSE_HEADERS = 'ETag, Last-Modified, Retry-After, X-Skill-Source-Path';
+const PREFLIGHT_MAX_AGE_S = '600';
+/** Routes that answer without a token: liveness probes (Docker HEALTHCHECK) cannot carry one. */
+const OPEN_ROUTES = new Set(['/health']);
+/** EventSource cannot set headers, so the SSE route also takes `?token=`. */
+const QUERY_TOKEN_ROUTES = new Set(['/events']);
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The request's Origin when it is allowed: responses then carry CORS headers for it. */
+    corsOrigin?: string;
+  }
+}
+
+const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
+  const baseHosts = bindHostAllowList(options.bindHost);
+  const expectedDigest = options.token === undefined ? undefined : digest(options.token);
+
+  app.addHook('onRequest', async (request) => {
+    checkHost(request, baseHosts, options.getServerSettings().allowedHosts);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    const origin = request.headers.origin;
+    if (origin === undefined) return;
+    if (!isAllowedOrigin(origin, options.getServerSettings().allowedOrigins)) {
+      throw new SkillsdError('ForbiddenOrigin', `Origin ${quote(origin)} is not allowed`);
+    }
+    request.corsOrigin = origin;
+    reply.header('access-control-allow-origin', origin);
+    reply.header('access-control-expose-headers', EXPOSE_HEADERS);
+    if (request.method === 'OPTIONS') {
+      // The CORS preflight: browsers never send credentials with it, so it is answered before the token check.
+      reply.header('access-control-allow-methods', ALLOW_METHODS);
+      reply.header('access-control-allow-headers', ALLOW_HEADERS);
+      reply.header('access-control-max-age', PREFLIGHT_MAX_AGE_S);
+      return reply.code(204).send();
+    }
+  });
+
+  if (expectedDigest !== undefined) {
+    app.addHook('onRequest', async (request, reply) => {
+      if (reply.sent) return;
+      const route = request.routeOptions.url;
+      if (route !== undefined && OPEN_ROUTES.has(route)) return;
+      const presented = presentedToken(request, route);
+      if (presented === undefined) {
+        reply.header('www-authenticate', 'Bearer');
+        throw new SkillsdError('Unauthorized', 'A bearer token is required: send "Authorization: Bearer <token>"');
+      }
+      if (!timingSafeEqual(digest(presented), expectedDigest)) {
+        reply.header('www-authenticate', 'Bearer');
+        throw new SkillsdError('Unauthorized', 'The bearer token is wrong');
+      }
+    });
+  }
+
+  // Shared caches must not serve one origin's answer to another; appended last so a route's own Vary survives.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.corsOrigin !== undefined) reply.header('vary', withVaryOrigin(reply.getHeader('vary')));
+    return payload;
+  });
+};
+
+export const securityPlugin = fp(security, { name: 'skillsd-security', fastify: '5.x' });
+
+function checkHost(request: FastifyRequest, baseHosts: Set<string>, extraHosts: readonly string[]): void {
+  const header = request.headers.host ?? '';
+  const hostname = hostnameOf(header);
+  if (!isAllowedHost(hostname, baseHosts, extraHosts)) {
+    throw new SkillsdError('ForbiddenHost', `Host ${quote(header)} is not allowed`);
+  }
+  // An absolute-form target (`GET http://evil.com/ HTTP/1.1`) names the authority the client meant (RFC 9112
+  // §3.2.2): a proxy in front of the daemon may have routed by it, so it must pass the same allow-list.
+  const target = request.raw.url ?? '';
+  if (ABSOLUTE_TARGET.test(target)) {
+    const authority = authorityOf(target);
+    if (authority === undefined || !isAllowedHost(hostnameOf(authority), baseHosts, extraHosts)) {
+      throw new SkillsdError('ForbiddenHost', `Request target ${quote(target)} names a host that is not allowed`);
+    }
+  }
+}
+
+function isAllowedHost(hostname: string, baseHosts: Set<string>, extraHosts: readonly string[]): boolean {
+  if (hostname === '') return false;
+  return baseHosts.has(hostname) || extraHosts.some((entry) => normaliseHostEntry(entry) === hostname);
+}
+
+function authorityOf(target: string): string | undefined {
+  try {
+    const url = new URL(target);
+    return url.username === '' && url.password === '' ? url.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `Origin: null` (sandboxed iframes, file://, redirects) matches nothing: it could be any page. */
+function isAllowedOrigin(origin: string, allowed: readonly string[]): boolean {
+  if (origin === 'null') return false;
+  const wanted = origin.toLowerCase();
+  return allowed.some((entry) => entry.trim().replace(/\/+$/, '').toLowerCase() === wanted);
+}
+
+function presentedToken(request: FastifyRequest, route: string | undefined): string | undefined {
+  const header = request.headers.authorization;
+  if (header !== undefined) return BEARER.exec(header)?.[1] ?? '';
+  if (route !== undefined && QUERY_TOKEN_ROUTES.has(route)) {
+    const token = (request.query as Record<string, unknown> | undefined)?.token;
+    if (typeof token === 'string') return token;
+  }
+  return undefined;
+}
+
+/** Hashing both sides first gives equal-length buffers, so neither the comparison nor its length leaks the token. */
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+function withVaryOrigin(current: ReturnType<FastifyReply['getHeader']>): string {
+  const values = (Array.isArray(current) ? current.join(',') : String(current ?? ''))
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value !== '');
+  if (!values.some((value) => value.toLowerCase() === 'origin' || value === '*')) values.push('Origin');
+  return values.join(', ');
+}
+
+/** Reflected header values are capped: the message is for a human, not an echo service. */
+function quote(value: string): string {
+  return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
+}
