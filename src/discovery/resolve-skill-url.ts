@@ -1,0 +1,330 @@
+// skill:// resolution (SKILLS.md §6): a skill name and a relative path become one file or one directory listing
+// inside that skill's directory. The HTTP face is `GET /skill/<name>/<path>` (API.md); the guards run here so that
+// every caller gets the same answers.
+//
+// The relative part arrives still percent-encoded and is decoded exactly once here: Fastify would have decoded
+// `%2e%2e`, `..%2f`, `..%5c` and `%00` before a route saw them (FINDINGS.md), so the raw URL text is what gets checked.
+
+import { constants, type Stats } from 'node:fs';
+import { type FileHandle, open, readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, posix, resolve, sep } from 'node:path';
+import { SkillsdError } from './errors.js';
+import type { Profile, Skill, SymlinkMode } from './types.js';
+
+export type SkillContentType = 'text/markdown' | 'text/plain';
+
+export interface SkillDirectoryEntry {
+  name: string;
+  type: 'file' | 'directory';
+  /** Bytes for files; 0 for directories and for entries whose target cannot or may not be read. */
+  size: number;
+}
+
+export type SkillResource =
+  | {
+      kind: 'file';
+      skill: Skill;
+      /** The absolute path asked for (`join(baseDir, relative)`, or `filePath`), symlinks not resolved. */
+      path: string;
+      /** `realpath(path)`: the file that was checked, and the one {@link openSkillFile} opens. */
+      realPath: string;
+      contentType: SkillContentType;
+      size: number;
+      mtimeMs: number;
+      ino: number;
+      dev: number;
+      /** `skill://<name>[/<relative>]`, as used in error messages. */
+      url: string;
+    }
+  | {
+      kind: 'directory';
+      skill: Skill;
+      path: string;
+      entries: SkillDirectoryEntry[];
+      /** The reference listing: `dir/` lines, then file lines, or `(empty directory)`. */
+      listing: string;
+      url: string;
+    };
+
+export type SkillFileResource = Extract<SkillResource, { kind: 'file' }>;
+
+export interface ResolveOptions {
+  profile: Profile;
+  symlinks: SymlinkMode;
+}
+
+const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['md', 'markdown', 'mdx', 'mdc', 'mkd', 'mdown']);
+// `C:`, `C:\x`, `c:x`: a drive form is absolute (or drive-relative) on Windows, never a name inside a skill.
+const DRIVE_PREFIX = /^[A-Za-z]:/;
+const SEPARATORS = /[\\/]/;
+const EMPTY_LISTING = '(empty directory)';
+
+/**
+ * Resolves `skill://<name>[/<rawRelative>]` against `skills` (hidden skills included). `rawRelative` is the text
+ * after `<name>/`, still percent-encoded; `undefined`, `''` and `'/'` all mean the skill's own SKILL.md.
+ * Throws {@link SkillsdError} with the reference messages of §6.
+ */
+export async function resolveSkillResource(
+  skills: Skill[],
+  name: string,
+  rawRelative: string | undefined,
+  options: ResolveOptions,
+): Promise<SkillResource> {
+  if (name === '') throw new SkillsdError('InvalidPath', 'skill:// URL requires a skill name: skill://<name>');
+  const skill = skills.find((candidate) => candidate.name === name);
+  if (skill === undefined) {
+    const available = skills.length > 0 ? skills.map((candidate) => candidate.name).join(', ') : 'none';
+    throw new SkillsdError('SkillNotFound', `Unknown skill: ${name}\nAvailable: ${available}`);
+  }
+
+  if (rawRelative === undefined || rawRelative === '' || rawRelative === '/') {
+    return resolveTarget(skill, resolve(skill.filePath), `skill://${name}`, options);
+  }
+
+  const url = `skill://${name}/${rawRelative}`;
+  const relative = decodeRelative(rawRelative);
+  const base = resolve(skill.baseDir);
+  const target = join(base, relative);
+  // Unreachable after the checks above; kept so that a future change to them cannot open a hole silently.
+  if (!isInside(base, target)) {
+    throw new SkillsdError('InvalidPath', 'Path traversal (..) is not allowed in skill:// URLs');
+  }
+  return resolveTarget(skill, target, url, options);
+}
+
+/**
+ * Opens a resolved file for streaming. The file is opened by its real path with `O_NOFOLLOW` (a symlink swapped in
+ * after the check is refused instead of followed) and `O_NONBLOCK` (a FIFO swapped in cannot hang the open), and the
+ * descriptor is `fstat`-ed: it must be the very regular file (device + inode) that was checked. This narrows the
+ * check-to-use window to nothing an attacker can use (FINDINGS.md, local-daemon security). The caller closes the handle.
+ */
+export async function openSkillFile(resource: SkillFileResource): Promise<{ handle: FileHandle; stat: Stats }> {
+  let handle: FileHandle;
+  try {
+    handle = await open(
+      resource.realPath,
+      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0),
+    );
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT' || code === 'ENOTDIR') {
+      throw new SkillsdError('FileNotFound', `File not found: ${resource.path}`);
+    }
+    if (code === 'ELOOP') {
+      throw new SkillsdError(
+        'PathEscapesSkill',
+        `File was replaced by a symbolic link after it was checked: ${resource.path}`,
+      );
+    }
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      throw new SkillsdError('NotAFile', `skill:// URL must resolve to a file or directory: ${resource.url}`);
+    }
+    if (info.ino !== resource.ino || info.dev !== resource.dev) {
+      throw new SkillsdError('PathEscapesSkill', `File changed between check and open, refusing it: ${resource.path}`);
+    }
+    return { handle, stat: info };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** §6.9: markdown for the markdown extensions (xcsh: `.md` only), plain text otherwise. */
+export function skillContentType(path: string, profile: Profile): SkillContentType {
+  const name = basename(path);
+  const dot = name.lastIndexOf('.');
+  if (dot === -1) return 'text/plain';
+  const extension = name.slice(dot + 1).toLowerCase();
+  const markdown = profile === 'xcsh' ? extension === 'md' : MARKDOWN_EXTENSIONS.has(extension);
+  return markdown ? 'text/markdown' : 'text/plain';
+}
+
+/** §6.7: sub-directories first (with a trailing `/`), then files, each group in locale order. */
+export function renderListing(entries: readonly SkillDirectoryEntry[]): string {
+  const byName = (a: SkillDirectoryEntry, b: SkillDirectoryEntry) => a.name.localeCompare(b.name);
+  const directories = entries.filter((entry) => entry.type === 'directory').sort(byName);
+  const files = entries.filter((entry) => entry.type === 'file').sort(byName);
+  const lines = [...directories.map((entry) => `${entry.name}/`), ...files.map((entry) => entry.name)];
+  return lines.length > 0 ? lines.join('\n') : EMPTY_LISTING;
+}
+
+/** Decodes once and applies the lexical guards of §6.4 (plus NUL and malformed encoding, API.md). */
+function decodeRelative(raw: string): string {
+  let relative: string;
+  try {
+    relative = decodeURIComponent(raw);
+  } catch {
+    throw new SkillsdError('InvalidPath', `Malformed percent-encoding in skill:// URL path: ${raw}`);
+  }
+  // A NUL would be cut off by the C layer below Node, or rejected there with an error that is not ours.
+  if (relative.includes('\0')) {
+    throw new SkillsdError('InvalidPath', 'NUL bytes are not allowed in skill:// URLs');
+  }
+  if (relative.startsWith('/') || relative.startsWith('\\') || DRIVE_PREFIX.test(relative)) {
+    throw new SkillsdError('InvalidPath', 'Absolute paths are not allowed in skill:// URLs');
+  }
+  // `\` counts as a separator here even on POSIX: `..\..\x` is a traversal attempt whatever the platform.
+  const normalised = posix.normalize(relative.replaceAll('\\', '/'));
+  if (relative.split(SEPARATORS).includes('..') || normalised.startsWith('..') || normalised.includes('/..')) {
+    throw new SkillsdError('InvalidPath', 'Path traversal (..) is not allowed in skill:// URLs');
+  }
+  return relative;
+}
+
+async function resolveTarget(
+  skill: Skill,
+  target: string,
+  url: string,
+  options: ResolveOptions,
+): Promise<SkillResource> {
+  const contain = options.symlinks === 'contain';
+  const base = resolve(skill.baseDir);
+  // The skill's own SKILL.md is exempt from containment: discovery read it through whatever links lead to it, and
+  // `/invocations` hands out its whole body anyway. The skill directory itself may be a symlink: containment is
+  // measured against its real path.
+  const checkContainment = contain && target !== resolve(skill.filePath);
+
+  let realTarget: string;
+  try {
+    realTarget = await realpath(target);
+  } catch (error) {
+    throw await describeUnreachable(error, base, target, url, checkContainment);
+  }
+
+  const realBase = contain ? await realBaseOf(base, target) : null;
+  if (checkContainment && realBase !== null && !isInside(realBase, realTarget)) {
+    throw escapes(target);
+  }
+
+  let info: Stats;
+  try {
+    info = await stat(realTarget);
+  } catch (error) {
+    throw await describeUnreachable(error, base, target, url, checkContainment);
+  }
+
+  if (info.isDirectory()) {
+    // xcsh reads skill:// URLs as files only (§6.7), so a directory is refused like any other non-file.
+    if (options.profile === 'xcsh') {
+      throw new SkillsdError('NotAFile', `skill:// URL must resolve to a file, not a directory: ${url}`);
+    }
+    const entries = await listDirectory(realTarget, contain ? realBase : null);
+    return { kind: 'directory', skill, path: target, entries, listing: renderListing(entries), url };
+  }
+  if (!info.isFile()) {
+    throw new SkillsdError('NotAFile', `skill:// URL must resolve to a file or directory: ${url}`);
+  }
+  return {
+    kind: 'file',
+    skill,
+    path: target,
+    realPath: realTarget,
+    contentType: skillContentType(target, options.profile),
+    size: info.size,
+    mtimeMs: info.mtimeMs,
+    ino: info.ino,
+    dev: info.dev,
+    url,
+  };
+}
+
+/**
+ * Turns a failed realpath/stat into the reference error. In contain mode a missing path behind an escaping link
+ * (`outside-link/missing`) is refused as an escape, so a 404-versus-403 answer cannot probe what exists outside.
+ */
+async function describeUnreachable(
+  error: unknown,
+  base: string,
+  target: string,
+  url: string,
+  checkContainment: boolean,
+): Promise<unknown> {
+  const code = errorCode(error);
+  if (code === 'ENOENT' || code === 'ENOTDIR') {
+    if (checkContainment && (await nearestExistingAncestorEscapes(base, target))) return escapes(target);
+    if (code === 'ENOENT') return new SkillsdError('FileNotFound', `File not found: ${target}`);
+    return new SkillsdError('NotADirectory', `Not a directory: a part of the path is a file: ${target}`);
+  }
+  // A symlink loop resolves to nothing at all.
+  if (code === 'ELOOP') {
+    return new SkillsdError('NotAFile', `skill:// URL must resolve to a file or directory: ${url}`);
+  }
+  if (code === 'ENAMETOOLONG') return new SkillsdError('InvalidPath', `Path too long: ${target}`);
+  return error;
+}
+
+async function nearestExistingAncestorEscapes(base: string, target: string): Promise<boolean> {
+  let realBase: string;
+  try {
+    realBase = await realpath(base);
+  } catch {
+    return false;
+  }
+  for (let dir = dirname(target); isInside(base, dir); dir = dirname(dir)) {
+    try {
+      return !isInside(realBase, await realpath(dir));
+    } catch {
+      // Missing too, or a file in the way: look one level up.
+    }
+    if (dir === base) break;
+  }
+  return false;
+}
+
+async function realBaseOf(base: string, target: string): Promise<string> {
+  try {
+    return await realpath(base);
+  } catch (error) {
+    const code = errorCode(error);
+    // The skill directory went away since discovery: what was asked for is not there.
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new SkillsdError('FileNotFound', `File not found: ${target}`);
+    throw error;
+  }
+}
+
+/**
+ * The entries of a directory with their types. A symlink is listed as what it points to; in contain mode a link
+ * that leaves the skill's real directory is listed as a plain file of size 0, so a listing reveals nothing outside.
+ */
+async function listDirectory(dir: string, realBase: string | null): Promise<SkillDirectoryEntry[]> {
+  const dirents = await readdir(dir, { withFileTypes: true });
+  const entries: SkillDirectoryEntry[] = [];
+  for (const dirent of dirents) {
+    const path = join(dir, dirent.name);
+    if (dirent.isDirectory()) {
+      entries.push({ name: dirent.name, type: 'directory', size: 0 });
+      continue;
+    }
+    try {
+      const real = dirent.isSymbolicLink() ? await realpath(path) : path;
+      if (realBase !== null && !isInside(realBase, real)) {
+        entries.push({ name: dirent.name, type: 'file', size: 0 });
+        continue;
+      }
+      const info = await stat(real);
+      if (info.isDirectory()) entries.push({ name: dirent.name, type: 'directory', size: 0 });
+      else entries.push({ name: dirent.name, type: 'file', size: info.isFile() ? info.size : 0 });
+    } catch {
+      // Dangling link, or removed since readdir: still a name in this directory.
+      entries.push({ name: dirent.name, type: 'file', size: 0 });
+    }
+  }
+  return entries;
+}
+
+function isInside(base: string, path: string): boolean {
+  if (path === base) return true;
+  return path.startsWith(base.endsWith(sep) ? base : base + sep);
+}
+
+function escapes(target: string): SkillsdError {
+  return new SkillsdError('PathEscapesSkill', `Path resolves outside the skill directory: ${target}`);
+}
+
+function errorCode(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
