@@ -1,0 +1,69 @@
+// Collision bookkeeping beyond the reference (SKILLS.md §5 last paragraph, API.md `Collision`): every candidate that
+// lost is recorded under a name, and once discovery has settled, each name that has a winner and at least one loser
+// becomes one `Collision`.
+
+import type { Collision, CollisionReason, Skill } from './types.js';
+
+/** A skill found by a scan, with its position in discovery order (providers by priority, then custom directories). */
+export interface Candidate {
+  skill: Skill;
+  /** `realpath(filePath)`, or `filePath` when it cannot be resolved (the file vanished meanwhile). */
+  realpath: string;
+  order: number;
+}
+
+interface Loss {
+  candidate: Candidate;
+  reason: CollisionReason;
+}
+
+export class CollisionLedger {
+  readonly #losses = new Map<string, Loss[]>();
+
+  /**
+   * Records that `candidate` lost. `name` is the name the loss is reported under: the candidate's own name, except for
+   * a realpath duplicate of a differently-named skill, which is reported under the name of the skill holding that
+   * file (the same file cannot win twice, so that is the skill it lost to).
+   */
+  lose(candidate: Candidate, reason: CollisionReason, name: string = candidate.skill.name): void {
+    const list = this.#losses.get(name);
+    if (list === undefined) this.#losses.set(name, [{ candidate, reason }]);
+    else list.push({ candidate, reason });
+  }
+
+  /**
+   * One `Collision` per name that has a winner among `winners` and at least one loser. Names whose every candidate was
+   * removed have no winner and give no record. Shadowed candidates are listed in discovery order; the result is sorted
+   * like skills (SKILLS.md §1).
+   */
+  collisions(winners: ReadonlyMap<string, Skill>): Collision[] {
+    const out: Collision[] = [];
+    for (const [name, losses] of this.#losses) {
+      const winner = winners.get(name);
+      if (winner === undefined) continue;
+      const shadowed = [...losses]
+        .sort((a, b) => a.candidate.order - b.candidate.order)
+        .map(({ candidate, reason }) => ({
+          filePath: candidate.skill.filePath,
+          source: candidate.skill.source,
+          reason,
+        }));
+      out.push({ name, winner: { filePath: winner.filePath, source: winner.source }, shadowed });
+    }
+    return out.sort((a, b) => compareNames(a.name, b.name));
+  }
+}
+
+/** The order of SKILLS.md §1: `name.toLowerCase()` by UTF-16 code units, then the exact name, then `filePath`. */
+export function compareSkills(a: Skill, b: Skill): number {
+  return compareNames(a.name, b.name) || compareCodeUnits(a.filePath, b.filePath);
+}
+
+function compareNames(a: string, b: string): number {
+  return compareCodeUnits(a.toLowerCase(), b.toLowerCase()) || compareCodeUnits(a, b);
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  if (a < b) return -1;
+  return a > b ? 1 : 0;
+}
