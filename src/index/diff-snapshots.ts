@@ -1,0 +1,100 @@
+// What changed between two index states: the payloads of the `index`, `collision` and `warning` events
+// (API.md §GET /events).
+
+import type { Collision, Skill, SkillWarning } from '../discovery/types.js';
+
+export type CollisionState = 'new' | 'changed' | 'resolved';
+
+export interface CollisionChange {
+  name: string;
+  state: CollisionState;
+  /** The collision as it is now; for `resolved`, as it was last (so a client can tell what went away). */
+  collision: Collision;
+}
+
+export interface SnapshotDiff {
+  /** Names loaded now and not before, in the new loaded order. */
+  added: string[];
+  /** Names loaded before and not now, in the old loaded order. */
+  removed: string[];
+  /** Names loaded in both whose record differs in any field, in the new loaded order. */
+  changed: string[];
+  /** New, changed collisions in the new order, then resolved ones in the old order. */
+  collisions: CollisionChange[];
+  /** Warnings present now that were not before (counted as a multiset: a repeated warning can be new). */
+  newWarnings: SkillWarning[];
+}
+
+/** The parts of a snapshot a diff reads. */
+export interface DiffableState {
+  readonly skills: readonly Skill[];
+  readonly collisions: readonly Collision[];
+  readonly warnings: readonly SkillWarning[];
+}
+
+export function diffSnapshots(previous: DiffableState, next: DiffableState): SnapshotDiff {
+  const before = new Map(previous.skills.map((skill) => [skill.name, JSON.stringify(skill)]));
+  const after = new Set(next.skills.map((skill) => skill.name));
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const skill of next.skills) {
+    const old = before.get(skill.name);
+    if (old === undefined) added.push(skill.name);
+    else if (old !== JSON.stringify(skill)) changed.push(skill.name);
+  }
+  const removed = previous.skills.filter((skill) => !after.has(skill.name)).map((skill) => skill.name);
+  return {
+    added,
+    removed,
+    changed,
+    collisions: diffCollisions(previous.collisions, next.collisions),
+    newWarnings: newWarnings(previous.warnings, next.warnings),
+  };
+}
+
+export function isEmptyDiff(diff: SnapshotDiff): boolean {
+  return (
+    diff.added.length === 0 &&
+    diff.removed.length === 0 &&
+    diff.changed.length === 0 &&
+    diff.collisions.length === 0 &&
+    diff.newWarnings.length === 0
+  );
+}
+
+function diffCollisions(previous: readonly Collision[], next: readonly Collision[]): CollisionChange[] {
+  const before = new Map(previous.map((collision) => [collision.name, collision]));
+  const nextNames = new Set(next.map((collision) => collision.name));
+  const changes: CollisionChange[] = [];
+  for (const collision of next) {
+    const old = before.get(collision.name);
+    if (old === undefined) changes.push({ name: collision.name, state: 'new', collision });
+    else if (JSON.stringify(old) !== JSON.stringify(collision)) {
+      changes.push({ name: collision.name, state: 'changed', collision });
+    }
+  }
+  for (const collision of previous) {
+    if (!nextNames.has(collision.name)) changes.push({ name: collision.name, state: 'resolved', collision });
+  }
+  return changes;
+}
+
+function newWarnings(previous: readonly SkillWarning[], next: readonly SkillWarning[]): SkillWarning[] {
+  const remaining = new Map<string, number>();
+  for (const warning of previous) {
+    const key = warningKey(warning);
+    remaining.set(key, (remaining.get(key) ?? 0) + 1);
+  }
+  const fresh: SkillWarning[] = [];
+  for (const warning of next) {
+    const key = warningKey(warning);
+    const count = remaining.get(key) ?? 0;
+    if (count > 0) remaining.set(key, count - 1);
+    else fresh.push(warning);
+  }
+  return fresh;
+}
+
+function warningKey(warning: SkillWarning): string {
+  return `${warning.skillPath}\u0000${warning.message}`;
+}

@@ -1,0 +1,155 @@
+// One immutable state of a workspace's index. A reload builds a new snapshot and swaps it in one assignment, so a
+// request always reads one consistent answer.
+//
+// Polling `GET /skills` is the hot path: the unfiltered answer is serialised once per snapshot and its ETag is
+// derived from the generation plus a hash of the content. The generation moves exactly when the content moves,
+// so the tag changes exactly when the answer would change (API.md §GET /skills).
+
+import { createHash } from 'node:crypto';
+import type { Collision, DiscoveryResult, Level, Profile, Settings, Skill, SkillWarning } from '../discovery/types.js';
+
+/** The query filters of `GET /skills`; they never change `generation`. */
+export interface SkillsFilter {
+  /** `false` leaves hidden skills out; `true` or absent keeps them. */
+  hidden?: boolean;
+  /** A provider id (`claude`), or a full source id (`claude:project`). */
+  provider?: string;
+  level?: Level;
+  /** Case-insensitive substring of name or description. */
+  q?: string;
+}
+
+export interface SkillsAnswer {
+  /** The JSON body, ready to send. */
+  body: string;
+  /** A strong ETag, quotes included. */
+  etag: string;
+}
+
+// A poller that walks through many distinct `q=` values must not grow a snapshot without bound.
+const MAX_CACHED_FILTERS = 64;
+
+export interface SnapshotInput {
+  generation: number;
+  cwd: string;
+  settings: Settings;
+  result: DiscoveryResult;
+  /** From `snapshotContent`, when the caller already computed it to compare with the previous snapshot. */
+  content?: SnapshotContent;
+}
+
+/** The serialised content of a discovery: everything of the `/skills` answer except `generation`. */
+export interface SnapshotContent {
+  /** `{"profile":…,"cwd":…,"skills":…,"warnings":…,"collisions":…}` */
+  json: string;
+  /** Hex SHA-256 of `json`. */
+  hash: string;
+}
+
+export function snapshotContent(cwd: string, profile: Profile, result: DiscoveryResult): SnapshotContent {
+  const json = JSON.stringify({
+    profile,
+    cwd,
+    skills: result.skills,
+    warnings: result.warnings,
+    collisions: result.collisions,
+  });
+  return { json, hash: createHash('sha256').update(json).digest('hex') };
+}
+
+export class WorkspaceSnapshot {
+  readonly generation: number;
+  readonly profile: Profile;
+  readonly cwd: string;
+  /** The settings this snapshot was built with (profile, symlink mode, skill commands). */
+  readonly settings: Settings;
+  readonly skills: readonly Skill[];
+  readonly warnings: readonly SkillWarning[];
+  readonly collisions: readonly Collision[];
+  /** Every skills directory discovery read: what the watcher watches. */
+  readonly scannedDirs: readonly string[];
+  readonly repoRoot: string | null;
+  readonly contentHash: string;
+  /** The unfiltered `GET /skills` body. */
+  readonly body: string;
+  readonly etag: string;
+  readonly builtAt: number;
+  private readonly byName: ReadonlyMap<string, Skill>;
+  private readonly collisionByName: ReadonlyMap<string, Collision>;
+  private readonly filteredAnswers = new Map<string, SkillsAnswer>();
+
+  constructor(input: SnapshotInput) {
+    const { result } = input;
+    const content = input.content ?? snapshotContent(input.cwd, input.settings.profile, result);
+    this.generation = input.generation;
+    this.profile = input.settings.profile;
+    this.cwd = input.cwd;
+    this.settings = input.settings;
+    this.skills = Object.freeze([...result.skills]);
+    this.warnings = Object.freeze([...result.warnings]);
+    this.collisions = Object.freeze([...result.collisions]);
+    this.scannedDirs = Object.freeze([...result.scannedDirs]);
+    this.repoRoot = result.repoRoot;
+    this.contentHash = content.hash;
+    // `generation` first, then the content exactly as hashed: one serialisation serves both.
+    this.body = `{"generation":${input.generation},${content.json.slice(1)}`;
+    this.etag = `"${input.generation}-${content.hash.slice(0, 20)}"`;
+    this.builtAt = Date.now();
+    this.byName = new Map(result.skills.map((skill) => [skill.name, skill]));
+    this.collisionByName = new Map(result.collisions.map((collision) => [collision.name, collision]));
+  }
+
+  /** The loaded skill of exactly that name (case-sensitive, SKILLS.md §1). */
+  skill(name: string): Skill | undefined {
+    return this.byName.get(name);
+  }
+
+  collision(name: string): Collision | undefined {
+    return this.collisionByName.get(name);
+  }
+
+  /** The `/skills` answer for `filter`; filters apply to `skills` only (warnings and collisions stay whole). */
+  answer(filter: SkillsFilter = {}): SkillsAnswer {
+    const key = filterKey(filter);
+    if (key === '') return { body: this.body, etag: this.etag };
+    const cached = this.filteredAnswers.get(key);
+    if (cached !== undefined) return cached;
+    const body = JSON.stringify({
+      generation: this.generation,
+      profile: this.profile,
+      cwd: this.cwd,
+      skills: this.skills.filter(skillFilter(filter)),
+      warnings: this.warnings,
+      collisions: this.collisions,
+    });
+    // Same generation + content + filter ⇒ same body; the filter part keeps tags of different filters apart.
+    const filterHash = createHash('sha256').update(key).digest('hex').slice(0, 12);
+    const answer = { body, etag: `"${this.generation}-${this.contentHash.slice(0, 20)}-${filterHash}"` };
+    if (this.filteredAnswers.size >= MAX_CACHED_FILTERS) this.filteredAnswers.clear();
+    this.filteredAnswers.set(key, answer);
+    return answer;
+  }
+}
+
+/** '' for "no filter"; otherwise a canonical text of the filter. */
+function filterKey(filter: SkillsFilter): string {
+  const parts: string[] = [];
+  if (filter.hidden === false) parts.push('hidden=false');
+  if (filter.provider !== undefined) parts.push(`provider=${filter.provider}`);
+  if (filter.level !== undefined) parts.push(`level=${filter.level}`);
+  if (filter.q !== undefined && filter.q !== '') parts.push(`q=${filter.q.toLowerCase()}`);
+  return parts.join('\n');
+}
+
+function skillFilter(filter: SkillsFilter): (skill: Skill) => boolean {
+  const needle = filter.q?.toLowerCase() ?? '';
+  return (skill) =>
+    (filter.hidden !== false || !skill.hide) &&
+    (filter.provider === undefined || providerMatches(skill, filter.provider)) &&
+    (filter.level === undefined || skill.source.level === filter.level) &&
+    (needle === '' || skill.name.toLowerCase().includes(needle) || skill.description.toLowerCase().includes(needle));
+}
+
+function providerMatches(skill: Skill, provider: string): boolean {
+  return provider.includes(':') ? skill.source.id === provider : skill.source.provider === provider;
+}
