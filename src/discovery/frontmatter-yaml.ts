@@ -1,0 +1,111 @@
+// YAML reading for SKILL.md frontmatter (SKILLS.md §2): gray-matter hosts the parse, the `yaml` package does it.
+//
+// gray-matter 4.0.3 is used only in a shape that cannot hurt a long-running daemon:
+// - always called with an options object: without one it caches every input string forever (a leak);
+// - only ever handed `---\n<block>\n---\n` built by the caller, so it never sees a language after the fence;
+//   the `js`/`javascript`/`coffee` engines, which `eval` the block, are replaced by throwing ones anyway;
+// - its YAML engine (js-yaml 3, no alias limit: 382 bytes became 69 MB) is replaced by `yaml` in YAML 1.2 core
+//   (`yes`/`no`/`on`/`off` stay strings) with `maxAliasCount`;
+// - its emptiness check `/^\s*#[^\n]+/gm` is quadratic in runs of blank lines (100k blank lines took 19 s), so a
+//   block whose scan would cost too much is refused before gray-matter sees it, like any unreadable YAML.
+
+import matter from 'gray-matter';
+import { parseDocument } from 'yaml';
+
+/** Aliases allowed per anchor (weighted by nesting, as `yaml` counts them): stops "billion laughs" blocks. */
+const MAX_ALIAS_COUNT = 100;
+
+const YAML_OPTIONS = {
+  version: '1.2',
+  schema: 'core',
+  uniqueKeys: true,
+  // Warnings would go to process.emitWarning; errors are read from `doc.errors` below.
+  logLevel: 'silent',
+  prettyErrors: false,
+} as const;
+
+/** Holds the engine's value so gray-matter never inspects the parsed data itself (it reads `excerpt_separator`). */
+class ParsedYaml {
+  constructor(readonly value: unknown) {}
+}
+
+function refuseEngine(): never {
+  throw new Error('only YAML frontmatter is read');
+}
+
+const MATTER_OPTIONS = {
+  language: 'yaml',
+  excerpt: false,
+  engines: {
+    yaml: { parse: (block: string) => new ParsedYaml(parseYaml(block)) },
+    yml: { parse: (block: string) => new ParsedYaml(parseYaml(block)) },
+    js: { parse: refuseEngine },
+    javascript: { parse: refuseEngine },
+    coffee: { parse: refuseEngine },
+    coffeescript: { parse: refuseEngine },
+    cson: { parse: refuseEngine },
+    json: { parse: refuseEngine },
+  },
+};
+
+/**
+ * Parses one YAML text (a whole document or a lone scalar) with the safe options. Throws on any YAML error,
+ * including an excessive alias count.
+ */
+export function parseYaml(text: string): unknown {
+  const doc = parseDocument(text, YAML_OPTIONS);
+  const [error] = doc.errors;
+  if (error) throw error;
+  return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+}
+
+/**
+ * Parses a frontmatter block (the text between the fences, without them) through gray-matter.
+ * Returns the raw YAML value (possibly null, a scalar or a list); throws when the block is not readable YAML.
+ * The block must not contain a line starting with `---` (the caller cut it at the first one).
+ */
+export function parseFrontmatterBlock(block: string): unknown {
+  // gray-matter scans `\n<block>` (what follows the opening fence) with its comment regex.
+  if (commentScanCost(`\n${block}`) > commentScanBudget(block.length)) {
+    throw new Error('frontmatter block has too many consecutive blank lines');
+  }
+  const file = matter(`---\n${block}\n---\n`, MATTER_OPTIONS);
+  const data: unknown = file.data;
+  // gray-matter skips the engine for a block of only blank and comment lines and gives `{}`.
+  return data instanceof ParsedYaml ? data.value : {};
+}
+
+function commentScanBudget(length: number): number {
+  return 4 * length + 1_000_000;
+}
+
+/**
+ * Backtracking steps of gray-matter's `/^\s*#[^\n]+/gm` over `text`: at every line start `\s*` runs to the end
+ * of the whitespace that follows (across newlines). Computed in one pass from the end.
+ */
+function commentScanCost(text: string): number {
+  let cost = 0;
+  let run = 0;
+  for (let i = text.length - 1; i >= 0; i--) {
+    run = isRegexWhitespace(text.charCodeAt(i)) ? run + 1 : 0;
+    if (i === 0 || text.charCodeAt(i - 1) === 10) cost += run;
+  }
+  return cost;
+}
+
+function isRegexWhitespace(code: number): boolean {
+  // Exactly the members of JavaScript's `\s`.
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 0xa0) return false;
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}

@@ -1,0 +1,58 @@
+// Frontmatter key normalisation (SKILLS.md §2 rule 5): `-x` (hyphen + lower-case letter) becomes `X`, recursively
+// through maps and lists; unknown keys are kept.
+//
+// The copy is a tree walk with a budget: YAML aliases make the parsed value a graph whose shared parts a tree copy
+// (or a JSON response) would expand, and an anchor can even contain itself. The budget (nodes plus string lengths)
+// bounds the expanded size to a few times the source text; past it, or past a sane depth, the walk throws and the
+// caller treats the block as unreadable YAML. Every object made here is frozen: a cached frontmatter is shared.
+
+const KEBAB_LETTER = /-([a-z])/g;
+const MAX_DEPTH = 256;
+
+export class FrontmatterTooLargeError extends Error {
+  constructor() {
+    super('frontmatter expands beyond its size budget');
+    this.name = 'FrontmatterTooLargeError';
+  }
+}
+
+export function camelKey(key: string): string {
+  return key.replace(KEBAB_LETTER, (_match, letter: string) => letter.toUpperCase());
+}
+
+/** Budget for a value parsed from `sourceLength` characters of YAML. */
+export function expansionBudget(sourceLength: number): number {
+  return 4 * sourceLength + 4096;
+}
+
+/** A frozen copy of `value` with every map key camel-cased. Throws `FrontmatterTooLargeError` past the budget. */
+export function normaliseKeys(value: unknown, budget: number): unknown {
+  const state = { left: budget };
+  return copy(value, state, 0);
+}
+
+function copy(value: unknown, state: { left: number }, depth: number): unknown {
+  spend(state, typeof value === 'string' ? 1 + value.length : 1);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= MAX_DEPTH) throw new FrontmatterTooLargeError();
+  if (Array.isArray(value)) {
+    return Object.freeze(value.map((item: unknown) => copy(item, state, depth + 1)));
+  }
+  const result: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    spend(state, key.length);
+    // defineProperty, not assignment: a `__proto__` key must stay a plain own property.
+    Object.defineProperty(result, camelKey(key), {
+      value: copy(item, state, depth + 1),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return Object.freeze(result);
+}
+
+function spend(state: { left: number }, amount: number): void {
+  state.left -= amount;
+  if (state.left < 0) throw new FrontmatterTooLargeError();
+}
