@@ -1,0 +1,51 @@
+// Reading a text file that anyone with write access to a workspace controls (a SKILL.md at invocation time, an
+// AGENTS.md): only a regular file, never more than a fixed number of bytes, and never blocking on a FIFO.
+
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+
+/** 1 MiB: far above any real SKILL.md or AGENTS.md, far below what could hurt a long-running daemon. */
+export const MAX_TEXT_FILE_BYTES = 1024 * 1024;
+
+export type TextFileRead =
+  | { status: 'ok'; text: string }
+  /** ENOENT, or a path through a file (ENOTDIR). */
+  | { status: 'missing' }
+  /** A directory, FIFO, socket or device. */
+  | { status: 'not-a-file' }
+  | { status: 'too-large' };
+
+/**
+ * Reads `path` as UTF-8 when it is a regular file of at most `maxBytes` bytes. Symlinks are followed (the callers
+ * read files discovery already found through them). Other errors (EACCES, ELOOP, …) are thrown.
+ */
+export async function readTextFile(path: string, maxBytes = MAX_TEXT_FILE_BYTES): Promise<TextFileRead> {
+  let handle: Awaited<ReturnType<typeof open>>;
+  try {
+    // O_NONBLOCK: opening a FIFO for reading would otherwise wait forever for a writer.
+    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing' };
+    throw error;
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) return { status: 'not-a-file' };
+    if (info.size > maxBytes) return { status: 'too-large' };
+    // Read until EOF, stopping one byte past the cap: the file may have grown since the fstat.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(info.size, 4096), maxBytes) + 1);
+      const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) return { status: 'too-large' };
+    }
+    return { status: 'ok', text: Buffer.concat(chunks, total).toString('utf8') };
+  } finally {
+    await handle.close();
+  }
+}

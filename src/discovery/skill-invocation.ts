@@ -1,0 +1,126 @@
+// `/skill:<name>` invocations (SKILLS.md §7): recognising one in what the user typed, and building the message the
+// agent receives in its place, from a fresh read of the skill's SKILL.md.
+
+import { SkillsdError } from './errors.js';
+import { formatPromptText } from './format-prompt-text.js';
+import { readTextFile } from './read-text-file.js';
+import type { Profile, Settings, Skill } from './types.js';
+
+export interface SkillInvocationSyntax {
+  name: string;
+  args: string;
+}
+
+export interface InvocationDetails {
+  name: string;
+  /** The skill's `filePath`. */
+  path: string;
+  /** What the user typed around the command; absent when empty. */
+  args?: string;
+  /** Number of `\n`-separated lines of the body, 0 for an empty body. */
+  lineCount: number;
+}
+
+export type InvocationResult = { handled: false } | { handled: true; message: string; details: InvocationDetails };
+
+const COMMAND_PREFIX = '/skill:';
+// `$` or `$$` then end, space, tab, CR or LF: a shell sigil. `$echo`, `${HOME}` and `$200` are ordinary text.
+const SHELL_SIGIL = /^\$\$?(?:$|[ \t\r\n])/;
+// Form 3: a `/skill:<name>` token preceded by start or whitespace and followed by whitespace or end.
+const INLINE_COMMAND = /(?<=^|\s)\/skill:([^\s/]+)(?=\s|$)/;
+const FRONTMATTER_OPEN = '---\n';
+const FRONTMATTER_CLOSE = '\n---\n';
+const PATHS_HINT =
+  'Resolve relative paths in this skill (e.g. `scripts/foo.js`, `templates/config.yaml`) against this absolute directory; read referenced assets and templates; run scripts with the terminal tool when skill instructions call for it.';
+
+const NOT_HANDLED: InvocationResult = { handled: false };
+
+/** The syntax of §7 only: whether the text names a skill (loaded or not) and with which arguments. */
+export function parseSkillInvocation(text: string, profile: Profile): SkillInvocationSyntax | null {
+  const typed = text.trimStart();
+
+  if (typed.startsWith(COMMAND_PREFIX)) {
+    const rest = typed.slice(COMMAND_PREFIX.length);
+    // Only a plain space ends the name here (§7.1).
+    const space = rest.indexOf(' ');
+    const name = space === -1 ? rest : rest.slice(0, space);
+    if (name === '') return null;
+    return { name, args: space === -1 ? '' : rest.slice(space + 1).trim() };
+  }
+  if (profile === 'xcsh') return null;
+
+  // Another slash command, or a shell line, is never rewritten into a skill invocation.
+  if (typed.startsWith('/') || typed.startsWith('!') || SHELL_SIGIL.test(typed)) return null;
+
+  const match = INLINE_COMMAND.exec(typed);
+  if (match?.[1] === undefined) return null;
+  const before = typed.slice(0, match.index).trimEnd();
+  const after = typed.slice(match.index + match[0].length).trimStart();
+  const args = [before, after]
+    .filter((part) => part !== '')
+    .join(' ')
+    .trim();
+  return { name: match[1], args };
+}
+
+/**
+ * Handles `text` when it invokes a loaded skill (hidden ones included) and skill commands are enabled. The SKILL.md
+ * is read again, not taken from the index: the user invokes what is on disk now. Throws `FileNotFound` when it has
+ * gone, and `NotAFile` when it is no longer a regular file or has grown past the read cap.
+ */
+export async function invokeSkill(text: string, skills: Skill[], settings: Settings): Promise<InvocationResult> {
+  if (settings.skills.enableSkillCommands === false) return NOT_HANDLED;
+  const syntax = parseSkillInvocation(text, settings.profile);
+  if (syntax === null) return NOT_HANDLED;
+  const skill = skills.find((candidate) => candidate.name === syntax.name);
+  if (skill === undefined) return NOT_HANDLED;
+
+  const body = stripFrontmatter(await readSkillText(skill.filePath)).trim();
+  const details: InvocationDetails = { name: skill.name, path: skill.filePath, lineCount: countLines(body) };
+  if (syntax.args !== '') details.args = syntax.args;
+
+  if (settings.profile === 'xcsh') {
+    const user = syntax.args !== '' ? `\nUser: ${syntax.args}` : '';
+    return { handled: true, message: `${body}\n\n---\n\nSkill: ${skill.filePath}${user}`, details };
+  }
+  const lines = [
+    `[IMPORTANT: User invoked the "${skill.name}" skill; follow its instructions. Full skill below.]`,
+    '',
+    body,
+    '',
+    '---',
+    '',
+    `[Skill directory: ${skill.baseDir}]`,
+    PATHS_HINT,
+  ];
+  if (syntax.args !== '') lines.push(`User: ${syntax.args}`);
+  return { handled: true, message: formatPromptText(lines.join('\n')), details };
+}
+
+/**
+ * Only a text starting with `---\n` has frontmatter here, removed through the first `\n---\n` after that opening
+ * line: a CRLF file and an empty `---\n---\n` block are left as they are (§7).
+ */
+export function stripFrontmatter(content: string): string {
+  if (!content.startsWith(FRONTMATTER_OPEN)) return content;
+  const close = content.indexOf(FRONTMATTER_CLOSE, FRONTMATTER_OPEN.length);
+  return close === -1 ? content : content.slice(close + FRONTMATTER_CLOSE.length);
+}
+
+function countLines(body: string): number {
+  return body === '' ? 0 : body.split('\n').length;
+}
+
+async function readSkillText(filePath: string): Promise<string> {
+  const read = await readTextFile(filePath);
+  switch (read.status) {
+    case 'ok':
+      return read.text;
+    case 'missing':
+      throw new SkillsdError('FileNotFound', `File not found: ${filePath}`);
+    case 'not-a-file':
+      throw new SkillsdError('NotAFile', `Skill file is not a regular file: ${filePath}`);
+    case 'too-large':
+      throw new SkillsdError('NotAFile', `Skill file is too large to invoke: ${filePath}`);
+  }
+}
