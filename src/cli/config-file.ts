@@ -1,0 +1,183 @@
+// The `--config FILE` of API.md §Starting it: JSON or YAML by extension, validated by parseSettings (unknown keys
+// are errors), and watched so that an edit re-applies without a restart while a bad edit keeps the last good settings.
+
+import { type FSWatcher, watch } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { isSkillsdError } from '../discovery/errors.js';
+import { parseSettings } from '../discovery/settings.js';
+import type { Settings } from '../discovery/types.js';
+import { CliError } from './cli-error.js';
+
+/** A settings file is small; anything bigger is a mistake (or an attack on the parser), not a config. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+/** Editors write in bursts (truncate, write, rename): wait this long after the last event before re-reading. */
+const DEFAULT_DEBOUNCE_MS = 75;
+
+/** A config file problem: `problem` is what is wrong, `message` also names the file. */
+export class ConfigFileError extends Error {
+  readonly file: string;
+  readonly problem: string;
+
+  constructor(file: string, problem: string) {
+    super(`config file ${file}: ${problem}`);
+    this.name = 'ConfigFileError';
+    this.file = file;
+    this.problem = problem;
+  }
+}
+
+export interface LoadedConfig {
+  /** Absolute path of the file. */
+  file: string;
+  settings: Settings;
+  /** The text the settings came from: the watcher's starting point. */
+  text: string;
+}
+
+/** Loads and validates the file at start. Throws `CliError` (exit 2) with a one-line message naming the file. */
+export async function loadConfigFile(path: string): Promise<LoadedConfig> {
+  const file = resolve(path);
+  try {
+    const text = await readConfigText(file);
+    return { file, settings: parseConfigText(file, text), text };
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** Parses and validates config text; `file` (absolute) decides the format and anchors a relative `tokenFile`. */
+export function parseConfigText(file: string, text: string): Settings {
+  const extension = extname(file).toLowerCase();
+  let data: unknown;
+  if (extension === '.json') {
+    try {
+      data = JSON.parse(text);
+    } catch (error) {
+      throw new ConfigFileError(file, `invalid JSON: ${(error as Error).message}`);
+    }
+  } else if (extension === '.yaml' || extension === '.yml') {
+    try {
+      // An empty YAML file is an empty document: the defaults.
+      data = parseYaml(text, { maxAliasCount: 100, prettyErrors: true });
+    } catch (error) {
+      throw new ConfigFileError(file, `invalid YAML: ${firstLine((error as Error).message).replace(/:$/, '')}`);
+    }
+  } else {
+    throw new ConfigFileError(file, `unsupported extension "${extension}" (use .json, .yaml or .yml)`);
+  }
+  let settings: Settings;
+  try {
+    settings = parseSettings(data);
+  } catch (error) {
+    if (isSkillsdError(error)) throw new ConfigFileError(file, error.message);
+    throw error;
+  }
+  const tokenFile = settings.server.tokenFile;
+  if (tokenFile !== undefined && !isAbsolute(tokenFile)) {
+    settings.server.tokenFile = resolve(dirname(file), tokenFile);
+  }
+  return settings;
+}
+
+async function readConfigText(file: string): Promise<string> {
+  let buffer: Buffer;
+  try {
+    buffer = await readFile(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new ConfigFileError(file, 'not found');
+    if (code === 'EISDIR') throw new ConfigFileError(file, 'is a directory, not a file');
+    if (code === 'ENOTDIR') throw new ConfigFileError(file, 'a parent path is not a directory');
+    throw new ConfigFileError(file, (error as Error).message);
+  }
+  if (buffer.length > MAX_CONFIG_BYTES) throw new ConfigFileError(file, `larger than ${MAX_CONFIG_BYTES} bytes`);
+  return buffer.toString('utf8');
+}
+
+export interface ConfigWatchOptions {
+  /** The config file; resolved to an absolute path. */
+  file: string;
+  /** The content already applied (the text read at start), so an event that changes nothing is ignored. */
+  initialText?: string;
+  onSettings: (settings: Settings) => void;
+  onError: (error: ConfigFileError) => void;
+  debounceMs?: number;
+}
+
+export interface ConfigWatcher {
+  close(): void;
+}
+
+/**
+ * Watches the config file's directory, not the file: editors that save by writing a temporary file and renaming it
+ * over the original replace the inode, and a watch on the old inode would go quiet. Each burst of events is
+ * debounced, the file re-read, and acted on only when its content changed.
+ */
+export function watchConfigFile(options: ConfigWatchOptions): ConfigWatcher {
+  const file = resolve(options.file);
+  const name = basename(file);
+  const debounceMs = options.debounceMs ?? DEFAULT_DEBOUNCE_MS;
+  let lastText = options.initialText;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  let checking: Promise<void> = Promise.resolve();
+
+  const check = async (): Promise<void> => {
+    let text: string;
+    try {
+      text = await readConfigText(file);
+    } catch (error) {
+      // Mid-replace the file can be briefly absent: the rename that completes the save fires another event.
+      if (error instanceof ConfigFileError && error.problem === 'not found') return;
+      if (!closed && error instanceof ConfigFileError) options.onError(error);
+      return;
+    }
+    // A zero-length read is a save in progress (truncate, then write); its write fires another event.
+    if (closed || text === lastText || text === '') return;
+    lastText = text;
+    let settings: Settings;
+    try {
+      settings = parseConfigText(file, text);
+    } catch (error) {
+      options.onError(error instanceof ConfigFileError ? error : new ConfigFileError(file, String(error)));
+      return;
+    }
+    try {
+      options.onSettings(settings);
+    } catch (error) {
+      options.onError(new ConfigFileError(file, `could not apply the settings: ${(error as Error).message}`));
+    }
+  };
+
+  const schedule = (): void => {
+    if (closed) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      // Checks run one after another so a slow read never applies older content after newer.
+      checking = checking.then(check);
+    }, debounceMs);
+  };
+
+  const watcher: FSWatcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
+    if (changed === null || changed === name) schedule();
+  });
+  watcher.on('error', () => {
+    // The directory itself went away; nothing more can be watched there.
+    watcher.close();
+  });
+
+  return {
+    close() {
+      closed = true;
+      clearTimeout(timer);
+      watcher.close();
+    },
+  };
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? text;
+}

@@ -1,0 +1,152 @@
+// `skillsd serve [--host H] [--port N] [--cwd DIR] [--config FILE] [--profile P] [--token-file FILE] [--log-level L]`
+// (API.md §Starting it). Every flag has an environment variable `SKILLSD_<FLAG>`; a flag wins over its variable.
+// Pure: argv and env come in as arguments, so tests need no process.
+
+import { readFileSync } from 'node:fs';
+import type { Profile } from '../discovery/types.js';
+import { CliError } from './cli-error.js';
+
+export const PROFILES: readonly Profile[] = ['musepi', 'omp', 'xcsh'];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** What the command line set; `undefined` means "not given", so the config file or the default applies. */
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+  cwd?: string;
+  config?: string;
+  profile?: Profile;
+  tokenFile?: string;
+  logLevel?: LogLevel;
+}
+
+export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; options: ServeOptions };
+
+export const USAGE = `Usage: skillsd serve [options]
+
+Serves the skills of AI coding agents over HTTP and Server-Sent Events.
+
+Options (each also read from the environment variable shown; a flag wins):
+  --host HOST        address to bind (SKILLSD_HOST, default 127.0.0.1; other than loopback needs a token)
+  --port PORT        port, 0 for a free one (SKILLSD_PORT, default 7420)
+  --cwd DIR          default workspace (SKILLSD_CWD, default the current directory)
+  --config FILE      JSON or YAML settings, watched and re-applied live (SKILLSD_CONFIG)
+  --profile NAME     musepi, omp or xcsh (SKILLSD_PROFILE, default musepi)
+  --token-file FILE  bearer token file, created with a new token when missing (SKILLSD_TOKEN_FILE)
+  --log-level LEVEL  ${LOG_LEVELS.join(', ')} (SKILLSD_LOG_LEVEL, default info)
+  -h, --help         print this help
+  -v, --version      print the version
+`;
+
+type FlagName = keyof ServeOptions;
+
+const FLAGS: Record<string, FlagName> = {
+  '--host': 'host',
+  '--port': 'port',
+  '--cwd': 'cwd',
+  '--config': 'config',
+  '--profile': 'profile',
+  '--token-file': 'tokenFile',
+  '--log-level': 'logLevel',
+};
+
+const ENV_VARS: Record<FlagName, string> = {
+  host: 'SKILLSD_HOST',
+  port: 'SKILLSD_PORT',
+  cwd: 'SKILLSD_CWD',
+  config: 'SKILLSD_CONFIG',
+  profile: 'SKILLSD_PROFILE',
+  tokenFile: 'SKILLSD_TOKEN_FILE',
+  logLevel: 'SKILLSD_LOG_LEVEL',
+};
+
+const PORT = /^\d{1,5}$/;
+
+/** Throws `CliError` (exit 2) with a one-line message naming the flag or variable and the problem. */
+export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Command {
+  if (argv.some((arg) => arg === '--help' || arg === '-h')) return { kind: 'help' };
+  if (argv.some((arg) => arg === '--version' || arg === '-v')) return { kind: 'version' };
+
+  const positional: string[] = [];
+  const fromFlags: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (!arg.startsWith('-') || arg === '-') {
+      positional.push(arg);
+      continue;
+    }
+    const equals = arg.indexOf('=');
+    const flag = equals < 0 ? arg : arg.slice(0, equals);
+    const name = FLAGS[flag];
+    if (name === undefined) throw new CliError(`unknown option ${flag}`);
+    let value: string | undefined;
+    if (equals >= 0) value = arg.slice(equals + 1);
+    else {
+      const next = argv[i + 1];
+      if (next !== undefined && !next.startsWith('--')) {
+        value = next;
+        i++;
+      }
+    }
+    if (value === undefined) throw new CliError(`option ${flag} needs a value`);
+    fromFlags[name] = value;
+  }
+
+  const [command, ...extra] = positional;
+  if (command === 'help') return { kind: 'help' };
+  if (command === 'version') return { kind: 'version' };
+  if (command === undefined) throw new CliError('missing command: use "skillsd serve"');
+  if (command !== 'serve') throw new CliError(`unknown command "${command}" (expected "serve")`);
+  if (extra.length > 0) throw new CliError(`unexpected argument "${extra[0]}"`);
+
+  const options: ServeOptions = {};
+  for (const name of Object.values(FLAGS)) {
+    const flagValue = fromFlags[name];
+    const envValue = env[ENV_VARS[name]];
+    // An empty variable counts as unset, as shells leave `SKILLSD_PORT=` behind easily.
+    if (flagValue !== undefined) setOption(options, name, flagValue, `option --${kebab(name)}`);
+    else if (envValue !== undefined && envValue !== '') setOption(options, name, envValue, ENV_VARS[name]);
+  }
+  return { kind: 'serve', options };
+}
+
+function setOption(options: ServeOptions, name: FlagName, value: string, origin: string): void {
+  if (value === '') throw new CliError(`${origin} needs a non-empty value`);
+  switch (name) {
+    case 'port': {
+      const port = Number(value);
+      if (!PORT.test(value) || port > 65535) {
+        throw new CliError(`${origin}: "${value}" is not a port (an integer from 0 to 65535)`);
+      }
+      options.port = port;
+      return;
+    }
+    case 'profile':
+      if (!(PROFILES as readonly string[]).includes(value)) {
+        throw new CliError(`${origin}: unknown profile "${value}" (expected ${PROFILES.join(', ')})`);
+      }
+      options.profile = value as Profile;
+      return;
+    case 'logLevel':
+      if (!(LOG_LEVELS as readonly string[]).includes(value)) {
+        throw new CliError(`${origin}: unknown log level "${value}" (expected ${LOG_LEVELS.join(', ')})`);
+      }
+      options.logLevel = value as LogLevel;
+      return;
+    default:
+      options[name] = value;
+  }
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
+/** The package version; `src/cli/` and `dist/cli/` both sit two levels below package.json. */
+export function readVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version?: unknown;
+  };
+  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+}

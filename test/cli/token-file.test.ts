@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { CliError } from '../../src/cli/cli-error.js';
+import { loadTokenFile } from '../../src/cli/token-file.js';
+import { makeTempDir } from '../helpers/temp-tree.js';
+
+interface LogLine {
+  fields: Record<string, unknown>;
+  message: string;
+}
+
+function recordingLogger() {
+  const lines: LogLine[] = [];
+  return { lines, info: (fields: Record<string, unknown>, message: string) => lines.push({ fields, message }) };
+}
+
+function rejectsWith(message: string) {
+  return (error: unknown) => error instanceof CliError && error.exitCode === 2 && error.message === message;
+}
+
+describe('loadTokenFile', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ dir, cleanup } = await makeTempDir());
+  });
+  afterEach(() => cleanup());
+
+  it('creates a missing file with a fresh 32-byte base64url token, 0600 in a new 0700 directory', async () => {
+    const file = join(dir, 'state', 'skillsd', 'token');
+    const logger = recordingLogger();
+    const token = await loadTokenFile(file, logger);
+    assert.match(token, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(Buffer.from(token, 'base64url').length, 32);
+    assert.equal(await readFile(file, 'utf8'), `${token}\n`);
+    assert.equal((await stat(file)).mode & 0o777, 0o600);
+    assert.equal((await stat(join(dir, 'state', 'skillsd'))).mode & 0o777, 0o700);
+    assert.deepEqual(logger.lines, [
+      { fields: { tokenFile: file }, message: `generated a new bearer token in ${file}` },
+    ]);
+    assert.equal(JSON.stringify(logger.lines).includes(token), false);
+  });
+
+  it('reads the same token back, without logging', async () => {
+    const file = join(dir, 'token');
+    const first = await loadTokenFile(file, recordingLogger());
+    const logger = recordingLogger();
+    assert.equal(await loadTokenFile(file, logger), first);
+    assert.deepEqual(logger.lines, []);
+  });
+
+  it('makes a fresh token each time a file is created', async () => {
+    const a = await loadTokenFile(join(dir, 'a'), recordingLogger());
+    const b = await loadTokenFile(join(dir, 'b'), recordingLogger());
+    assert.notEqual(a, b);
+  });
+
+  it('leaves the mode of an existing parent directory alone', async () => {
+    const parent = join(dir, 'shared');
+    await mkdir(parent);
+    await chmod(parent, 0o755);
+    await loadTokenFile(join(parent, 'token'), recordingLogger());
+    assert.equal((await stat(parent)).mode & 0o777, 0o755);
+  });
+
+  it('reads a 0600 file and trims it', async () => {
+    const file = join(dir, 'token');
+    await writeFile(file, '  s3cret-token_value \n\n', { mode: 0o600 });
+    assert.equal(await loadTokenFile(file, recordingLogger()), 's3cret-token_value');
+  });
+
+  for (const mode of [0o644, 0o640, 0o604, 0o620, 0o601]) {
+    const octal = mode.toString(8).padStart(4, '0');
+    it(`refuses a file with mode ${octal}`, async () => {
+      const file = join(dir, 'token');
+      await writeFile(file, 'secret\n');
+      await chmod(file, mode);
+      await assert.rejects(
+        loadTokenFile(file, recordingLogger()),
+        rejectsWith(`token file ${file} is accessible by group or others (mode ${octal}): run chmod 600 ${file}`),
+      );
+    });
+  }
+
+  it('refuses an empty file', async () => {
+    const file = join(dir, 'token');
+    await writeFile(file, ' \n\t\n', { mode: 0o600 });
+    await assert.rejects(loadTokenFile(file, recordingLogger()), rejectsWith(`token file ${file} is empty`));
+  });
+
+  it('refuses a file holding more than one word', async () => {
+    const file = join(dir, 'token');
+    await writeFile(file, 'two words\n', { mode: 0o600 });
+    await assert.rejects(
+      loadTokenFile(file, recordingLogger()),
+      rejectsWith(`token file ${file} must hold one token of printable ASCII characters without spaces`),
+    );
+  });
+
+  it('refuses a directory', async () => {
+    const file = join(dir, 'token');
+    await mkdir(file, { mode: 0o700 });
+    await assert.rejects(loadTokenFile(file, recordingLogger()), rejectsWith(`token file ${file}: not a regular file`));
+  });
+
+  it('refuses a path through a file', async () => {
+    await writeFile(join(dir, 'plain'), 'x');
+    const file = join(dir, 'plain', 'token');
+    await assert.rejects(
+      loadTokenFile(file, recordingLogger()),
+      rejectsWith(`token file ${file}: a parent path is not a directory`),
+    );
+  });
+});
