@@ -3,6 +3,7 @@
 
 import { SkillsdError } from './errors.js';
 import { formatPromptText } from './format-prompt-text.js';
+import { MAX_SKILL_FILE_BYTES } from './read-skill-file.js';
 import { readTextFile } from './read-text-file.js';
 import type { Profile, Settings, Skill } from './types.js';
 
@@ -111,8 +112,12 @@ function countLines(body: string): number {
   return body === '' ? 0 : body.split('\n').length;
 }
 
+/**
+ * The whole SKILL.md, or an error. Discovery reads at most `MAX_SKILL_FILE_BYTES` of it (the frontmatter is at the
+ * head), but an invocation hands the whole body to the model: a longer file is refused rather than cut.
+ */
 async function readSkillText(filePath: string): Promise<string> {
-  const read = await readTextFile(filePath);
+  const read = await readTextFile(filePath, MAX_SKILL_FILE_BYTES);
   switch (read.status) {
     case 'ok':
       return read.text;

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SkillsdError } from '../../src/discovery/errors.js';
 import { formatPromptText } from '../../src/discovery/format-prompt-text.js';
-import { MAX_TEXT_FILE_BYTES } from '../../src/discovery/read-text-file.js';
+import { MAX_SKILL_FILE_BYTES } from '../../src/discovery/read-skill-file.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import {
   type InvocationResult,
@@ -356,8 +357,21 @@ describe('invokeSkill (SKILLS.md §7)', () => {
     );
   });
 
+  it('refuses a SKILL.md replaced by a FIFO without blocking', async () => {
+    const skill = await withSkillFile('fifo', SK({ name: 'fifo', description: 'd' }));
+    await rm(skill.filePath);
+    assert.equal(spawnSync('mkfifo', [skill.filePath]).status, 0);
+    await assert.rejects(
+      invokeSkill('/skill:fifo', [skill], musepi),
+      (error: unknown) =>
+        error instanceof SkillsdError &&
+        error.code === 'NotAFile' &&
+        error.message === `Skill file is not a regular file: ${skill.filePath}`,
+    );
+  });
+
   it('refuses a SKILL.md past the read cap', async () => {
-    const skill = await withSkillFile('big', Buffer.alloc(MAX_TEXT_FILE_BYTES + 1, 'a'));
+    const skill = await withSkillFile('big', Buffer.alloc(MAX_SKILL_FILE_BYTES + 1, 'a'));
     await assert.rejects(
       invokeSkill('/skill:big', [skill], musepi),
       (error: unknown) =>
