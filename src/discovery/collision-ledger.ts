@@ -2,6 +2,7 @@
 // lost is recorded under a name, and once discovery has settled, each name that has a winner and at least one loser
 // becomes one `Collision`.
 
+import { compareSkills } from './sort-skills.js';
 import type { Collision, CollisionReason, Skill } from './types.js';
 
 /** A skill found by a scan, with its position in discovery order (providers by priority, then custom directories). */
@@ -50,20 +51,8 @@ export class CollisionLedger {
         }));
       out.push({ name, winner: { filePath: winner.filePath, source: winner.source }, shadowed });
     }
-    return out.sort((a, b) => compareNames(a.name, b.name));
+    return out.sort((a, b) =>
+      compareSkills({ name: a.name, filePath: a.winner.filePath }, { name: b.name, filePath: b.winner.filePath }),
+    );
   }
-}
-
-/** The order of SKILLS.md §1: `name.toLowerCase()` by UTF-16 code units, then the exact name, then `filePath`. */
-export function compareSkills(a: Skill, b: Skill): number {
-  return compareNames(a.name, b.name) || compareCodeUnits(a.filePath, b.filePath);
-}
-
-function compareNames(a: string, b: string): number {
-  return compareCodeUnits(a.toLowerCase(), b.toLowerCase()) || compareCodeUnits(a, b);
-}
-
-function compareCodeUnits(a: string, b: string): number {
-  if (a < b) return -1;
-  return a > b ? 1 : 0;
 }

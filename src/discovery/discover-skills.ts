@@ -1,0 +1,208 @@
+// The discovery pipeline of SKILLS.md §5: providers → filters and first-enabled-wins → realpath dedup → custom
+// directories → managed skills → sort. Every directory is scanned concurrently; results are assembled in the
+// documented order, so concurrency never changes the answer.
+//
+// Collision reasons where the spec leaves the choice open:
+// - a candidate that loses on name to a winner with the same realpath is a `duplicate-file`, not a `precedence` loss;
+// - a realpath duplicate of a differently-named skill is reported under the name of the skill holding that file;
+// - xcsh: candidates dropped by the name dedup are `precedence` losses even when the first candidate is then filtered
+//   out (they only show up when a custom skill later takes the name);
+// - managed candidates: same file as a registered skill → `duplicate-file`; name taken by an authored skill (kept or
+//   not) → `precedence`; invalid name or filtered → `disabled`.
+
+import { realpath } from 'node:fs/promises';
+import { type Candidate, CollisionLedger } from './collision-ledger.js';
+import { isSourceEnabled, type ProviderPlan, planProviders } from './providers.js';
+import { CUSTOM_PROVIDER, runProvider, scanCustomDir } from './run-provider.js';
+import { MANAGED_NAME, sanitizeManagedDescription } from './sanitize-description.js';
+import type { SkillFileCache } from './skill-file-cache.js';
+import { createSkillFilters, type SkillFilters } from './skill-filters.js';
+import { compareSkills } from './sort-skills.js';
+import type { DiscoveryContext, DiscoveryResult, Skill, SkillWarning } from './types.js';
+import { expandCustomDirectory, resolveWorkspaceContext } from './workspace-context.js';
+
+export interface DiscoverOptions {
+  /** Parsed SKILL.md files, reused across discoveries while their content is unchanged. */
+  cache?: SkillFileCache;
+}
+
+/** A provider's candidates, tagged with what step 2 and step 5 need to know about their source. */
+interface ProviderItem extends Candidate {
+  managed: boolean;
+  sourceEnabled: boolean;
+}
+
+export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOptions = {}): Promise<DiscoveryResult> {
+  // Step 0: switched off → nothing, without touching the file system (not even to look for the repository).
+  if (ctx.settings.skills.enabled === false) {
+    return { skills: [], warnings: [], collisions: [], scannedDirs: [], repoRoot: null };
+  }
+  const ws = await resolveWorkspaceContext(ctx);
+  const disabledProviders = new Set(ctx.settings.disabledProviders);
+  const plans = planProviders(ws).filter((plan) => !disabledProviders.has(plan.id));
+  const customDirs = ctx.settings.skills.customDirectories.map((dir) => expandCustomDirectory(dir, ws.home, ws.cwd));
+
+  const [providerRuns, customRuns] = await Promise.all([
+    Promise.all(plans.map((plan) => runProvider(plan, ws.profile.profile, options.cache))),
+    Promise.all(customDirs.map((dir) => scanCustomDir(dir, ws.profile.profile, options.cache))),
+  ]);
+
+  const filters = createSkillFilters(ctx.settings);
+  const warnings: SkillWarning[] = [];
+  const ledger = new CollisionLedger();
+  let order = 0;
+
+  // Step 1: provider results in provider order; `skill:<name>` in disabledExtensions dropped.
+  const providerSkills: Array<{ skill: Skill; managed: boolean }> = [];
+  for (const run of providerRuns) {
+    for (const message of run.warnings) {
+      warnings.push({ skillPath: '', message: `[${run.plan.displayName}] ${message}` });
+    }
+    for (const skill of run.skills) {
+      if (!filters.isDisabled(skill.name)) providerSkills.push({ skill, managed: run.plan.managed });
+    }
+  }
+  const customSkills = customRuns.flatMap((run) => run.skills.filter((skill) => !filters.isDisabled(skill.name)));
+  const realpaths = await realpathsOf([...providerSkills.map((item) => item.skill), ...customSkills]);
+
+  const all: ProviderItem[] = providerSkills.map(({ skill, managed }) => ({
+    skill,
+    managed,
+    realpath: realpaths.get(skill.filePath) ?? skill.filePath,
+    order: order++,
+    sourceEnabled: isSourceEnabled(
+      ctx.settings.profile,
+      skill.source.provider,
+      skill.source.level,
+      ctx.settings.skills,
+    ),
+  }));
+
+  // Step 2: first enabled wins (xcsh: first wins, then filter).
+  const kept =
+    ctx.settings.profile === 'xcsh' ? dedupThenFilter(all, filters, ledger) : firstEnabledWins(all, filters, ledger);
+
+  // Step 3: realpath dedup.
+  const byName = new Map<string, Candidate>();
+  const byRealpath = new Map<string, Candidate>();
+  for (const item of kept) {
+    const holder = byRealpath.get(item.realpath);
+    if (holder !== undefined) {
+      ledger.lose(item, 'duplicate-file', holder.skill.name);
+      continue;
+    }
+    byRealpath.set(item.realpath, item);
+    byName.set(item.skill.name, item);
+  }
+
+  // Step 4: custom directories.
+  for (const run of customRuns) for (const message of run.warnings) warnings.push({ skillPath: run.dir, message });
+  const collisionWarnings: SkillWarning[] = [];
+  for (const skill of customSkills) {
+    const candidate: Candidate = { skill, realpath: realpaths.get(skill.filePath) ?? skill.filePath, order: order++ };
+    if (!filters.accepts(skill.name)) {
+      ledger.lose(candidate, 'disabled');
+      continue;
+    }
+    const sameFile = byRealpath.get(candidate.realpath);
+    if (sameFile !== undefined) {
+      ledger.lose(candidate, 'duplicate-file', sameFile.skill.name);
+      continue;
+    }
+    const holder = byName.get(skill.name);
+    if (holder !== undefined && (holder.skill.source.provider === CUSTOM_PROVIDER || ctx.settings.profile === 'xcsh')) {
+      // The first custom skill stays (xcsh: whatever holds the name stays).
+      collisionWarnings.push({
+        skillPath: skill.filePath,
+        message: `name collision: "${skill.name}" already loaded from ${holder.skill.filePath}, skipping this one`,
+      });
+      ledger.lose(candidate, 'custom-collision');
+      continue;
+    }
+    // New name, or (MusePi) a provider's skill of that name that the custom one replaces silently.
+    if (holder !== undefined) ledger.lose(holder, 'custom-override');
+    byName.set(skill.name, candidate);
+    byRealpath.set(candidate.realpath, candidate);
+  }
+
+  // Step 5: managed skills, dead last, deferring to any authored skill of that name.
+  const authoredEnabledNames = new Set(all.filter((i) => !i.managed && i.sourceEnabled).map((i) => i.skill.name));
+  for (const item of all) {
+    if (!item.managed) continue;
+    const { name } = item.skill;
+    const sameFile = byRealpath.get(item.realpath);
+    if (sameFile !== undefined) ledger.lose(item, 'duplicate-file', sameFile.skill.name);
+    else if (authoredEnabledNames.has(name) || byName.has(name)) ledger.lose(item, 'precedence');
+    else if (!MANAGED_NAME.test(name) || !filters.accepts(name)) ledger.lose(item, 'disabled');
+    else {
+      const skill = { ...item.skill, description: sanitizeManagedDescription(item.skill.description) };
+      const accepted = { ...item, skill };
+      byName.set(name, accepted);
+      byRealpath.set(item.realpath, accepted);
+    }
+  }
+
+  // Step 6: sort; warnings are provider, then custom scan, then collision warnings.
+  const winners = new Map([...byName].map(([name, candidate]) => [name, candidate.skill]));
+  return {
+    skills: [...winners.values()].sort(compareSkills),
+    warnings: [...warnings, ...collisionWarnings],
+    collisions: ledger.collisions(winners),
+    scannedDirs: scannedDirsOf(plans, customDirs),
+    repoRoot: ws.repoRoot,
+  };
+}
+
+/** MusePi step 2: a filtered-out item does not hide a lower-priority enabled one. Managed items wait for step 5. */
+function firstEnabledWins(all: ProviderItem[], filters: SkillFilters, ledger: CollisionLedger): ProviderItem[] {
+  const kept: ProviderItem[] = [];
+  const keptByName = new Map<string, ProviderItem>();
+  for (const item of all) {
+    if (item.managed) continue;
+    if (!passes(item, filters)) {
+      ledger.lose(item, 'disabled');
+      continue;
+    }
+    const holder = keptByName.get(item.skill.name);
+    if (holder !== undefined) {
+      ledger.lose(item, holder.realpath === item.realpath ? 'duplicate-file' : 'precedence');
+      continue;
+    }
+    keptByName.set(item.skill.name, item);
+    kept.push(item);
+  }
+  return kept;
+}
+
+/** xcsh step 2: dedup by name first, then filter, so a filtered-out winner makes the name disappear. */
+function dedupThenFilter(all: ProviderItem[], filters: SkillFilters, ledger: CollisionLedger): ProviderItem[] {
+  const firsts = new Map<string, ProviderItem>();
+  for (const item of all) {
+    if (item.managed) continue;
+    const holder = firsts.get(item.skill.name);
+    if (holder === undefined) firsts.set(item.skill.name, item);
+    else ledger.lose(item, holder.realpath === item.realpath ? 'duplicate-file' : 'precedence');
+  }
+  const kept: ProviderItem[] = [];
+  for (const item of firsts.values()) {
+    if (passes(item, filters)) kept.push(item);
+    else ledger.lose(item, 'disabled');
+  }
+  return kept;
+}
+
+function passes(item: ProviderItem, filters: SkillFilters): boolean {
+  return item.sourceEnabled && !filters.isIgnored(item.skill.name) && filters.isIncluded(item.skill.name);
+}
+
+/** realpath of every distinct filePath, concurrently; a file that vanished meanwhile keeps its own path. */
+async function realpathsOf(skills: Skill[]): Promise<Map<string, string>> {
+  const paths = [...new Set(skills.map((skill) => skill.filePath))];
+  const resolved = await Promise.all(paths.map((path) => realpath(path).catch(() => path)));
+  return new Map(paths.map((path, index) => [path, resolved[index] ?? path]));
+}
+
+/** Every directory scanned, in scan order, each once (xcsh's HOME can be both a project and a user directory). */
+function scannedDirsOf(plans: ProviderPlan[], customDirs: string[]): string[] {
+  return [...new Set([...plans.flatMap((plan) => plan.dirs.map((dir) => dir.path)), ...customDirs])];
+}

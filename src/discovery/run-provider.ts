@@ -1,0 +1,82 @@
+// Running one provider (SKILLS.md §5 step 1) or one custom directory (step 4): every directory scanned concurrently,
+// results concatenated in the documented inner order. A provider that throws loses all of its skills and reports
+// `Failed to load: <error>` instead, as the agents do; the other providers are unaffected.
+
+import type { ProviderPlan } from './providers.js';
+import { type ScanOptions, type ScanResult, scanSkillsDir } from './scan-skills-dir.js';
+import type { SkillFileCache } from './skill-file-cache.js';
+import type { Profile, Skill } from './types.js';
+
+export type ScanFunction = (dir: string, options: ScanOptions) => Promise<ScanResult>;
+
+export interface ProviderRun {
+  plan: ProviderPlan;
+  skills: Skill[];
+  /** Bare warning text: the pipeline adds the `[<displayName>] ` prefix. */
+  warnings: string[];
+}
+
+export interface CustomDirRun {
+  dir: string;
+  skills: Skill[];
+  warnings: string[];
+}
+
+export const CUSTOM_PROVIDER = 'custom';
+export const CUSTOM_DISPLAY_NAME = 'Custom';
+
+export async function runProvider(
+  plan: ProviderPlan,
+  profile: Profile,
+  cache?: SkillFileCache,
+  scan: ScanFunction = scanSkillsDir,
+): Promise<ProviderRun> {
+  try {
+    const results = await Promise.all(
+      plan.dirs.map((dir) =>
+        scan(dir.path, {
+          requireDescription: plan.requireDescription,
+          profile,
+          provider: plan.id,
+          providerName: plan.displayName,
+          level: dir.level,
+          ...(cache === undefined ? {} : { cache }),
+        }),
+      ),
+    );
+    return {
+      plan,
+      skills: results.flatMap((result) => result.skills),
+      warnings: results.flatMap((result) => result.warnings),
+    };
+  } catch (error) {
+    return { plan, skills: [], warnings: [`Failed to load: ${errorText(error)}`] };
+  }
+}
+
+/** A `skills.customDirectories` entry (already expanded): provider `custom`, level `user`, description required. */
+export async function scanCustomDir(
+  dir: string,
+  profile: Profile,
+  cache?: SkillFileCache,
+  scan: ScanFunction = scanSkillsDir,
+): Promise<CustomDirRun> {
+  try {
+    const result = await scan(dir, {
+      requireDescription: true,
+      profile,
+      provider: CUSTOM_PROVIDER,
+      providerName: CUSTOM_DISPLAY_NAME,
+      level: 'user',
+      ...(cache === undefined ? {} : { cache }),
+    });
+    return { dir, skills: result.skills, warnings: result.warnings };
+  } catch (error) {
+    return { dir, skills: [], warnings: [`Failed to load: ${errorText(error)}`] };
+  }
+}
+
+/** `<error>` of the reference message: an Error's message, anything else as a string. */
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
