@@ -84,6 +84,7 @@ export async function resolveSkillResource(
   const url = `skill://${name}/${rawRelative}`;
   const relative = decodeRelative(rawRelative);
   const base = resolve(skill.baseDir);
+  // A `\` that passed the guards stays a character of the name, as POSIX reads it.
   const target = join(base, relative);
   // Unreachable after the checks above; kept so that a future change to them cannot open a hole silently.
   if (!isInside(base, target)) {

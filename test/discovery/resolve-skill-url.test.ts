@@ -203,6 +203,7 @@ describe('resolveSkillResource (SKILLS.md §6)', () => {
       ['references/../../secret.txt', TRAVERSAL],
       ['references/..', TRAVERSAL],
       ['references/../SKILL.md', TRAVERSAL],
+      ['%2e%2e', TRAVERSAL],
       ['%2e%2e/secret.txt', TRAVERSAL],
       ['%2E%2E%2Fsecret.txt', TRAVERSAL],
       ['.%2e/x', TRAVERSAL],
@@ -255,6 +256,13 @@ describe('resolveSkillResource (SKILLS.md §6)', () => {
       );
       const file = asFile(await resolveSkillResource(skills, 'pdf', '%252e%252e', CONTAIN));
       assert.equal(file.path, join(pdfDir, '%2e%2e'));
+    });
+
+    it('keeps a backslash that is not part of a traversal as a character of the name (POSIX)', async () => {
+      await assert.rejects(
+        resolveSkillResource(skills, 'pdf', 'references%5Ctables.md', CONTAIN),
+        rejectsWith('FileNotFound', `File not found: ${pdfDir}/references\\tables.md`),
+      );
     });
 
     it('decodes encoded names and separators', async () => {
