@@ -1,0 +1,397 @@
+// A deterministic skills tree for the benchmarks: a HOME and a git workspace holding N skills spread over every
+// provider's directories (SKILLS.md §4), with realistic SKILL.md sizes and frontmatter, a few `references/` files,
+// name collisions across providers (~2 %) and symlinked skill directories (~1 %). The same seed gives the same bytes.
+
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRng, type Rng, seedFor } from './lib/rng.js';
+
+export interface FixtureOptions {
+  /** Directory that receives `home/` and `workspace/` (created when missing). */
+  root: string;
+  /** Number of skill directories (SKILL.md files), collisions and symlinks included. */
+  skills: number;
+  seed: number;
+}
+
+export interface FixtureReference {
+  /** The loaded skill that holds the file. */
+  name: string;
+  /** Path relative to the skill directory, `references/<file>.md`. */
+  file: string;
+}
+
+export interface Fixture {
+  home: string;
+  workspace: string;
+  /** Every name a discovery with default settings loads, in SKILLS.md §1 order. */
+  names: string[];
+  /** SKILL.md paths of loaded skills whose name is unique and whose directory is not a symlink: an edit of one
+   * changes exactly that skill in the index. */
+  editable: string[];
+  /** A few reference files of editable skills (for `GET /skill/{name}/{file}`). */
+  references: FixtureReference[];
+  /** Skill directories per skills directory, in the order of `SKILL_DIRS`. */
+  layout: Array<{ dir: string; count: number }>;
+  /** Skill directories that reuse the name of a skill in another provider's directory. */
+  collisions: number;
+  /** Skill directories that are symlinks to a directory under `home/skill-library`. */
+  symlinks: number;
+}
+
+/** Where the skills go: the base (`home` or `workspace`), the directory under it, and a share of N in percent. */
+export const SKILL_DIRS: ReadonlyArray<{ base: 'home' | 'workspace'; dir: string; weight: number }> = [
+  { base: 'workspace', dir: '.musepi/skills', weight: 14 },
+  { base: 'home', dir: '.musepi/agent/skills', weight: 12 },
+  { base: 'home', dir: '.claude/skills', weight: 16 },
+  { base: 'workspace', dir: '.claude/skills', weight: 12 },
+  { base: 'workspace', dir: '.agents/skills', weight: 8 },
+  { base: 'home', dir: '.agents/skills', weight: 8 },
+  { base: 'home', dir: '.codex/skills', weight: 7 },
+  { base: 'workspace', dir: '.codex/skills', weight: 6 },
+  { base: 'workspace', dir: '.opencode/skills', weight: 5 },
+  { base: 'home', dir: '.config/opencode/skills', weight: 4 },
+  { base: 'workspace', dir: '.github/skills', weight: 8 },
+];
+
+const COLLISION_SHARE = 0.02;
+const SYMLINK_SHARE = 0.01;
+const REFERENCE_SHARE = 0.2;
+const MIN_SKILL_BYTES = 1024;
+const MAX_SKILL_BYTES = 20 * 1024;
+const WRITE_CONCURRENCY = 32;
+const LIBRARY_DIR = 'skill-library';
+
+interface Slot {
+  dirIndex: number;
+  name: string;
+  /** Index of the slot whose name this one reuses, or -1. */
+  copyOf: number;
+  symlinked: boolean;
+}
+
+/** Builds the tree under `root`; returns where things are. */
+export async function generateFixture(options: FixtureOptions): Promise<Fixture> {
+  const { root, skills: total, seed } = options;
+  if (!Number.isInteger(total) || total < 0) throw new Error(`skills must be a non-negative integer, got ${total}`);
+  const home = join(root, 'home');
+  const workspace = join(root, 'workspace');
+  const dirPaths = SKILL_DIRS.map((d) => join(d.base === 'home' ? home : workspace, d.dir));
+  await mkdir(join(workspace, '.git'), { recursive: true });
+  await mkdir(join(home, LIBRARY_DIR), { recursive: true });
+  await Promise.all(dirPaths.map((d) => mkdir(d, { recursive: true })));
+
+  const counts = splitByWeight(total);
+  const slots = planSlots(counts, seed);
+  const collided = new Set<string>();
+  for (const slot of slots) if (slot.copyOf >= 0) collided.add(slot.name);
+
+  const references: FixtureReference[] = [];
+  const editable: string[] = [];
+  const perDir = new Array<number>(SKILL_DIRS.length).fill(0);
+  const jobs: Array<() => Promise<void>> = [];
+  slots.forEach((slot, index) => {
+    perDir[slot.dirIndex] = (perDir[slot.dirIndex] ?? 0) + 1;
+    const rng = createRng(seedFor(seed, index));
+    const entryPath = join(dirPaths[slot.dirIndex]!, slot.name);
+    const realDir = slot.symlinked ? join(home, LIBRARY_DIR, slot.name) : entryPath;
+    const files = skillFiles(rng, slot.name);
+    if (!slot.symlinked && !collided.has(slot.name)) {
+      editable.push(join(entryPath, 'SKILL.md'));
+      const firstReference = Object.keys(files).find((f) => f.startsWith('references/'));
+      if (firstReference !== undefined && references.length < 16)
+        references.push({ name: slot.name, file: firstReference });
+    }
+    jobs.push(async () => {
+      await writeSkillDir(realDir, files);
+      if (slot.symlinked) await symlink(realDir, entryPath, 'dir');
+    });
+  });
+  await runLimited(jobs, WRITE_CONCURRENCY);
+
+  const names = [...new Set(slots.map((s) => s.name))].sort(compareNames);
+  return {
+    home,
+    workspace,
+    names,
+    editable,
+    references,
+    layout: SKILL_DIRS.map((d, i) => ({ dir: join(d.base === 'home' ? '~' : '.', d.dir), count: perDir[i] ?? 0 })),
+    collisions: slots.filter((s) => s.copyOf >= 0).length,
+    symlinks: slots.filter((s) => s.symlinked).length,
+  };
+}
+
+/** N split by the weights; the remainder goes to the largest fractional parts, ties to the earlier directory. */
+export function splitByWeight(total: number): number[] {
+  const weightSum = SKILL_DIRS.reduce((sum, d) => sum + d.weight, 0);
+  const exact = SKILL_DIRS.map((d) => (total * d.weight) / weightSum);
+  const counts = exact.map(Math.floor);
+  let left = total - counts.reduce((a, b) => a + b, 0);
+  const order = exact.map((x, i) => ({ frac: x - Math.floor(x), i })).sort((a, b) => b.frac - a.frac || a.i - b.i);
+  for (const { i } of order) {
+    if (left === 0) break;
+    counts[i] = (counts[i] ?? 0) + 1;
+    left--;
+  }
+  return counts;
+}
+
+/**
+ * One slot per skill directory. Slots are shuffled; the first `c` of the shuffled order (after the originals they
+ * copy exist) become copies of a name from another directory, the next `s` become symlinks.
+ */
+function planSlots(counts: number[], seed: number): Slot[] {
+  const rng = createRng(seedFor(seed, -1));
+  const dirOfSlot: number[] = [];
+  counts.forEach((count, dirIndex) => {
+    for (let i = 0; i < count; i++) dirOfSlot.push(dirIndex);
+  });
+  shuffle(dirOfSlot, rng);
+  const total = dirOfSlot.length;
+  const collisionCount = Math.round(total * COLLISION_SHARE);
+  const symlinkCount = Math.round(total * SYMLINK_SHARE);
+  const uniqueCount = total - collisionCount;
+
+  const slots: Slot[] = dirOfSlot.map((dirIndex, i) => ({
+    dirIndex,
+    name: i < uniqueCount ? skillName(i, rng) : '',
+    copyOf: -1,
+    symlinked: false,
+  }));
+  // Copies: each picks an original in another directory that this directory does not hold yet.
+  const taken = new Set<string>();
+  for (let i = uniqueCount; i < total; i++) {
+    const slot = slots[i]!;
+    for (let attempt = 0; ; attempt++) {
+      const original = Math.floor(rng() * uniqueCount);
+      const source = slots[original]!;
+      const key = `${slot.dirIndex}/${source.name}`;
+      if ((source.dirIndex !== slot.dirIndex && !taken.has(key)) || attempt > 1000) {
+        if (attempt > 1000) throw new Error('cannot place a name collision: too few skills per directory');
+        taken.add(key);
+        slot.name = source.name;
+        slot.copyOf = original;
+        break;
+      }
+    }
+  }
+  // Symlinks: among the originals nobody copied, so a symlinked skill is never part of a collision.
+  const copied = new Set(slots.filter((s) => s.copyOf >= 0).map((s) => s.copyOf));
+  let placed = 0;
+  for (let i = uniqueCount - 1; i >= 0 && placed < symlinkCount; i--) {
+    if (copied.has(i)) continue;
+    slots[i]!.symlinked = true;
+    placed++;
+  }
+  return slots;
+}
+
+const WORDS = [
+  'pdf',
+  'git',
+  'review',
+  'deploy',
+  'test',
+  'lint',
+  'schema',
+  'api',
+  'docker',
+  'query',
+  'report',
+  'migrate',
+  'render',
+  'audit',
+  'trace',
+  'bundle',
+  'release',
+  'cache',
+  'index',
+  'search',
+  'upload',
+  'sync',
+  'format',
+  'debug',
+  'profile',
+  'build',
+  'cloud',
+  'sheet',
+  'image',
+  'table',
+  'log',
+  'secret',
+  'token',
+  'stream',
+  'queue',
+  'graph',
+  'model',
+  'config',
+  'backup',
+  'shell',
+];
+
+const PROSE = [
+  'the',
+  'skill',
+  'reads',
+  'files',
+  'from',
+  'the',
+  'workspace',
+  'and',
+  'checks',
+  'every',
+  'result',
+  'before',
+  'it',
+  'writes',
+  'changes',
+  'when',
+  'a',
+  'step',
+  'fails',
+  'stop',
+  'and',
+  'report',
+  'the',
+  'error',
+  'with',
+  'its',
+  'path',
+  'use',
+  'small',
+  'commits',
+  'keep',
+  'output',
+  'short',
+  'prefer',
+  'existing',
+  'scripts',
+  'over',
+  'new',
+  'ones',
+  'run',
+  'tests',
+  'after',
+  'each',
+  'edit',
+];
+
+/** `<word>-<word>-<index in base 36>`: kebab-case, valid Agent Skills names, unique by index. */
+function skillName(index: number, rng: Rng): string {
+  return `${pick(WORDS, rng)}-${pick(WORDS, rng)}-${index.toString(36)}`;
+}
+
+/** The files of one skill directory, keyed by relative path. */
+function skillFiles(rng: Rng, name: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const target = logUniform(rng, MIN_SKILL_BYTES, MAX_SKILL_BYTES);
+  const referenceCount = rng() < REFERENCE_SHARE ? 1 + Math.floor(rng() * 3) : 0;
+  const referenceNames: string[] = [];
+  for (let i = 0; i < referenceCount; i++) {
+    const file = `references/${pick(WORDS, rng)}-${i}.md`;
+    referenceNames.push(file);
+    files[file] = markdownBody(rng, logUniform(rng, 512, 8 * 1024), []);
+  }
+  const front = frontmatter(rng, name);
+  files['SKILL.md'] = `${front}\n${markdownBody(rng, Math.max(0, target - front.length - 1), referenceNames)}`;
+  return files;
+}
+
+function frontmatter(rng: Rng, name: string): string {
+  const lines = ['---'];
+  // One skill in ten relies on its directory name (SKILLS.md §1).
+  if (rng() >= 0.1) lines.push(`name: ${name}`);
+  const description = sentence(rng, 6 + Math.floor(rng() * 40));
+  lines.push(rng() < 0.3 ? `description: "${description}"` : `description: ${description}`);
+  if (rng() < 0.3) lines.push('license: MIT');
+  if (rng() < 0.4)
+    lines.push(`allowed-tools: ${['Read', 'Grep', 'Bash', 'Edit'].slice(0, 1 + Math.floor(rng() * 4)).join(' ')}`);
+  if (rng() < 0.1) lines.push('disable-model-invocation: false');
+  if (rng() < 0.15) lines.push('argument-hint: "<path> [--dry-run]"');
+  if (rng() < 0.1) lines.push(`compatibility: Requires git and node ${18 + Math.floor(rng() * 5)}`);
+  if (rng() < 0.2)
+    lines.push(
+      'metadata:',
+      `  version: "${1 + Math.floor(rng() * 3)}.${Math.floor(rng() * 10)}.0"`,
+      '  owner: platform-team',
+    );
+  lines.push('---');
+  return `${lines.join('\n')}\n`;
+}
+
+/** Markdown of about `bytes` bytes: a title, sections of prose, lists and fenced code. */
+function markdownBody(rng: Rng, bytes: number, references: string[]): string {
+  const parts: string[] = [`# ${sentence(rng, 3)}\n`];
+  if (references.length > 0) parts.push(`See ${references.map((r) => `\`${r}\``).join(', ')} for details.\n`);
+  let size = parts.reduce((n, p) => n + p.length + 1, 0);
+  let section = 1;
+  while (size < bytes) {
+    const kind = rng();
+    let part: string;
+    if (kind < 0.15) part = `## ${section++}. ${sentence(rng, 2 + Math.floor(rng() * 4))}\n`;
+    else if (kind < 0.55) part = `${sentence(rng, 20 + Math.floor(rng() * 60))}.\n`;
+    else if (kind < 0.85)
+      part =
+        Array.from({ length: 2 + Math.floor(rng() * 5) }, () => `- ${sentence(rng, 4 + Math.floor(rng() * 12))}`).join(
+          '\n',
+        ) + '\n';
+    else
+      part =
+        '```bash\n' +
+        `${pick(WORDS, rng)} --${pick(WORDS, rng)} ./${pick(WORDS, rng)}/${pick(WORDS, rng)}.json\n` +
+        '```\n';
+    parts.push(part);
+    size += part.length + 1;
+  }
+  return parts.join('\n');
+}
+
+function sentence(rng: Rng, words: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < words; i++) out.push(pick(i % 5 === 2 ? WORDS : PROSE, rng));
+  const text = out.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+async function writeSkillDir(dir: string, files: Record<string, string>): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  if (Object.keys(files).some((f) => f.startsWith('references/'))) await mkdir(join(dir, 'references'));
+  for (const [relative, content] of Object.entries(files)) await writeFile(join(dir, relative), content);
+}
+
+async function runLimited(jobs: Array<() => Promise<void>>, limit: number): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) {
+      const job = jobs[next++]!;
+      await job();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
+}
+
+/** SKILLS.md §1 order: lower-cased name (UTF-16 code units), then the exact name. */
+function compareNames(a: string, b: string): number {
+  const la = a.toLowerCase();
+  const lb = b.toLowerCase();
+  if (la !== lb) return la < lb ? -1 : 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function logUniform(rng: Rng, min: number, max: number): number {
+  return Math.round(Math.exp(Math.log(min) + rng() * (Math.log(max) - Math.log(min))));
+}
+
+function pick<T>(items: readonly T[], rng: Rng): T {
+  return items[Math.floor(rng() * items.length)]!;
+}
+
+function shuffle<T>(items: T[], rng: Rng): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(rng() * (i + 1));
+    const a = items[i]!;
+    items[i] = items[j]!;
+    items[j] = a;
+  }
+}

@@ -1,0 +1,11 @@
+// What every benchmark receives from the runner.
+
+import type { FixtureStore } from './fixture-store.js';
+
+export interface BenchContext {
+  /** `--quick`: small N, few iterations (the whole suite in under two minutes). */
+  quick: boolean;
+  fixtures: FixtureStore;
+  /** Progress lines (stderr), so stdout keeps only the tables. */
+  log: (message: string) => void;
+}

@@ -1,0 +1,171 @@
+// Starting the daemon (and the bare comparison servers) as child processes on loopback, and waiting until they answer.
+// Stdout goes to a log file, not a pipe: the benchmark process then spends no CPU parsing the daemon's per-request
+// log lines while it is also the load generator.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stopChild, track } from './processes.js';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const DAEMON_CLI = join(REPO_ROOT, 'dist', 'cli.js');
+export const BARE_SERVER = fileURLToPath(new URL('../servers/bare-http.mjs', import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  port: number;
+  child: ChildProcess;
+  /** performance.now() just before spawn. */
+  spawnedAt: number;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+export interface SpawnOptions {
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  port: number;
+}
+
+/** A port that was free a moment ago (bound and released on 127.0.0.1). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Spawns `node <args>` with stdout and stderr to a log file in a fresh temp directory. */
+export async function spawnServer(options: SpawnOptions): Promise<ServerProcess> {
+  const logDir = await mkdtemp(join(tmpdir(), 'skillsd-bench-log-'));
+  const logFile = join(logDir, 'server.log');
+  const log = await open(logFile, 'w');
+  const spawnedAt = performance.now();
+  const child = track(
+    spawn(process.execPath, options.args, {
+      env: options.env ?? process.env,
+      stdio: ['ignore', log.fd, log.fd],
+    }),
+  );
+  await log.close();
+  return {
+    url: `http://127.0.0.1:${options.port}`,
+    port: options.port,
+    child,
+    spawnedAt,
+    logFile,
+    stop: async () => {
+      await stopChild(child);
+      await rm(logDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The daemon serving `workspace` with HOME = `home`, on a free loopback port. */
+export async function spawnDaemon(home: string, workspace: string, extraArgs: string[] = []): Promise<ServerProcess> {
+  const port = await freePort();
+  return spawnServer({
+    args: [DAEMON_CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--cwd', workspace, ...extraArgs],
+    env: daemonEnv(home),
+    port,
+  });
+}
+
+/** The bare `node:http` comparison server; `config` is a JSON file of routes (none: a static body everywhere). */
+export async function spawnBareServer(config?: string): Promise<ServerProcess> {
+  const port = await freePort();
+  return spawnServer({ args: [BARE_SERVER, String(port), ...(config === undefined ? [] : [config])], port });
+}
+
+/** The environment of the benchmark minus everything that would change what the daemon discovers or binds. */
+function daemonEnv(home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('SKILLSD_') || key === 'CLAUDE_CONFIG_DIR' || key === 'PI_CODING_AGENT_DIR') continue;
+    env[key] = value;
+  }
+  env.HOME = home;
+  env.NODE_ENV = 'production';
+  return env;
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** One GET on a fresh connection (no agent, so connection errors surface at once). */
+export function httpGet(url: string, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'GET', headers, agent: false, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const flat: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers))
+          if (v !== undefined) flat[k] = Array.isArray(v) ? v.join(', ') : v;
+        resolve({ status: res.statusCode ?? 0, headers: flat, body: Buffer.concat(chunks) });
+      });
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error(`timeout: GET ${url}`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Polls `url` until it answers `status`, every `intervalMs`; resolves with performance.now() of the first such answer.
+ * Fails when the process exits or after `timeoutMs`.
+ */
+export async function waitForStatus(
+  server: ServerProcess,
+  path: string,
+  status: number,
+  timeoutMs: number,
+  intervalMs = 2,
+): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (server.child.exitCode !== null || server.child.signalCode !== null) {
+      throw new Error(`server exited (${server.child.exitCode ?? server.child.signalCode}): ${await logTail(server)}`);
+    }
+    try {
+      const answer = await httpGet(`${server.url}${path}`, {}, 5_000);
+      if (answer.status === status) return performance.now();
+    } catch {
+      // Not listening yet.
+    }
+    if (performance.now() > deadline)
+      throw new Error(`no ${status} from ${path} after ${timeoutMs} ms: ${await logTail(server)}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+export async function logTail(server: ServerProcess, chars = 2000): Promise<string> {
+  try {
+    return (await readFile(server.logFile, 'utf8')).slice(-chars);
+  } catch {
+    return '(no log)';
+  }
+}
+
+/** The first log line whose `msg` contains the listening URL, as the CLI contract promises (API.md §Starting it). */
+export async function listeningLine(server: ServerProcess): Promise<string | undefined> {
+  const text = await readFile(server.logFile, 'utf8').catch(() => '');
+  return text.split('\n').find((line) => {
+    try {
+      const msg = (JSON.parse(line) as { msg?: unknown }).msg;
+      return typeof msg === 'string' && msg.includes(server.url);
+    } catch {
+      return false;
+    }
+  });
+}

@@ -1,0 +1,132 @@
+// Runs the benchmarks and prints their tables; writes them to bench/results/latest.md.
+// Usage: npm run bench [-- [--quick] [--no-build] [discovery|startup|reload|http|memory ...]]
+
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { runDiscoveryBench } from './discovery.bench.js';
+import { runHttpBench } from './http.bench.js';
+import type { BenchContext } from './lib/context.js';
+import { FixtureStore } from './lib/fixture-store.js';
+import { stopAll } from './lib/processes.js';
+import { DAEMON_CLI, REPO_ROOT } from './lib/server-process.js';
+import { type BenchSection, renderSection } from './lib/table.js';
+import { runMemoryBench } from './memory.bench.js';
+import { runReloadBench } from './reload.bench.js';
+import { runStartupBench } from './startup.bench.js';
+
+interface Bench {
+  name: string;
+  needsDaemon: boolean;
+  run: (ctx: BenchContext) => Promise<BenchSection[]>;
+}
+
+const BENCHES: Bench[] = [
+  { name: 'discovery', needsDaemon: false, run: runDiscoveryBench },
+  { name: 'memory', needsDaemon: false, run: runMemoryBench },
+  { name: 'startup', needsDaemon: true, run: runStartupBench },
+  { name: 'reload', needsDaemon: true, run: runReloadBench },
+  { name: 'http', needsDaemon: true, run: runHttpBench },
+];
+
+const RESULTS = fileURLToPath(new URL('./results/latest.md', import.meta.url));
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const quick = args.includes('--quick');
+  const build = !args.includes('--no-build');
+  const names = args.filter((a) => !a.startsWith('--'));
+  const unknown = names.filter((n) => !BENCHES.some((b) => b.name === n));
+  if (unknown.length > 0) {
+    console.error(`unknown benchmark: ${unknown.join(', ')} (known: ${BENCHES.map((b) => b.name).join(', ')})`);
+    return 2;
+  }
+  const selected = names.length === 0 ? BENCHES : BENCHES.filter((b) => names.includes(b.name));
+  const log = (message: string): void => {
+    process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${message}\n`);
+  };
+  const started = performance.now();
+
+  let daemonProblem: string | undefined;
+  if (selected.some((b) => b.needsDaemon)) {
+    if (build) {
+      log('building dist/ (npm run build)');
+      const result = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
+      if (result.status !== 0) log(`build reported errors:\n${(result.stdout + result.stderr).slice(-3000)}`);
+    }
+    if (!existsSync(DAEMON_CLI)) daemonProblem = `${DAEMON_CLI} does not exist (the daemon is not built)`;
+  }
+
+  const fixtures = new FixtureStore();
+  const ctx: BenchContext = { quick, fixtures, log };
+  const onSignal = (): void => {
+    void stopAll()
+      .then(() => fixtures.cleanup())
+      .finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+
+  const output: string[] = [];
+  let failures = 0;
+  try {
+    for (const bench of selected) {
+      const benchStarted = performance.now();
+      let sections: BenchSection[];
+      if (bench.needsDaemon && daemonProblem !== undefined) {
+        sections = [skipped(bench.name, daemonProblem)];
+        failures++;
+      } else {
+        try {
+          sections = await bench.run(ctx);
+        } catch (error) {
+          failures++;
+          sections = [skipped(bench.name, error instanceof Error ? (error.stack ?? error.message) : String(error))];
+        }
+        await stopAll();
+      }
+      log(`${bench.name}: ${((performance.now() - benchStarted) / 1000).toFixed(1)} s`);
+      for (const section of sections) {
+        const text = renderSection(section);
+        output.push(text);
+        process.stdout.write(`\n${text}`);
+      }
+    }
+  } finally {
+    await stopAll();
+    await fixtures.cleanup();
+  }
+
+  const totalSeconds = (performance.now() - started) / 1000;
+  const generation = [...fixtures.generationSeconds]
+    .sort((a, b) => a[0] - b[0])
+    .map(([n, s]) => `N = ${n.toLocaleString('en-US')}: ${s.toFixed(1)} s`)
+    .join(', ');
+  const header = [
+    '# skillsd benchmark results',
+    '',
+    `- Mode: ${quick ? 'quick' : 'full'}; benchmarks: ${selected.map((b) => b.name).join(', ')}`,
+    `- Date: ${new Date().toISOString()}; total ${totalSeconds.toFixed(0)} s`,
+    `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}`,
+    `- Fixture generation: ${generation || 'none'}`,
+    '',
+  ].join('\n');
+  await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
+  await writeFile(RESULTS, `${header}\n${output.join('\n')}`);
+  log(`wrote ${RESULTS} (${totalSeconds.toFixed(0)} s)`);
+  return failures === 0 ? 0 : 1;
+}
+
+function skipped(name: string, reason: string): BenchSection {
+  return {
+    title: `${name}: not measured`,
+    intro: 'This benchmark did not run to the end:',
+    headers: ['reason'],
+    rows: [[reason.split('\n').slice(0, 8).join(' ⏎ ')]],
+    notes: [],
+  };
+}
+
+process.exitCode = await main();

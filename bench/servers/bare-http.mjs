@@ -1,0 +1,39 @@
+// The comparison server: plain node:http answering precomputed bytes from memory, no framework, no logging.
+// Usage: node bare-http.mjs <port> [routes.json]
+// routes.json: [{ "path": "/skills", "headers": { ... }, "bodyFile": "/abs/file", "etag": "\"...\"" }]
+// Without routes it answers a small static JSON body on every path (the process-start floor).
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+const port = Number(process.argv[2]);
+const routesFile = process.argv[3];
+const routes = new Map();
+if (routesFile !== undefined) {
+  for (const route of JSON.parse(readFileSync(routesFile, 'utf8'))) {
+    routes.set(route.path, { ...route, body: readFileSync(route.bodyFile) });
+  }
+}
+const fallback = {
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: Buffer.from('{"ok":true}'),
+  etag: undefined,
+};
+
+const server = createServer((req, res) => {
+  const route = routesFile === undefined ? fallback : routes.get(req.url);
+  if (route === undefined) {
+    res.writeHead(404).end();
+    return;
+  }
+  if (route.etag !== undefined && req.headers['if-none-match'] === route.etag) {
+    res.writeHead(304, { etag: route.etag }).end();
+    return;
+  }
+  res.writeHead(200, { ...route.headers, 'content-length': route.body.length });
+  res.end(route.body);
+});
+server.keepAliveTimeout = 72_000;
+server.listen(port, '127.0.0.1', () => {
+  process.stdout.write(`${JSON.stringify({ level: 30, msg: `listening on http://127.0.0.1:${port}` })}\n`);
+});
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

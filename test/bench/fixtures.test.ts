@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { type Fixture, generateFixture, SKILL_DIRS, splitByWeight } from '../../bench/fixtures.js';
+import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { defaultSettings } from '../../src/discovery/settings.js';
+import { makeTempDir } from '../helpers/temp-tree.js';
+
+const SEED = 7;
+// N = 100 with the weights of SKILL_DIRS, in that order.
+const EXPECTED_COUNTS = [14, 12, 16, 12, 8, 8, 7, 6, 5, 4, 8];
+
+/** Every file and symlink under `root` with a hash of its content (links: their target), sorted by path. */
+async function treeDigest(root: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(dir: string): Promise<void> {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isSymbolicLink()) out.push(`${relative(root, path)} -> ${relative(root, await readlink(path))}`);
+      else if (entry.isDirectory()) await walk(path);
+      else
+        out.push(
+          `${relative(root, path)} ${createHash('sha256')
+            .update(await readFile(path))
+            .digest('hex')}`,
+        );
+    }
+  }
+  await walk(root);
+  return out.sort();
+}
+
+function nameOf(text: string, dirName: string): string {
+  const match = /^name: (.+)$/m.exec(text.slice(0, text.indexOf('\n---', 3)));
+  return match?.[1] ?? dirName;
+}
+
+describe('generateFixture (N = 100)', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let fixture: Fixture;
+  const skillDirs = (): string[] =>
+    SKILL_DIRS.map((d) => join(d.base === 'home' ? fixture.home : fixture.workspace, d.dir));
+
+  before(async () => {
+    ({ dir, cleanup } = await makeTempDir('skillsd-fixture-'));
+    fixture = await generateFixture({ root: join(dir, 'a'), skills: 100, seed: SEED });
+  });
+  after(() => cleanup());
+
+  test('splits N over the provider directories by weight', async () => {
+    assert.deepEqual(splitByWeight(100), EXPECTED_COUNTS);
+    // 7 × weights = 0.98, 0.84, 1.12, 0.84, 0.56, 0.56, 0.49, …: the remainder goes to the largest fractions.
+    assert.deepEqual(splitByWeight(7), [1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1]);
+    const onDisk = await Promise.all(skillDirs().map(async (d) => (await readdir(d)).length));
+    assert.deepEqual(onDisk, EXPECTED_COUNTS);
+    assert.deepEqual(
+      fixture.layout.map((l) => l.count),
+      EXPECTED_COUNTS,
+    );
+    assert.equal((await stat(join(fixture.workspace, '.git'))).isDirectory(), true);
+  });
+
+  test('every skill is a SKILL.md of 1–21 KB with a name and a description; 2 names collide, 1 dir is a symlink', async () => {
+    const namesByDir: string[][] = [];
+    let symlinks = 0;
+    for (const skillsDir of skillDirs()) {
+      const names: string[] = [];
+      for (const entry of await readdir(skillsDir)) {
+        const entryPath = join(skillsDir, entry);
+        if ((await lstat(entryPath)).isSymbolicLink()) {
+          symlinks++;
+          assert.equal((await realpath(entryPath)).startsWith(join(fixture.home, 'skill-library')), true);
+        }
+        const text = await readFile(join(entryPath, 'SKILL.md'), 'utf8');
+        assert.equal(text.startsWith('---\n'), true);
+        assert.match(text, /^description: .+$/m);
+        const size = Buffer.byteLength(text);
+        assert.equal(size >= 1000 && size <= 21 * 1024, true, `${entryPath}: ${size} bytes`);
+        assert.equal(nameOf(text, entry), entry);
+        names.push(entry);
+      }
+      namesByDir.push(names);
+    }
+    const all = namesByDir.flat();
+    const unique = new Set(all);
+    assert.equal(all.length, 100);
+    assert.equal(unique.size, 98);
+    assert.equal(fixture.collisions, 2);
+    assert.equal(symlinks, 1);
+    assert.equal(fixture.symlinks, 1);
+    // A collision is always across directories, never two entries of one name in the same directory.
+    for (const names of namesByDir) assert.equal(new Set(names).size, names.length);
+    assert.deepEqual(fixture.names, [...unique].sort());
+    assert.equal(fixture.editable.length, 95);
+    assert.equal(fixture.references.length > 0, true);
+    for (const ref of fixture.references) {
+      const holder = fixture.editable.find((f) => f.endsWith(`/${ref.name}/SKILL.md`));
+      assert.notEqual(holder, undefined);
+      assert.equal((await stat(join(holder!, '..', ref.file))).isFile(), true);
+    }
+  });
+
+  test('the same seed gives the same tree byte for byte; another seed does not', async () => {
+    const again = await generateFixture({ root: join(dir, 'b'), skills: 100, seed: SEED });
+    const other = await generateFixture({ root: join(dir, 'c'), skills: 100, seed: SEED + 1 });
+    const digestA = await treeDigest(join(dir, 'a'));
+    assert.equal(digestA.length > 100, true);
+    assert.deepEqual(await treeDigest(join(dir, 'b')), digestA);
+    assert.notDeepEqual(await treeDigest(join(dir, 'c')), digestA);
+    assert.deepEqual(
+      again.editable.map((f) => relative(join(dir, 'b'), f)),
+      fixture.editable.map((f) => relative(join(dir, 'a'), f)),
+    );
+    assert.equal(other.names.length, 98);
+  });
+
+  test('discovery loads exactly the fixture names and reports its 2 collisions', async () => {
+    const result = await discoverSkills({
+      home: fixture.home,
+      cwd: fixture.workspace,
+      env: {},
+      settings: defaultSettings(),
+    });
+    assert.deepEqual(
+      result.skills.map((s) => s.name),
+      fixture.names,
+    );
+    assert.deepEqual(result.warnings, []);
+    assert.equal(result.collisions.length, 2);
+  });
+});
