@@ -262,6 +262,14 @@ describe('security plugin with a token on a wildcard bind', () => {
     const response = await get('/health');
     assert.equal(response.status, 200);
     assert.equal(response.body, '{"status":"ok"}');
+    assert.equal((await get('/health?verbose=1')).status, 200);
+  });
+
+  it('asks for the token on /health?cwd=, which would open another workspace', async () => {
+    const response = await get('/health?cwd=/etc');
+    assert.equal(response.status, 401);
+    assert.equal(response.body, missing);
+    assert.equal((await get('/health?cwd=/etc', [`Authorization: Bearer ${TOKEN}`])).status, 200);
   });
 
   it('accepts ?token= on /events only', async () => {

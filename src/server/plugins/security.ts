@@ -25,7 +25,10 @@ const ALLOW_METHODS = 'GET, HEAD, POST, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, If-None-Match, Last-Event-ID';
 const EXPOSE_HEADERS = 'ETag, Last-Modified, Retry-After, X-Skill-Source-Path';
 const PREFLIGHT_MAX_AGE_S = '600';
-/** Routes that answer without a token: liveness probes (Docker HEALTHCHECK) cannot carry one. */
+/**
+ * Routes that answer without a token: liveness probes (Docker HEALTHCHECK) cannot carry one. Only their plain form
+ * is open: `/health?cwd=DIR` would let anyone make the daemon index a directory and report on it.
+ */
 const OPEN_ROUTES = new Set(['/health']);
 /** EventSource cannot set headers, so the SSE route also takes `?token=`. */
 const QUERY_TOKEN_ROUTES = new Set(['/events']);
@@ -67,7 +70,7 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
     app.addHook('onRequest', async (request, reply) => {
       if (reply.sent) return;
       const route = request.routeOptions.url;
-      if (route !== undefined && OPEN_ROUTES.has(route)) return;
+      if (route !== undefined && OPEN_ROUTES.has(route) && !hasQueryKey(request, 'cwd')) return;
       const presented = presentedToken(request, route);
       if (presented === undefined) {
         reply.header('www-authenticate', 'Bearer');
@@ -135,6 +138,11 @@ function presentedToken(request: FastifyRequest, route: string | undefined): str
     if (typeof token === 'string') return token;
   }
   return undefined;
+}
+
+function hasQueryKey(request: FastifyRequest, key: string): boolean {
+  const query = request.query as Record<string, unknown> | undefined;
+  return query !== undefined && query !== null && Object.hasOwn(query, key);
 }
 
 /** Hashing both sides first gives equal-length buffers, so neither the comparison nor its length leaks the token. */
