@@ -1,0 +1,170 @@
+// `skillsd serve`: composes the logger, settings, token, workspace registry and HTTP app, then listens
+// (API.md §Starting it, §Security defaults). This is the one place that reads the process environment and HOME;
+// everything below receives them as arguments.
+
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { resolve } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { defaultSettings } from '../discovery/settings.js';
+import type { DiscoveryEnv, Settings } from '../discovery/types.js';
+import { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { buildApp } from '../server/app.js';
+import { isLoopbackBind } from '../server/host-allow-list.js';
+import { CliError } from './cli-error.js';
+import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
+import { listenAddress, withCliOverrides } from './effective-settings.js';
+import { createLogger } from './logger.js';
+import type { ServeOptions } from './parse-args.js';
+import { loadTokenFile } from './token-file.js';
+
+/** Open connections get this long to finish on shutdown before they are cut, well inside API.md's 5 s. */
+const CLOSE_GRACE_MS = 2500;
+
+export interface RunningDaemon {
+  url: string;
+  logger: Logger;
+  /** Stops accepting, ends SSE streams and open connections, closes watchers. */
+  close(): Promise<void>;
+}
+
+/** Starts the daemon. Throws `CliError`: exit 2 for bad input, 1 for a port in use or another listen failure. */
+export async function startDaemon(options: ServeOptions, env: Readonly<Record<string, string | undefined>>) {
+  const logger = createLogger(options.logLevel ?? 'info');
+  const cwd = await workspaceDirectory(options.cwd ?? process.cwd());
+
+  const config = options.config === undefined ? undefined : await loadConfigFile(options.config);
+  let settings = withCliOverrides(config?.settings ?? defaultSettings(), options);
+  const { host, port } = listenAddress(settings);
+
+  const tokenFile = settings.server.tokenFile;
+  const token = tokenFile !== undefined ? await loadTokenFile(tokenFile, logger) : settings.server.token;
+  if (token === undefined && !isLoopbackBind(host)) {
+    // Anyone who can reach a non-loopback address could read every skill and file under the skill directories.
+    throw new CliError(
+      `refusing to listen on ${host} without a token: pass --token-file FILE (or set server.tokenFile in the config)`,
+    );
+  }
+
+  const registry = new WorkspaceRegistry({
+    home: homedir(),
+    env: discoveryEnv(env),
+    defaultCwd: cwd,
+    settings,
+    logger,
+  });
+  let app: FastifyInstance | undefined;
+  let watcher: ConfigWatcher | undefined;
+  try {
+    app = await buildApp({
+      registry,
+      getSettings: () => settings,
+      security: { token, bindHost: host, getServerSettings: () => settings.server },
+      logger,
+    });
+    // The default workspace's first index is built before the port opens, so the first answer is complete.
+    await registry.get();
+    await listen(app, host, port);
+  } catch (error) {
+    await app?.close().catch(() => undefined);
+    await registry.close().catch(() => undefined);
+    throw error;
+  }
+
+  const url = listeningUrl(app);
+  logger.info({ url, cwd, profile: settings.profile, config: config?.file }, `skillsd listening on ${url}`);
+
+  if (config !== undefined) {
+    const file = config.file;
+    watcher = watchConfigFile({
+      file,
+      initialText: config.text,
+      onSettings(fileSettings) {
+        const next = withCliOverrides(fileSettings, options);
+        warnAboutRestartOnlyChanges(logger, file, settings, next);
+        settings = next;
+        logger.info({ file }, `config file ${file} re-applied`);
+        registry.applySettings(next, file).catch((error: unknown) => {
+          logger.error({ err: error, file }, `applying config file ${file} failed`);
+        });
+      },
+      onError(error) {
+        // The last good settings stay in force (API.md §Starting it).
+        logger.error({ file, problem: error.problem }, `${error.message}; keeping the last good settings`);
+        registry.reportSettingsError(file, error.problem);
+      },
+    });
+  }
+
+  const server = app;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      watcher?.close();
+      // Idle keep-alive sockets are closed at once; a request in flight (or an SSE stream the app does not end
+      // itself) gets CLOSE_GRACE_MS before its socket is cut.
+      server.server.closeIdleConnections();
+      const cut = setTimeout(() => server.server.closeAllConnections(), CLOSE_GRACE_MS);
+      try {
+        await server.close();
+      } finally {
+        clearTimeout(cut);
+        await registry.close();
+      }
+      logger.info('skillsd stopped');
+    })();
+    return closing;
+  };
+  return { url, logger, close } satisfies RunningDaemon;
+}
+
+async function workspaceDirectory(path: string): Promise<string> {
+  const directory = resolve(path);
+  const info = await stat(directory).catch(() => undefined);
+  if (info === undefined) throw new CliError(`workspace directory ${directory} does not exist`);
+  if (!info.isDirectory()) throw new CliError(`workspace directory ${directory} is not a directory`);
+  return directory;
+}
+
+/** The environment values discovery honours (SKILLS.md §0, §4), read here and passed down. */
+function discoveryEnv(env: Readonly<Record<string, string | undefined>>): DiscoveryEnv {
+  const out: DiscoveryEnv = {};
+  if (env.PI_CODING_AGENT_DIR) out.PI_CODING_AGENT_DIR = env.PI_CODING_AGENT_DIR;
+  if (env.CLAUDE_CONFIG_DIR) out.CLAUDE_CONFIG_DIR = env.CLAUDE_CONFIG_DIR;
+  return out;
+}
+
+async function listen(app: FastifyInstance, host: string, port: number): Promise<void> {
+  try {
+    await app.listen({ host, port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use on ${host}`, 1);
+    if (code === 'EACCES') throw new CliError(`permission denied to listen on ${host} port ${port}`, 1);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+      throw new CliError(`cannot listen on ${host}: not an address of this machine`, 1);
+    }
+    throw new CliError(`cannot listen on ${host} port ${port}: ${(error as Error).message}`, 1);
+  }
+}
+
+function listeningUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') return String(address);
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}
+
+/** The socket and the token are fixed at start; the rest of `server.*` (allow-lists) applies live. */
+function warnAboutRestartOnlyChanges(logger: Logger, file: string, before: Settings, after: Settings): void {
+  const changed = (['host', 'port', 'token', 'tokenFile'] as const).filter(
+    (key) => before.server[key] !== after.server[key],
+  );
+  if (changed.length > 0) {
+    logger.warn(
+      { file, keys: changed.map((key) => `server.${key}`) },
+      `config file ${file}: ${changed.map((key) => `server.${key}`).join(', ')} take effect after a restart`,
+    );
+  }
+}
