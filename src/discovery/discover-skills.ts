@@ -18,7 +18,7 @@ import { MANAGED_NAME, sanitizeManagedDescription } from './sanitize-description
 import type { SkillFileCache } from './skill-file-cache.js';
 import { createSkillFilters, type SkillFilters } from './skill-filters.js';
 import { compareSkills } from './sort-skills.js';
-import type { DiscoveryContext, DiscoveryResult, Skill, SkillWarning } from './types.js';
+import type { DiscoveryContext, DiscoveryResult, Profile, Skill, SkillWarning } from './types.js';
 import { expandCustomDirectory, resolveWorkspaceContext } from './workspace-context.js';
 
 export interface DiscoverOptions {
@@ -83,67 +83,27 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     ctx.settings.profile === 'xcsh' ? dedupThenFilter(all, filters, ledger) : firstEnabledWins(all, filters, ledger);
 
   // Step 3: realpath dedup.
-  const byName = new Map<string, Candidate>();
-  const byRealpath = new Map<string, Candidate>();
+  const registry: Registry = { byName: new Map(), byRealpath: new Map() };
   for (const item of kept) {
-    const holder = byRealpath.get(item.realpath);
-    if (holder !== undefined) {
-      ledger.lose(item, 'duplicate-file', holder.skill.name);
-      continue;
-    }
-    byRealpath.set(item.realpath, item);
-    byName.set(item.skill.name, item);
+    const holder = registry.byRealpath.get(item.realpath);
+    if (holder !== undefined) ledger.lose(item, 'duplicate-file', holder.skill.name);
+    else register(registry, item);
   }
 
   // Step 4: custom directories.
   for (const run of customRuns) for (const message of run.warnings) warnings.push({ skillPath: run.dir, message });
-  const collisionWarnings: SkillWarning[] = [];
-  for (const skill of customSkills) {
-    const candidate: Candidate = { skill, realpath: realpaths.get(skill.filePath) ?? skill.filePath, order: order++ };
-    if (!filters.accepts(skill.name)) {
-      ledger.lose(candidate, 'disabled');
-      continue;
-    }
-    const sameFile = byRealpath.get(candidate.realpath);
-    if (sameFile !== undefined) {
-      ledger.lose(candidate, 'duplicate-file', sameFile.skill.name);
-      continue;
-    }
-    const holder = byName.get(skill.name);
-    if (holder !== undefined && (holder.skill.source.provider === CUSTOM_PROVIDER || ctx.settings.profile === 'xcsh')) {
-      // The first custom skill stays (xcsh: whatever holds the name stays).
-      collisionWarnings.push({
-        skillPath: skill.filePath,
-        message: `name collision: "${skill.name}" already loaded from ${holder.skill.filePath}, skipping this one`,
-      });
-      ledger.lose(candidate, 'custom-collision');
-      continue;
-    }
-    // New name, or (MusePi) a provider's skill of that name that the custom one replaces silently.
-    if (holder !== undefined) ledger.lose(holder, 'custom-override');
-    byName.set(skill.name, candidate);
-    byRealpath.set(candidate.realpath, candidate);
-  }
+  const customCandidates = customSkills.map((skill) => ({
+    skill,
+    realpath: realpaths.get(skill.filePath) ?? skill.filePath,
+    order: order++,
+  }));
+  const collisionWarnings = addCustomSkills(customCandidates, registry, ctx.settings.profile, filters, ledger);
 
   // Step 5: managed skills, dead last, deferring to any authored skill of that name.
-  const authoredEnabledNames = new Set(all.filter((i) => !i.managed && i.sourceEnabled).map((i) => i.skill.name));
-  for (const item of all) {
-    if (!item.managed) continue;
-    const { name } = item.skill;
-    const sameFile = byRealpath.get(item.realpath);
-    if (sameFile !== undefined) ledger.lose(item, 'duplicate-file', sameFile.skill.name);
-    else if (authoredEnabledNames.has(name) || byName.has(name)) ledger.lose(item, 'precedence');
-    else if (!MANAGED_NAME.test(name) || !filters.accepts(name)) ledger.lose(item, 'disabled');
-    else {
-      const skill = { ...item.skill, description: sanitizeManagedDescription(item.skill.description) };
-      const accepted = { ...item, skill };
-      byName.set(name, accepted);
-      byRealpath.set(item.realpath, accepted);
-    }
-  }
+  addManagedSkills(all, registry, filters, ledger);
 
   // Step 6: sort; warnings are provider, then custom scan, then collision warnings.
-  const winners = new Map([...byName].map(([name, candidate]) => [name, candidate.skill]));
+  const winners = new Map([...registry.byName].map(([name, candidate]) => [name, candidate.skill]));
   return {
     skills: [...winners.values()].sort(compareSkills),
     warnings: [...warnings, ...collisionWarnings],
@@ -151,6 +111,83 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     scannedDirs: scannedDirsOf(plans, customDirs),
     repoRoot: ws.repoRoot,
   };
+}
+
+/** The skills registered so far, by name and by realpath (§5 steps 3–5). */
+interface Registry {
+  byName: Map<string, Candidate>;
+  byRealpath: Map<string, Candidate>;
+}
+
+function register(registry: Registry, candidate: Candidate): void {
+  registry.byName.set(candidate.skill.name, candidate);
+  registry.byRealpath.set(candidate.realpath, candidate);
+}
+
+/**
+ * Step 4: same file as a registered skill → dropped silently; new name → registered; name held by a provider's skill →
+ * replaces it silently (xcsh: never); name held by an earlier custom skill → the first stays, with a warning.
+ * Returns the collision warnings, in the order produced.
+ */
+function addCustomSkills(
+  candidates: Candidate[],
+  registry: Registry,
+  profile: Profile,
+  filters: SkillFilters,
+  ledger: CollisionLedger,
+): SkillWarning[] {
+  const warnings: SkillWarning[] = [];
+  for (const candidate of candidates) {
+    const { skill } = candidate;
+    if (!filters.accepts(skill.name)) {
+      ledger.lose(candidate, 'disabled');
+      continue;
+    }
+    const sameFile = registry.byRealpath.get(candidate.realpath);
+    if (sameFile !== undefined) {
+      ledger.lose(candidate, 'duplicate-file', sameFile.skill.name);
+      continue;
+    }
+    const holder = registry.byName.get(skill.name);
+    if (holder !== undefined && (holder.skill.source.provider === CUSTOM_PROVIDER || profile === 'xcsh')) {
+      warnings.push({
+        skillPath: skill.filePath,
+        message: `name collision: "${skill.name}" already loaded from ${holder.skill.filePath}, skipping this one`,
+      });
+      ledger.lose(candidate, 'custom-collision');
+      continue;
+    }
+    if (holder !== undefined) ledger.lose(holder, 'custom-override');
+    // The replaced skill's realpath stays registered: a later copy of that file is still a duplicate.
+    register(registry, candidate);
+  }
+  return warnings;
+}
+
+/**
+ * Step 5: a managed skill is accepted iff its name is valid, not disabled/ignored and included, its file is new, no
+ * authored item of ALL with an enabled source has its name (whatever the filters did to that item), and the name is
+ * not registered yet. Its description is sanitised.
+ */
+function addManagedSkills(
+  all: ProviderItem[],
+  registry: Registry,
+  filters: SkillFilters,
+  ledger: CollisionLedger,
+): void {
+  const authoredEnabledNames = new Set(all.filter((i) => !i.managed && i.sourceEnabled).map((i) => i.skill.name));
+  for (const item of all) {
+    if (!item.managed) continue;
+    const { name } = item.skill;
+    const sameFile = registry.byRealpath.get(item.realpath);
+    if (sameFile !== undefined) ledger.lose(item, 'duplicate-file', sameFile.skill.name);
+    else if (authoredEnabledNames.has(name) || registry.byName.has(name)) ledger.lose(item, 'precedence');
+    else if (!MANAGED_NAME.test(name) || !filters.accepts(name)) ledger.lose(item, 'disabled');
+    else {
+      const skill = { ...item.skill, description: sanitizeManagedDescription(item.skill.description) };
+      register(registry, { ...item, skill });
+    }
+  }
 }
 
 /** MusePi step 2: a filtered-out item does not hide a lower-priority enabled one. Managed items wait for step 5. */
