@@ -1,0 +1,283 @@
+// The live index of one workspace: the first discovery, then a rebuild whenever the watcher reports a change.
+// Rebuilds are coalesced (at most one running and one queued: a burst of edits costs two discoveries, and the
+// queued one always sees the latest files and settings). The generation moves only when the `/skills` answer
+// would change; the new snapshot replaces the old one in one assignment, then the events of the change are logged.
+
+import { dirname } from 'node:path';
+import type { BaseLogger } from 'pino';
+import { discoverSkills } from '../discovery/discover-skills.js';
+import { SkillsdError } from '../discovery/errors.js';
+import type { SkillFileCache } from '../discovery/skill-file-cache.js';
+import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Settings } from '../discovery/types.js';
+import { diffSnapshots } from './diff-snapshots.js';
+import { type EventIdSource, EventLog } from './event-log.js';
+import type { SkillWatcher } from './skill-watcher.js';
+import { snapshotContent, WorkspaceSnapshot } from './snapshot.js';
+
+export type IndexLogger = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
+
+export type DiscoverFn = (ctx: DiscoveryContext, options?: { cache?: SkillFileCache }) => Promise<DiscoveryResult>;
+
+/** Tuning passed through to the file watcher (tests shorten the delays). */
+export interface WatcherTuning {
+  coalesceMs?: number;
+  rereadDelayMs?: number;
+  reconcileIntervalMs?: number;
+  usePolling?: boolean;
+}
+
+export type WatcherStatus = ReturnType<SkillWatcher['status']>;
+
+export interface WorkspaceIndexOptions {
+  home: string;
+  cwd: string;
+  env: DiscoveryEnv;
+  settings: Settings;
+  /** The daemon-wide event id counter. */
+  ids: EventIdSource;
+  logger?: IndexLogger;
+  /** Parsed SKILL.md files shared across rebuilds, so a reload re-reads only what changed. */
+  cache?: SkillFileCache;
+  /** Watch the skill directories (default true). Without it the index only changes on `rebuild()`. */
+  watch?: boolean;
+  watcher?: WatcherTuning;
+  eventLogCapacity?: number;
+  /** Discovery itself; the pipeline of SKILLS.md unless a caller wraps it. */
+  discover?: DiscoverFn;
+  /** Delay before retrying a first discovery that threw. */
+  retryDelayMs?: number;
+}
+
+const DEFAULT_RETRY_DELAY_MS = 1000;
+
+const SILENT_LOGGER: IndexLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export class WorkspaceIndex {
+  readonly cwd: string;
+  readonly events: EventLog;
+  /** Resolves once the first snapshot is built and the watcher is armed. */
+  readonly ready: Promise<void>;
+  /** Milliseconds timestamp of the last request that used this workspace. */
+  lastUsed = Date.now();
+  private readonly home: string;
+  private readonly env: DiscoveryEnv;
+  private settings: Settings;
+  private readonly logger: IndexLogger;
+  private readonly cache: SkillFileCache | undefined;
+  private readonly discover: DiscoverFn;
+  private readonly watchEnabled: boolean;
+  private readonly watcherTuning: WatcherTuning;
+  private readonly retryDelayMs: number;
+  private current: WorkspaceSnapshot | undefined;
+  private watcher: SkillWatcher | undefined;
+  private watchedKey = '';
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private isClosed = false;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly closeListeners = new Set<() => void>();
+
+  constructor(options: WorkspaceIndexOptions) {
+    this.cwd = options.cwd;
+    this.home = options.home;
+    this.env = options.env;
+    this.settings = options.settings;
+    this.logger = options.logger ?? SILENT_LOGGER;
+    this.cache = options.cache;
+    this.discover = options.discover ?? discoverSkills;
+    this.watchEnabled = options.watch ?? true;
+    this.watcherTuning = options.watcher ?? {};
+    this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    this.events = new EventLog({ ids: options.ids, capacity: options.eventLogCapacity });
+    this.ready = this.start();
+    // Nobody may be awaiting `ready` (an idle workspace being closed): never leave it as an unhandled rejection.
+    this.ready.catch(() => {});
+  }
+
+  /** The current snapshot, or undefined before the first build. */
+  get snapshot(): WorkspaceSnapshot | undefined {
+    return this.current;
+  }
+
+  get isReady(): boolean {
+    return this.current !== undefined;
+  }
+
+  get closed(): boolean {
+    return this.isClosed;
+  }
+
+  /** The current snapshot, waiting up to `timeoutMs` for the first build; then 503 `NotReady` (API.md §Errors). */
+  async whenReady(timeoutMs: number): Promise<WorkspaceSnapshot> {
+    if (this.current !== undefined) return this.current;
+    if (timeoutMs > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, timeoutMs);
+      });
+      await Promise.race([this.ready, timeout]).finally(() => clearTimeout(timer));
+    }
+    if (this.current !== undefined) return this.current;
+    throw new SkillsdError('NotReady', `The skill index of ${this.cwd} is still being built`);
+  }
+
+  touch(): void {
+    this.lastUsed = Date.now();
+  }
+
+  /** Rebuilds now (coalesced with any rebuild in flight); resolves when a build that saw this call has finished. */
+  rebuild(): Promise<void> {
+    if (this.running === null) {
+      this.running = this.build().finally(() => {
+        this.running = null;
+      });
+      return this.running;
+    }
+    if (this.queued === null) {
+      this.queued = this.running.then(() => {
+        this.queued = null;
+        return this.rebuild();
+      });
+    }
+    return this.queued;
+  }
+
+  /** Re-applies settings (API.md `--config` reload): rebuilds, then logs a `settings` event. */
+  async applySettings(settings: Settings, source: string): Promise<void> {
+    this.settings = settings;
+    await this.rebuild();
+    if (this.isClosed) return;
+    this.events.append('settings', { source, generation: this.current?.generation ?? 0 });
+  }
+
+  /** A refused settings edit: the last good settings stay, clients are told why. */
+  reportSettingsError(source: string, message: string): void {
+    if (this.isClosed) return;
+    this.events.append('settings-error', { source, message });
+  }
+
+  watcherStatus(): WatcherStatus | undefined {
+    return this.watcher?.status();
+  }
+
+  /** Runs `listener` when the workspace closes (event streams end then). */
+  onClose(listener: () => void): () => void {
+    this.closeListeners.add(listener);
+    return () => {
+      this.closeListeners.delete(listener);
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    clearTimeout(this.retryTimer);
+    for (const listener of [...this.closeListeners]) listener();
+    this.closeListeners.clear();
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    await watcher?.close();
+    // A build in flight finishes against a closed index and is discarded.
+    await this.running?.catch(() => {});
+  }
+
+  private async start(): Promise<void> {
+    for (;;) {
+      if (this.isClosed) throw new SkillsdError('NotReady', `The workspace ${this.cwd} was closed`);
+      try {
+        await this.rebuild();
+      } catch (error) {
+        this.logger.error({ err: error, cwd: this.cwd }, 'skill discovery failed; retrying');
+        await new Promise<void>((resolve) => {
+          this.retryTimer = setTimeout(resolve, this.retryDelayMs);
+        });
+        continue;
+      }
+      if (this.current !== undefined) break;
+    }
+    if (!this.watchEnabled) return;
+    await this.syncWatcher();
+    // An edit made between the first discovery's reads and the watcher being armed has no event: look once more
+    // (cheap: unchanged files come from the cache, and an unchanged answer keeps its generation).
+    await this.rebuild();
+  }
+
+  private async build(): Promise<void> {
+    if (this.isClosed) return;
+    const settings = this.settings;
+    const result = await this.discover(
+      { home: this.home, cwd: this.cwd, env: this.env, settings },
+      { cache: this.cache },
+    );
+    if (this.isClosed) return;
+    const content = snapshotContent(this.cwd, settings.profile, result);
+    const previous = this.current;
+    const changed = previous === undefined || previous.contentHash !== content.hash;
+    const generation = previous === undefined ? 1 : changed ? previous.generation + 1 : previous.generation;
+    // Always swap: an unchanged answer may still come with new settings (symlink mode) or new watched dirs.
+    const next = new WorkspaceSnapshot({ generation, cwd: this.cwd, settings, result, content });
+    this.current = next;
+    if (previous !== undefined && changed) this.logChange(previous, next);
+    if (this.watcher !== undefined) await this.syncWatcher();
+  }
+
+  private logChange(previous: WorkspaceSnapshot, next: WorkspaceSnapshot): void {
+    const diff = diffSnapshots(previous, next);
+    this.logger.debug(
+      { cwd: this.cwd, generation: next.generation, added: diff.added, removed: diff.removed, changed: diff.changed },
+      'skill index changed',
+    );
+    this.events.append('index', {
+      generation: next.generation,
+      added: diff.added,
+      removed: diff.removed,
+      changed: diff.changed,
+    });
+    for (const change of diff.collisions) this.events.append('collision', change);
+    for (const warning of diff.newWarnings) {
+      this.events.append('warning', { skillPath: warning.skillPath, message: warning.message });
+    }
+  }
+
+  /** Points the watcher at the directories the current snapshot was discovered from. */
+  private async syncWatcher(): Promise<void> {
+    if (!this.watchEnabled || this.isClosed || this.current === undefined) return;
+    const targets = { skillDirs: [...this.current.scannedDirs], markerDirs: ancestorsOf(this.cwd) };
+    const key = JSON.stringify(targets);
+    if (key === this.watchedKey) return;
+    this.watchedKey = key;
+    if (this.watcher !== undefined) {
+      await this.watcher.update(targets);
+      return;
+    }
+    // Loaded on first use: an index that never watches (the OpenAPI generator, `watch: false`) never loads chokidar.
+    const { createSkillWatcher } = await import('./skill-watcher.js');
+    const watcher = await createSkillWatcher({
+      targets,
+      onChange: (paths: readonly string[]) => {
+        this.logger.debug({ cwd: this.cwd, paths }, 'skill files changed');
+        this.rebuild().catch((error: unknown) => {
+          this.logger.error({ err: error, cwd: this.cwd }, 'skill rebuild failed; keeping the last index');
+        });
+      },
+      logger: this.logger,
+      ...this.watcherTuning,
+    });
+    if (this.isClosed) {
+      await watcher.close();
+      return;
+    }
+    this.watcher = watcher;
+    // A rebuild that finished while the watcher was starting may have moved the directories.
+    await this.syncWatcher();
+  }
+}
+
+/** CWD and every ancestor up to the root: a `.git` appearing in any of them moves REPO (SKILLS.md §0). */
+function ancestorsOf(dir: string): string[] {
+  const out = [dir];
+  for (let current = dir, parent = dirname(dir); parent !== current; current = parent, parent = dirname(parent)) {
+    out.push(parent);
+  }
+  return out;
+}

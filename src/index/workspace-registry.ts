@@ -1,0 +1,239 @@
+// Every workspace the daemon serves: the default one (`--cwd`) and those selected with `?cwd=` (API.md §Endpoints).
+// Each has its own index, watcher and event stream. Workspaces opened by `?cwd=` cost inotify watches and memory,
+// so their number is capped and idle ones are closed:
+// - at most `maxWorkspaces` (default 32) live at once; opening one more closes the least recently used idle one;
+// - a workspace unused for `idleTimeoutMs` (default 10 minutes) is closed;
+// - "idle" = no open event stream; the default workspace is never closed.
+
+import { stat } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import picomatch from 'picomatch';
+import { SkillsdError } from '../discovery/errors.js';
+import type { SkillFileCache } from '../discovery/skill-file-cache.js';
+import { createSkillFileCache } from '../discovery/skill-file-cache.js';
+import type { DiscoveryEnv, Settings } from '../discovery/types.js';
+import { createEventIdSource, type EventIdSource } from './event-log.js';
+import { type DiscoverFn, type IndexLogger, type WatcherTuning, WorkspaceIndex } from './workspace-index.js';
+
+export const DEFAULT_MAX_WORKSPACES = 32;
+export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+
+export interface WorkspaceRegistryOptions {
+  home: string;
+  env: DiscoveryEnv;
+  /** The default workspace (absolute). */
+  defaultCwd: string;
+  settings: Settings;
+  logger?: IndexLogger;
+  maxWorkspaces?: number;
+  idleTimeoutMs?: number;
+  /** Watch skill directories (default true). */
+  watch?: boolean;
+  watcher?: WatcherTuning;
+  eventLogCapacity?: number;
+  discover?: DiscoverFn;
+  /** First event id minus one (default: the clock in milliseconds). */
+  firstEventId?: number;
+}
+
+export interface RegistryHealth {
+  status: 'ok' | 'starting';
+  /** Generation of the workspace (0 before its first build). */
+  generation: number;
+  /** Loaded skills of the workspace. */
+  skills: number;
+  uptimeS: number;
+  /** Live workspaces, the default one included. */
+  workspaces: number;
+  /** Live file watchers. */
+  watchers: number;
+}
+
+const SILENT_LOGGER: IndexLogger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export class WorkspaceRegistry {
+  readonly home: string;
+  readonly defaultCwd: string;
+  readonly maxWorkspaces: number;
+  readonly idleTimeoutMs: number;
+  private readonly env: DiscoveryEnv;
+  private currentSettings: Settings;
+  private allowWorkspace: (cwd: string) => boolean;
+  private readonly logger: IndexLogger;
+  private readonly options: WorkspaceRegistryOptions;
+  private readonly ids: EventIdSource;
+  private readonly cache: SkillFileCache;
+  private readonly workspaces = new Map<string, WorkspaceIndex>();
+  private readonly startedAt = Date.now();
+  private readonly sweepTimer: NodeJS.Timeout;
+  private isClosed = false;
+
+  constructor(options: WorkspaceRegistryOptions) {
+    if (!isAbsolute(options.defaultCwd)) {
+      throw new SkillsdError('BadRequest', `cwd must be an absolute path: ${options.defaultCwd}`);
+    }
+    this.options = options;
+    this.home = options.home;
+    this.env = options.env;
+    this.defaultCwd = resolve(options.defaultCwd);
+    this.currentSettings = options.settings;
+    this.allowWorkspace = workspaceMatcher(options.settings);
+    this.logger = options.logger ?? SILENT_LOGGER;
+    this.maxWorkspaces = Math.max(1, options.maxWorkspaces ?? DEFAULT_MAX_WORKSPACES);
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    this.ids = createEventIdSource(options.firstEventId);
+    // One cache for every workspace: user-level skill directories are shared by all of them.
+    this.cache = createSkillFileCache();
+    this.workspaces.set(this.defaultCwd, this.open(this.defaultCwd));
+    this.sweepTimer = setInterval(() => this.sweepIdle(), Math.max(10, Math.min(this.idleTimeoutMs, 60_000)));
+    this.sweepTimer.unref();
+  }
+
+  get settings(): Settings {
+    return this.currentSettings;
+  }
+
+  /** The default workspace's index. */
+  get defaultWorkspace(): WorkspaceIndex {
+    return this.workspaces.get(this.defaultCwd)!;
+  }
+
+  /** Number of live workspaces. */
+  get size(): number {
+    return this.workspaces.size;
+  }
+
+  /** Live workspaces' directories, default first. */
+  list(): string[] {
+    return [...this.workspaces.keys()];
+  }
+
+  /**
+   * The index of `cwd` (the default workspace when absent), opened on first use.
+   * Throws `BadRequest` for a relative, missing or non-directory path, or one outside `server.allowedWorkspaces`.
+   */
+  async get(cwd?: string): Promise<WorkspaceIndex> {
+    if (this.isClosed) throw new SkillsdError('NotReady', 'The daemon is shutting down');
+    const key = cwd === undefined || cwd === '' ? this.defaultCwd : await this.validate(cwd);
+    let workspace = this.workspaces.get(key);
+    if (workspace === undefined) {
+      if (this.isClosed) throw new SkillsdError('NotReady', 'The daemon is shutting down');
+      this.makeRoom();
+      workspace = this.open(key);
+      this.workspaces.set(key, workspace);
+      this.logger.info({ cwd: key, workspaces: this.workspaces.size }, 'workspace opened');
+    }
+    workspace.touch();
+    return workspace;
+  }
+
+  /** Re-applies settings to every workspace (config file reload), each logging a `settings` event. */
+  async applySettings(settings: Settings, source: string): Promise<void> {
+    this.currentSettings = settings;
+    this.allowWorkspace = workspaceMatcher(settings);
+    // A workspace the new allow-list refuses is closed: its clients must not keep reading it.
+    for (const [cwd, workspace] of this.workspaces) {
+      if (cwd !== this.defaultCwd && !this.allowWorkspace(cwd)) this.closeWorkspace(cwd, workspace, 'not allowed');
+    }
+    await Promise.all([...this.workspaces.values()].map((workspace) => workspace.applySettings(settings, source)));
+  }
+
+  /** A refused config edit: every stream hears of it; the last good settings stay in force. */
+  reportSettingsError(source: string, message: string): void {
+    for (const workspace of this.workspaces.values()) workspace.reportSettingsError(source, message);
+  }
+
+  /** The daemon's health, with the generation and skill count of `workspace` (default: the default workspace). */
+  health(workspace: WorkspaceIndex = this.defaultWorkspace): RegistryHealth {
+    const snapshot = workspace.snapshot;
+    let watchers = 0;
+    for (const workspace of this.workspaces.values()) if (workspace.watcherStatus() !== undefined) watchers++;
+    return {
+      status: snapshot === undefined ? 'starting' : 'ok',
+      generation: snapshot?.generation ?? 0,
+      skills: snapshot?.skills.length ?? 0,
+      uptimeS: Math.floor((Date.now() - this.startedAt) / 1000),
+      workspaces: this.workspaces.size,
+      watchers,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    clearInterval(this.sweepTimer);
+    const all = [...this.workspaces.values()];
+    this.workspaces.clear();
+    await Promise.all(all.map((workspace) => workspace.close()));
+  }
+
+  private open(cwd: string): WorkspaceIndex {
+    return new WorkspaceIndex({
+      home: this.home,
+      cwd,
+      env: this.env,
+      settings: this.currentSettings,
+      ids: this.ids,
+      logger: this.logger,
+      cache: this.cache,
+      watch: this.options.watch,
+      watcher: this.options.watcher,
+      eventLogCapacity: this.options.eventLogCapacity,
+      discover: this.options.discover,
+    });
+  }
+
+  private async validate(cwd: string): Promise<string> {
+    if (!isAbsolute(cwd)) throw new SkillsdError('BadRequest', `cwd must be an absolute path: ${cwd}`);
+    if (cwd.includes('\0')) throw new SkillsdError('BadRequest', 'cwd must not contain a NUL byte');
+    const key = resolve(cwd);
+    if (key === this.defaultCwd) return key;
+    if (!this.allowWorkspace(key)) {
+      throw new SkillsdError('BadRequest', `cwd is not an allowed workspace (server.allowedWorkspaces): ${key}`);
+    }
+    const info = await stat(key).catch(() => undefined);
+    if (info === undefined) throw new SkillsdError('BadRequest', `cwd does not exist: ${key}`);
+    if (!info.isDirectory()) throw new SkillsdError('BadRequest', `cwd is not a directory: ${key}`);
+    return key;
+  }
+
+  /** Closes the least recently used idle workspace when the cap is reached. */
+  private makeRoom(): void {
+    if (this.workspaces.size < this.maxWorkspaces) return;
+    let oldest: [string, WorkspaceIndex] | undefined;
+    for (const entry of this.workspaces) {
+      const [cwd, workspace] = entry;
+      if (cwd === this.defaultCwd || workspace.events.subscriberCount > 0) continue;
+      if (oldest === undefined || workspace.lastUsed < oldest[1].lastUsed) oldest = entry;
+    }
+    if (oldest === undefined) {
+      throw new SkillsdError(
+        'BadRequest',
+        `Too many open workspaces (${this.maxWorkspaces}), each with an open event stream; close one and retry`,
+      );
+    }
+    this.closeWorkspace(oldest[0], oldest[1], 'evicted');
+  }
+
+  private sweepIdle(): void {
+    const now = Date.now();
+    for (const [cwd, workspace] of this.workspaces) {
+      if (cwd === this.defaultCwd || workspace.events.subscriberCount > 0) continue;
+      if (now - workspace.lastUsed >= this.idleTimeoutMs) this.closeWorkspace(cwd, workspace, 'idle');
+    }
+  }
+
+  private closeWorkspace(cwd: string, workspace: WorkspaceIndex, reason: string): void {
+    this.workspaces.delete(cwd);
+    this.logger.info({ cwd, reason }, 'workspace closed');
+    workspace.close().catch((error: unknown) => this.logger.error({ err: error, cwd }, 'closing a workspace failed'));
+  }
+}
+
+/** `server.allowedWorkspaces` globs (picomatch, `dot` on); an empty list allows any existing directory. */
+function workspaceMatcher(settings: Settings): (cwd: string) => boolean {
+  const globs = settings.server.allowedWorkspaces;
+  if (globs.length === 0) return () => true;
+  const isMatch = picomatch(globs, { dot: true });
+  return (cwd) => isMatch(cwd);
+}

@@ -1,0 +1,130 @@
+// The Fastify app, built as a plugin tree: guards first (security, shutdown), then services (workspaces, event
+// streams, OpenAPI), then one route file per resource. Listening and signals belong to the CLI.
+
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { SkillsdError } from '../discovery/errors.js';
+import type { Settings } from '../discovery/types.js';
+import type { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { errorBody, toErrorResponse } from './errors.js';
+import { eventStreamsPlugin } from './plugins/event-streams.js';
+import { openApiPlugin } from './plugins/openapi.js';
+import { type SecurityOptions, securityPlugin } from './plugins/security.js';
+import { workspacesPlugin } from './plugins/workspaces.js';
+import { PathOnlyLogController, pathOf } from './request-log.js';
+import { collisionsRoutes } from './routes/collisions.js';
+import { contextFilesRoutes } from './routes/context-files.js';
+import { eventsRoutes } from './routes/events.js';
+import { healthRoutes } from './routes/health.js';
+import { invocationsRoutes } from './routes/invocations.js';
+import { promptRoutes } from './routes/prompt.js';
+import { skillFilesRoutes } from './routes/skill-files.js';
+import { skillsRoutes } from './routes/skills.js';
+
+export interface AppOptions {
+  registry: WorkspaceRegistry;
+  /** The settings in force; read per request. */
+  getSettings: () => Settings;
+  /** Host/Origin/token guards (API.md §Security defaults); omitted only by callers that guard elsewhere. */
+  security?: SecurityOptions;
+  logger?: FastifyServerOptions['logger'] | Logger;
+  /** How long a request waits for a workspace's first index before 503 `NotReady` (default 2000 ms). */
+  readyWaitMs?: number;
+  /** SSE `: ping` interval (default 15000 ms). */
+  heartbeatMs?: number;
+  /** SSE `retry:` value (default 3000 ms). */
+  retryMs?: number;
+  /** Serve the OpenAPI UI at `/docs` (default true). */
+  docs?: boolean;
+}
+
+export const DEFAULT_READY_WAIT_MS = 2000;
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+export const DEFAULT_RETRY_MS = 3000;
+/** Seconds a client should wait after a 503 `NotReady`. */
+const RETRY_AFTER_S = '1';
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...loggerOption(options.logger),
+    // Fastify's request lines print the query string, where the SSE token may be: logged by path only instead.
+    logController: new PathOnlyLogController(),
+    // Closing ends the event streams in preClose; idle keep-alive sockets are closed, busy ones finish.
+    forceCloseConnections: 'idle',
+    // Requests arriving while closing get our own 503 body (below) instead of Fastify's.
+    return503OnClosing: false,
+    routerOptions: { maxParamLength: 1024 },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    // The router refuses malformed percent-encoding before any hook runs: answer in the shape of API.md.
+    frameworkErrors: (error, request, reply) => {
+      const path = pathOf(request.raw.url ?? '');
+      const skillPath = path.startsWith('/skill/');
+      const body =
+        error.code === 'FST_ERR_BAD_URL'
+          ? errorBody(400, skillPath ? 'InvalidPath' : 'BadRequest', `Malformed percent-encoding in URL: ${path}`)
+          : toErrorResponse(error);
+      (reply as FastifyReply).code(body.statusCode).type('application/json; charset=utf-8').send(body);
+    },
+  });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw new SkillsdError('NotReady', 'The daemon is shutting down');
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const body = toErrorResponse(error);
+    if (body.statusCode >= 500 && body.code !== 'NotReady') {
+      request.log.error({ err: error }, 'request failed');
+    }
+    if (body.code === 'NotReady') reply.header('retry-after', RETRY_AFTER_S);
+    if (body.code === 'Unauthorized') reply.header('www-authenticate', 'Bearer');
+    reply.code(body.statusCode).type('application/json; charset=utf-8').send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = pathOf(request.raw.url ?? '');
+    reply
+      .code(404)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(404, 'NotFound', `Route ${request.method} ${path} not found`));
+  });
+
+  if (options.security !== undefined) await app.register(securityPlugin, options.security);
+  await app.register(workspacesPlugin, {
+    registry: options.registry,
+    getSettings: options.getSettings,
+    readyWaitMs: options.readyWaitMs ?? DEFAULT_READY_WAIT_MS,
+  });
+  await app.register(eventStreamsPlugin, {
+    heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    retryMs: options.retryMs ?? DEFAULT_RETRY_MS,
+  });
+  await app.register(openApiPlugin, { ui: options.docs });
+
+  await app.register(skillsRoutes);
+  await app.register(skillFilesRoutes);
+  await app.register(collisionsRoutes);
+  await app.register(promptRoutes);
+  await app.register(invocationsRoutes);
+  await app.register(contextFilesRoutes);
+  await app.register(healthRoutes);
+  await app.register(eventsRoutes);
+
+  await app.ready();
+  return app;
+}
+
+/** A ready pino instance goes in as `loggerInstance` (Fastify 5); options or booleans as `logger`. */
+function loggerOption(logger: AppOptions['logger']): Pick<FastifyServerOptions, 'logger' | 'loggerInstance'> {
+  if (logger === undefined) return { logger: false };
+  if (isLoggerInstance(logger)) return { loggerInstance: logger as FastifyServerOptions['loggerInstance'] };
+  return { logger };
+}
+
+function isLoggerInstance(logger: unknown): logger is Logger {
+  return typeof logger === 'object' && logger !== null && typeof (logger as Logger).child === 'function';
+}

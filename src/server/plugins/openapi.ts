@@ -1,0 +1,42 @@
+// The OpenAPI document, generated from the routes' TypeBox schemas (@fastify/swagger), served as `/openapi.json`
+// with its UI at `/docs`. `scripts/write-openapi.ts` writes the same document to `openapi/openapi.json`.
+
+import { readFileSync } from 'node:fs';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+
+const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+export interface OpenApiOptions {
+  /** Serve the UI at `/docs` (default true). */
+  ui?: boolean;
+}
+
+const openApi: FastifyPluginAsync<OpenApiOptions> = async (app, options) => {
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'skillsd',
+        version,
+        description:
+          'Discovers AI coding agents’ skills and serves a hot-reloaded index. Every route takes an optional ' +
+          '`cwd` query parameter selecting the workspace. Errors are `{ statusCode, code, error, message }`.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Needed when the daemon has a token' },
+        },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+  if (options.ui !== false) await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+};
+
+export const openApiPlugin = fp(openApi, { name: 'skillsd-openapi', fastify: '5.x' });

@@ -1,0 +1,44 @@
+// Gives routes their workspace: `?cwd=` (or the default workspace) → its index and current snapshot.
+// A workspace opened a moment ago is waited for briefly; past that the answer is 503 `NotReady` with
+// `Retry-After` (API.md §Errors), so a slow first scan never holds a client forever.
+
+import type { FastifyPluginAsync } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Settings } from '../../discovery/types.js';
+import type { WorkspaceSnapshot } from '../../index/snapshot.js';
+import type { WorkspaceIndex } from '../../index/workspace-index.js';
+import type { WorkspaceRegistry } from '../../index/workspace-registry.js';
+
+export interface WorkspacesOptions {
+  registry: WorkspaceRegistry;
+  /** The settings in force, read per request (symlink mode, skill commands): a config reload applies at once. */
+  getSettings: () => Settings;
+  /** How long a request waits for a workspace's first index before answering 503. */
+  readyWaitMs: number;
+}
+
+export interface WorkspaceView {
+  workspace: WorkspaceIndex;
+  snapshot: WorkspaceSnapshot;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registry: WorkspaceRegistry;
+    getSettings: () => Settings;
+    /** The workspace of `cwd` and its current snapshot; throws `BadRequest` or `NotReady`. */
+    workspaceView(cwd: string | undefined): Promise<WorkspaceView>;
+  }
+}
+
+const workspaces: FastifyPluginAsync<WorkspacesOptions> = async (app, options) => {
+  app.decorate('registry', options.registry);
+  app.decorate('getSettings', options.getSettings);
+  app.decorate('workspaceView', async (cwd: string | undefined): Promise<WorkspaceView> => {
+    const workspace = await options.registry.get(cwd);
+    const snapshot = await workspace.whenReady(options.readyWaitMs);
+    return { workspace, snapshot };
+  });
+};
+
+export const workspacesPlugin = fp(workspaces, { name: 'skillsd-workspaces', fastify: '5.x' });

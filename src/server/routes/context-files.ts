@@ -1,0 +1,24 @@
+// `GET /context-files`: the AGENTS.md files an agent started in the workspace would read (SKILLS.md §9).
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { findContextFiles } from '../../discovery/context-files.js';
+import { CwdQuery, errorResponses } from '../schemas/common.js';
+import { ContextFilesResponse } from '../schemas/context-files.js';
+
+export const contextFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/context-files',
+    {
+      schema: {
+        summary: 'The AGENTS.md walk from the workspace upward, closest first',
+        querystring: CwdQuery,
+        response: { 200: ContextFilesResponse, ...errorResponses() },
+      },
+    },
+    async (request) => {
+      const { workspace, snapshot } = await app.workspaceView(request.query.cwd);
+      const files = await findContextFiles({ home: app.registry.home, cwd: workspace.cwd, profile: snapshot.profile });
+      return { files };
+    },
+  );
+};

@@ -1,0 +1,111 @@
+// `GET /events`: the index's changes as Server-Sent Events (API.md §GET /events).
+//
+// Order on connect: `hello` (with `retry:`), then either the replay of every held event after `Last-Event-ID`
+// (header or `lastEventId` query) or, when that id is too old or unknown, `reset`; then live events. Reading the
+// snapshot, computing the replay and subscribing happen in one synchronous step, so no event falls between them.
+//
+// Ids only grow within a stream: `hello` carries the position the stream continues from (the resumed id, or the
+// daemon's current id), which is also the right value for a client to send back as `Last-Event-ID`.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { SkillsdError } from '../../discovery/errors.js';
+import type { IndexEvent } from '../../index/event-log.js';
+import { errorResponses } from '../schemas/common.js';
+import { type EVENT_TYPES, EventsOk, EventsQuery } from '../schemas/events.js';
+
+/** A client this far behind is cut off; it resumes with `Last-Event-ID` once it reads again. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+const EVENT_ID = /^[0-9]{1,16}$/;
+
+type EventType = (typeof EVENT_TYPES)[number];
+
+export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/events',
+    {
+      sse: { kind: 'only', heartbeat: false },
+      schema: {
+        summary: 'Index changes as Server-Sent Events',
+        description:
+          '`hello` is sent first (and `reset` when the resumed id is too old), whatever `types` says. ' +
+          'Resume with `Last-Event-ID` or `lastEventId`: at least the last 1000 events of a workspace are held.',
+        querystring: EventsQuery,
+        response: { 200: EventsOk, ...errorResponses(406) },
+      },
+      // @fastify/sse answers a client that refuses text/event-stream itself: give that answer our error shape.
+      preSerialization: async (_request, reply, payload: unknown) => {
+        if (reply.statusCode !== 406 || typeof payload !== 'object' || payload === null) return payload;
+        return { ...(payload as Record<string, unknown>), code: 'NotAcceptable' };
+      },
+    },
+    async (request, reply) => {
+      const { cwd, types, lastEventId } = request.query;
+      const { workspace } = await app.workspaceView(cwd);
+      // Closed while this request waited (evicted, or refused by a new allow-list): nothing would ever arrive.
+      if (workspace.closed) throw new SkillsdError('NotReady', `The workspace ${workspace.cwd} was closed; retry`);
+      const wanted = types === undefined ? null : new Set(types.split(',') as EventType[]);
+      const resumeFrom = lastEventId ?? headerValue(request.headers['last-event-id']);
+
+      // One synchronous step from here to `subscribe`: nothing can be logged in between.
+      const log = workspace.events;
+      const snapshot = workspace.snapshot!;
+      const resumeId =
+        resumeFrom === undefined ? undefined : EVENT_ID.test(resumeFrom) ? Number(resumeFrom) : Number.NaN;
+      const replay = resumeId === undefined ? undefined : log.since(resumeId);
+      const write = writer(reply);
+      const helloId = replay?.kind === 'replay' ? resumeId! : log.currentId();
+      write(
+        helloId,
+        'hello',
+        JSON.stringify({ generation: snapshot.generation, skills: snapshot.skills.length }),
+        app.eventStreams.retryMs,
+      );
+      if (replay?.kind === 'reset') {
+        write(log.allocateId(), 'reset', JSON.stringify({ generation: snapshot.generation }));
+      } else if (replay !== undefined) {
+        for (const event of replay.events) if (accepts(wanted, event)) write(event.id, event.type, event.json);
+      }
+      const unsubscribe = log.subscribe((event) => {
+        if (accepts(wanted, event)) write(event.id, event.type, event.json);
+      });
+
+      const ping = setInterval(() => {
+        if (reply.sse.isConnected) reply.raw.write(': ping\n\n');
+      }, app.eventStreams.heartbeatMs);
+      ping.unref();
+      const close = () => reply.sse.close();
+      const untrack = app.eventStreams.track(close);
+      const unwatchClose = workspace.onClose(close);
+      reply.sse.onClose(() => {
+        clearInterval(ping);
+        unsubscribe();
+        untrack();
+        unwatchClose();
+        workspace.touch();
+      });
+      reply.sse.keepAlive();
+    },
+  );
+};
+
+/** Writes one event; a client that stopped reading is disconnected rather than buffered without bound. */
+function writer(reply: FastifyReply) {
+  return (id: number, event: string, data: string, retry?: number) => {
+    if (!reply.sse.isConnected) return;
+    if (reply.raw.writableLength > MAX_BUFFERED_BYTES) {
+      reply.sse.close();
+      return;
+    }
+    const message = retry === undefined ? { id: String(id), event, data } : { id: String(id), event, data, retry };
+    reply.sse.send(message).catch(() => reply.sse.close());
+  };
+}
+
+function accepts(wanted: Set<EventType> | null, event: IndexEvent): boolean {
+  return wanted === null || wanted.has(event.type);
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,34 @@
+// `GET /prompt`: the system-prompt skills block of SKILLS.md §8, ready to paste into a prompt.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { renderSkillsPrompt } from '../../discovery/skills-prompt.js';
+import type { Skill } from '../../discovery/types.js';
+import { errorResponses } from '../schemas/common.js';
+import { PromptOk, PromptQuery } from '../schemas/prompt.js';
+
+export const promptRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/prompt',
+    {
+      schema: {
+        summary: 'The skills block of the system prompt',
+        description: 'Empty unless `tools` contains `read`; `format=xml` gives the Agent Skills form.',
+        querystring: PromptQuery,
+        response: { 200: PromptOk, ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const { cwd, tools = 'read', format = 'markdown' } = request.query;
+      const { snapshot } = await app.workspaceView(cwd);
+      const block = renderSkillsPrompt(snapshot.skills as Skill[], {
+        tools: tools
+          .split(',')
+          .map((tool) => tool.trim())
+          .filter((tool) => tool !== ''),
+        profile: snapshot.profile,
+        format,
+      });
+      return reply.type('text/markdown; charset=utf-8').header('cache-control', 'no-cache').send(block);
+    },
+  );
+};

@@ -1,0 +1,124 @@
+// `GET|HEAD /skill/{name}[/{path…}]`: the HTTP face of `skill://` (API.md, SKILLS.md §6).
+//
+// The name and path are taken from the raw request target, not from the route params: Fastify has already
+// percent-decoded the params, so `..%2F..%2Fsecret` would look like an ordinary `../../secret` file name there,
+// and a raw `../` segment reaches the route unnormalised (FINDINGS.md §Fastify). resolveSkillResource decodes the
+// raw text exactly once and refuses every traversal form with the reference message.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { SkillsdError } from '../../discovery/errors.js';
+import {
+  openSkillFile,
+  resolveSkillResource,
+  type SkillFileResource,
+  type SkillResource,
+} from '../../discovery/resolve-skill-url.js';
+import type { Skill } from '../../discovery/types.js';
+import { pathOf } from '../request-log.js';
+import { CwdQuery, errorResponses } from '../schemas/common.js';
+import { SkillFileOk, SkillFileParams } from '../schemas/skill-files.js';
+import { matchesIfNoneMatch } from './conditional.js';
+
+// `http://host/skill/…`: an absolute-form request target (RFC 9112 §3.2.2).
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
+const SKILL_TARGET = /^\/skill\/([^/]*)(?:\/(.*))?$/s;
+
+export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const schema = {
+    summary: 'A file of a skill (its SKILL.md by default), or a directory listing',
+    description:
+      'The HTTP face of `skill://<name>[/<path>]`. Files stream with ETag, Last-Modified, Content-Length and ' +
+      'X-Skill-Source-Path; `If-None-Match` answers 304. A directory answers its listing as text, or ' +
+      '`{ entries }` with `Accept: application/json`.',
+    params: SkillFileParams,
+    querystring: CwdQuery,
+    response: { 200: SkillFileOk, 304: { description: 'Not modified', type: 'null' }, ...errorResponses(404, 409) },
+  } as const;
+
+  for (const url of ['/skill/:name', '/skill/:name/*']) {
+    app.route({
+      method: ['GET', 'HEAD'],
+      url,
+      // HEAD is served by this handler itself, without reading the file, instead of by a GET that is thrown away.
+      exposeHeadRoute: false,
+      schema,
+      handler: async (request, reply) => {
+        const { snapshot } = await app.workspaceView(request.query.cwd);
+        const { name, rawRelative } = splitSkillTarget(request.raw.url ?? '');
+        const resource = await resolveSkillResource(snapshot.skills as Skill[], name, rawRelative, {
+          profile: snapshot.profile,
+          symlinks: app.getSettings().symlinks,
+        });
+        if (resource.kind === 'directory') return sendDirectory(request, reply, resource);
+        return sendFile(request, reply, resource);
+      },
+    });
+  }
+};
+
+/** Splits `/skill/<name>[/<relative>]` of the raw target; the name is decoded once, the relative part stays raw. */
+export function splitSkillTarget(rawUrl: string): { name: string; rawRelative: string | undefined } {
+  const path = pathOf(rawUrl).replace(ABSOLUTE_FORM, '');
+  const match = SKILL_TARGET.exec(path);
+  if (match === null) throw new SkillsdError('InvalidPath', `Not a skill URL: ${path}`);
+  const rawName = match[1] ?? '';
+  let name: string;
+  try {
+    name = decodeURIComponent(rawName);
+  } catch {
+    throw new SkillsdError('InvalidPath', `Malformed percent-encoding in skill name: ${rawName}`);
+  }
+  if (name.includes('\0')) throw new SkillsdError('InvalidPath', 'NUL bytes are not allowed in skill:// URLs');
+  return { name, rawRelative: match[2] };
+}
+
+async function sendFile(request: FastifyRequest, reply: FastifyReply, resource: SkillFileResource) {
+  // Headers describe the descriptor actually read, which openSkillFile checked is the file that was resolved.
+  const { handle, stat } = await openSkillFile(resource);
+  const etag = `W/"${stat.ino.toString(36)}-${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`;
+  reply
+    .header('etag', etag)
+    .header('last-modified', stat.mtime.toUTCString())
+    .header('x-skill-source-path', resource.path)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'no-cache')
+    .type(`${resource.contentType}; charset=utf-8`);
+  if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+    await handle.close();
+    reply.removeHeader('content-type');
+    return reply.code(304).send();
+  }
+  reply.header('content-length', String(stat.size));
+  if (request.method === 'HEAD' || stat.size === 0) {
+    await handle.close();
+    return reply.send(request.method === 'HEAD' ? undefined : '');
+  }
+  // Exactly the bytes announced in Content-Length, even if the file grows while it is sent.
+  return reply.send(handle.createReadStream({ start: 0, end: stat.size - 1, autoClose: true }));
+}
+
+function sendDirectory(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  resource: Extract<SkillResource, { kind: 'directory' }>,
+) {
+  reply
+    .header('x-skill-source-path', resource.path)
+    .header('x-content-type-options', 'nosniff')
+    .header('vary', 'Accept')
+    .header('cache-control', 'no-cache');
+  if (acceptsJson(request.headers.accept)) {
+    return reply.type('application/json; charset=utf-8').send({ entries: resource.entries });
+  }
+  return reply.type('text/plain; charset=utf-8').send(resource.listing);
+}
+
+/** True when the Accept header names `application/json` with a non-zero quality. */
+function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined) return false;
+  return accept.split(',').some((range) => {
+    const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
+    return type === 'application/json' && !params.some((param) => /^q=0(\.0*)?$/.test(param));
+  });
+}

@@ -1,0 +1,61 @@
+// `GET /skills` and `GET /skills/{name}` (API.md). The unfiltered list is served from the snapshot's
+// pre-serialised body: a poll costs a lookup and, with `If-None-Match`, not even a body.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SkillsdError } from '../../discovery/errors.js';
+import type { WorkspaceSnapshot } from '../../index/snapshot.js';
+import { CwdQuery, errorResponses } from '../schemas/common.js';
+import { SkillDetailResponse, SkillNameParams, SkillsQuery, SkillsResponse } from '../schemas/skills.js';
+import { matchesIfNoneMatch } from './conditional.js';
+
+export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/skills',
+    {
+      schema: {
+        summary: 'The loaded skills, warnings and collisions',
+        description:
+          'Filters apply to `skills` only and never change `generation`. `ETag` on every answer; `If-None-Match` ' +
+          'with the current tag answers 304.',
+        querystring: SkillsQuery,
+        response: { 200: SkillsResponse, 304: { description: 'Not modified', type: 'null' }, ...errorResponses() },
+      },
+    },
+    async (request, reply) => {
+      const { cwd, ...filter } = request.query;
+      const { snapshot } = await app.workspaceView(cwd);
+      const answer = snapshot.answer(filter);
+      reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send(null);
+      // Pre-serialised JSON: Fastify sends a string with a JSON content type as it is.
+      return reply.type('application/json; charset=utf-8').send(answer.body as never);
+    },
+  );
+
+  app.get(
+    '/skills/:name',
+    {
+      schema: {
+        summary: 'One loaded skill and the candidates of its name that lost',
+        params: SkillNameParams,
+        querystring: CwdQuery,
+        response: { 200: SkillDetailResponse, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const { snapshot } = await app.workspaceView(request.query.cwd);
+      const skill = snapshot.skill(request.params.name);
+      if (skill === undefined) throw unknownSkill(snapshot, request.params.name);
+      return { ...skill, shadowed: snapshot.collision(skill.name)?.shadowed ?? [] };
+    },
+  );
+};
+
+/** The reference message of SKILLS.md §6.2. */
+export function unknownSkill(snapshot: WorkspaceSnapshot, name: string): SkillsdError {
+  const names = snapshot.skills.map((skill) => skill.name);
+  return new SkillsdError(
+    'SkillNotFound',
+    `Unknown skill: ${name}\nAvailable: ${names.length > 0 ? names.join(', ') : 'none'}`,
+  );
+}

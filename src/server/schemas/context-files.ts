@@ -1,0 +1,15 @@
+// `GET /context-files`: the AGENTS.md walk (SKILLS.md §9).
+
+import { Type } from 'typebox';
+
+export const ContextFilesResponse = Type.Object({
+  files: Type.Array(
+    Type.Object({
+      path: Type.String(),
+      content: Type.String(),
+      level: Type.Enum(['user', 'project']),
+      depth: Type.Integer({ description: 'Directories between CWD and the file (0 = CWD)' }),
+    }),
+    { description: 'Closest first' },
+  ),
+});

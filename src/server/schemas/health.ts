@@ -1,0 +1,12 @@
+// `GET /health`: liveness and a summary of the default workspace.
+
+import { Type } from 'typebox';
+
+export const HealthResponse = Type.Object({
+  status: Type.Enum(['ok', 'starting'], { description: '`starting` until the default workspace is first indexed' }),
+  generation: Type.Integer({ description: 'Generation of the default workspace (0 before its first index)' }),
+  skills: Type.Integer({ description: 'Skills loaded in the default workspace' }),
+  uptimeS: Type.Integer(),
+  workspaces: Type.Integer({ description: 'Workspaces currently indexed, the default one included' }),
+  watchers: Type.Integer({ description: 'File watchers running' }),
+});

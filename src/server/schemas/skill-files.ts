@@ -1,0 +1,41 @@
+// `GET|HEAD /skill/{name}[/{path…}]`: the HTTP face of `skill://` (API.md, SKILLS.md §6).
+
+import { Type } from 'typebox';
+
+export const SkillFileParams = Type.Object({
+  name: Type.String({ description: 'Skill name, percent-decoded once' }),
+  '*': Type.Optional(
+    Type.String({
+      description:
+        'Path inside the skill directory; each segment percent-decoded once. `..`, absolute paths and NUL are refused',
+    }),
+  ),
+});
+
+export const DirectoryEntriesResponse = Type.Object({
+  entries: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      type: Type.Enum(['file', 'directory']),
+      size: Type.Integer({ description: 'Bytes for files, 0 for directories' }),
+    }),
+  ),
+});
+
+const FILE_HEADERS = {
+  ETag: { schema: { type: 'string' } },
+  'Last-Modified': { schema: { type: 'string' } },
+  'X-Skill-Source-Path': { schema: { type: 'string' }, description: 'The absolute file path served' },
+};
+
+export const SkillFileOk = {
+  description:
+    'The file (SKILL.md when no path is given), raw bytes; a directory answers its listing (text), or ' +
+    '`{ entries }` with `Accept: application/json`',
+  headers: FILE_HEADERS,
+  content: {
+    'text/markdown': { schema: Type.String() },
+    'text/plain': { schema: Type.String() },
+    'application/json': { schema: DirectoryEntriesResponse },
+  },
+};

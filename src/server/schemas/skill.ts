@@ -1,0 +1,43 @@
+// The data shapes of API.md: `Skill`, `Collision`, warnings (see src/discovery/types.ts for the TypeScript side).
+
+import { Type } from 'typebox';
+
+export const SkillSourceSchema = Type.Object({
+  id: Type.String({ description: '`<provider>:<level>`, e.g. `native:project`' }),
+  provider: Type.String({ description: 'Provider id: native, claude, agents, codex, opencode, github, custom, …' }),
+  providerName: Type.String({ description: 'Display name, e.g. `Claude Code`' }),
+  level: Type.Enum(['user', 'project']),
+  path: Type.String({ description: 'Absolute SKILL.md path' }),
+});
+
+export const SkillSchema = Type.Object({
+  name: Type.String(),
+  description: Type.String(),
+  filePath: Type.String({ description: 'Absolute SKILL.md path as discovered (symlinks not resolved)' }),
+  baseDir: Type.String(),
+  hide: Type.Boolean({ description: 'Left out of the system prompt (`hide` or `disable-model-invocation`)' }),
+  source: SkillSourceSchema,
+  frontmatter: Type.Object(
+    {},
+    { additionalProperties: true, description: 'Normalised frontmatter (kebab-case keys camel-cased)' },
+  ),
+});
+
+export const SkillWarningSchema = Type.Object({
+  skillPath: Type.String({ description: 'The file or directory concerned; empty for provider warnings' }),
+  message: Type.String({ description: 'The reference warning text' }),
+});
+
+export const CollisionCandidateSchema = Type.Object({ filePath: Type.String(), source: SkillSourceSchema });
+
+export const ShadowedCandidateSchema = Type.Object({
+  filePath: Type.String(),
+  source: SkillSourceSchema,
+  reason: Type.Enum(['precedence', 'custom-override', 'duplicate-file', 'custom-collision', 'disabled']),
+});
+
+export const CollisionSchema = Type.Object({
+  name: Type.String(),
+  winner: CollisionCandidateSchema,
+  shadowed: Type.Array(ShadowedCandidateSchema),
+});

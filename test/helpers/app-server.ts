@@ -1,0 +1,79 @@
+// Starts the real app on a real port for route tests: a fresh HOME and workspace per test, a registry with short
+// watcher delays, and everything closed in `t.after`.
+
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
+import type { Settings } from '../../src/discovery/types.js';
+import { WorkspaceRegistry, type WorkspaceRegistryOptions } from '../../src/index/workspace-registry.js';
+import { type AppOptions, buildApp } from '../../src/server/app.js';
+import { makeTempDir, type TreeEntry, writeTree } from './temp-tree.js';
+
+export interface TestServer {
+  app: FastifyInstance;
+  registry: WorkspaceRegistry;
+  /** `http://127.0.0.1:<port>` */
+  base: string;
+  port: number;
+  /** The temp root holding `home/` and `work/`. */
+  root: string;
+  home: string;
+  /** The default workspace (a repository: `work/.git` exists). */
+  cwd: string;
+  /** The settings the registry started with. */
+  settings: Settings;
+}
+
+export interface TestServerOptions {
+  /** Files under the temp root, e.g. `work/.musepi/skills/pdf/SKILL.md`. */
+  tree?: Record<string, TreeEntry>;
+  settings?: unknown;
+  watch?: boolean;
+  registry?: Partial<WorkspaceRegistryOptions>;
+  app?: Partial<AppOptions>;
+}
+
+export async function startServer(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
+  const { dir: root, cleanup } = await makeTempDir();
+  // Undone in reverse: the app (ending event streams), the registry (its watchers), then the files.
+  const undo: Array<() => Promise<unknown>> = [cleanup];
+  t.after(async () => {
+    for (const step of undo.reverse()) await step();
+  });
+  const home = `${root}/home`;
+  const cwd = `${root}/work`;
+  await writeTree(root, { 'home/.keep': '', 'work/.git/HEAD': 'ref: refs/heads/main\n', ...options.tree });
+  const settings = options.settings === undefined ? defaultSettings() : parseSettings(options.settings);
+  const registry = new WorkspaceRegistry({
+    home,
+    env: {},
+    defaultCwd: cwd,
+    settings,
+    watch: options.watch ?? false,
+    watcher: { coalesceMs: 10, rereadDelayMs: 40, reconcileIntervalMs: 60_000 },
+    firstEventId: 0,
+    ...options.registry,
+  });
+  undo.push(() => registry.close());
+  // The settings in force are the registry's: a test re-applies settings as a config reload would.
+  const app = await buildApp({ registry, getSettings: () => registry.settings, ...options.app });
+  undo.push(() => app.close());
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return { app, registry, base: `http://127.0.0.1:${port}`, port, root, home, cwd, settings };
+}
+
+/** A parsed answer: arbitrary JSON that tests compare field by field with deepEqual. */
+// biome-ignore lint/suspicious/noExplicitAny: see above
+export type JsonBody = any;
+
+/** GET as JSON, asserting nothing: returns status, headers and parsed body. */
+export async function getJson(
+  url: string,
+  init: RequestInit = {},
+): Promise<{ status: number; headers: Headers; body: JsonBody }> {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+}
