@@ -109,7 +109,11 @@ function sendDirectory(
     .header('vary', 'Accept')
     .header('cache-control', 'no-cache');
   if (acceptsJson(request.headers.accept)) {
-    return reply.type('application/json; charset=utf-8').send({ entries: resource.entries });
+    // The order of the text listing (SKILLS.md §6.7): directories first, then files, each in locale order.
+    const entries = [...resource.entries].sort(
+      (a, b) => Number(a.type === 'file') - Number(b.type === 'file') || a.name.localeCompare(b.name),
+    );
+    return reply.type('application/json; charset=utf-8').send({ entries });
   }
   return reply.type('text/plain; charset=utf-8').send(resource.listing);
 }
