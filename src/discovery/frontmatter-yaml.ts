@@ -10,7 +10,13 @@
 //   block whose scan would cost too much is refused before gray-matter sees it, like any unreadable YAML.
 
 import matter from 'gray-matter';
-import { parseDocument } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+
+/**
+ * Deepest flow nesting (`[`/`{`, counted naively, quotes included) handed to `yaml`. Its composer already fails
+ * past ~800 levels (stack), but its parser first builds every level: 500k `[` took 20 s and exhausted the heap.
+ */
+const MAX_FLOW_DEPTH = 1000;
 
 /** Aliases allowed per anchor (weighted by nesting, as `yaml` counts them): stops "billion laughs" blocks. */
 const MAX_ALIAS_COUNT = 100;
@@ -18,7 +24,9 @@ const MAX_ALIAS_COUNT = 100;
 const YAML_OPTIONS = {
   version: '1.2',
   schema: 'core',
-  uniqueKeys: true,
+  // Duplicate keys are still an error (see `assertUniqueKeys`), but `yaml`'s own check compares every key with
+  // every earlier one: 100k keys took minutes.
+  uniqueKeys: false,
   // Warnings would go to process.emitWarning; errors are read from `doc.errors` below.
   logLevel: 'silent',
   prettyErrors: false,
@@ -53,9 +61,11 @@ const MATTER_OPTIONS = {
  * including an excessive alias count.
  */
 export function parseYaml(text: string): unknown {
+  if (flowDepth(text) > MAX_FLOW_DEPTH) throw new Error('frontmatter nests too deeply');
   const doc = parseDocument(text, YAML_OPTIONS);
   const [error] = doc.errors;
   if (error) throw error;
+  assertUniqueKeys(doc.contents);
   return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
 }
 
@@ -73,6 +83,43 @@ export function parseFrontmatterBlock(block: string): unknown {
   const data: unknown = file.data;
   // gray-matter skips the engine for a block of only blank and comment lines and gives `{}`.
   return data instanceof ParsedYaml ? data.value : {};
+}
+
+/** `yaml`'s rule (scalar keys with equal values clash) with one Set per map instead of pairwise comparisons. */
+function assertUniqueKeys(node: unknown): void {
+  if (isMap(node)) {
+    const seen = new Set<unknown>();
+    for (const pair of node.items) {
+      const key: unknown = pair.key;
+      if (isScalar(key) && !Number.isNaN(key.value)) {
+        if (seen.has(key.value)) throw new Error('Map keys must be unique');
+        seen.add(key.value);
+      }
+      assertUniqueKeys(key);
+      assertUniqueKeys(pair.value);
+    }
+  } else if (isSeq(node)) {
+    for (const item of node.items) assertUniqueKeys(item);
+  } else if (isPair(node)) {
+    // A flow sequence item `[a: 1]` is a pair.
+    assertUniqueKeys(node.key);
+    assertUniqueKeys(node.value);
+  }
+}
+
+function flowDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 91 || code === 123) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if ((code === 93 || code === 125) && depth > 0) {
+      depth--;
+    }
+  }
+  return deepest;
 }
 
 function commentScanBudget(length: number): number {

@@ -20,6 +20,11 @@ const KEY_VALUE_LINE = /^(\s*[\w-]+):\s+(.*)$/;
 const YAML_VALUE_START = /^["'[{|>!&*#]/;
 /** Rule 4, line fallback. */
 const FALLBACK_LINE = /^([\w-]+):\s*(.*)$/;
+/**
+ * Values the line fallback re-reads through YAML per block; later lines keep their raw text. Each re-read is a
+ * whole YAML parse (~0.1 ms), and a 1 MiB block of broken YAML has 100k+ lines: real frontmatter has a few dozen.
+ */
+const MAX_FALLBACK_REREADS = 1000;
 /** Rule 6: after the opening fence, only nothing or a YAML language name; any other names another engine. */
 const YAML_LANGUAGE = /^(ya?ml)?$/i;
 
@@ -63,7 +68,9 @@ function readBlock(yaml: string, profile: Profile): Record<string, unknown> {
   const parsed = tryBlock(yaml);
   if (parsed) return parsed;
   if (profile !== 'xcsh') {
-    const repaired = tryBlock(quoteColonValues(yaml));
+    const quoted = quoteColonValues(yaml);
+    // Parsing an unchanged text again would only fail again (and a big block costs a second or so).
+    const repaired = quoted === yaml ? undefined : tryBlock(quoted);
     if (repaired) return repaired;
   }
   return readLines(yaml, profile);
@@ -98,12 +105,14 @@ function quoteColonValues(yaml: string): string {
 /** Rule 4, line fallback: one key per `key: value` line at column 0. */
 function readLines(yaml: string, profile: Profile): Record<string, unknown> {
   const result: Record<string, unknown> = {};
+  let rereads = 0;
   for (const line of yaml.split('\n')) {
     const match = FALLBACK_LINE.exec(line);
     if (!match) continue;
     const raw = match[2]!.trim();
+    const reread = profile !== 'xcsh' && rereads++ < MAX_FALLBACK_REREADS;
     Object.defineProperty(result, camelKey(match[1]!), {
-      value: profile === 'xcsh' ? raw : readScalar(raw),
+      value: reread ? readScalar(raw) : raw,
       enumerable: true,
       writable: true,
       configurable: true,

@@ -1,0 +1,306 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import matter from 'gray-matter';
+import { type ParsedFrontmatter, parseFrontmatter } from '../../src/discovery/frontmatter.js';
+import type { Profile } from '../../src/discovery/types.js';
+import { makeTempDir } from '../helpers/temp-tree.js';
+
+interface Case {
+  label: string;
+  text: string;
+  profile?: Profile;
+  expected: ParsedFrontmatter;
+}
+
+function none(text: string): ParsedFrontmatter {
+  return { frontmatter: {}, body: text.trim(), hasFrontmatter: false };
+}
+
+function block(frontmatter: Record<string, unknown>, body = ''): ParsedFrontmatter {
+  return { frontmatter, body, hasFrontmatter: true };
+}
+
+const BROKEN =
+  "---\nname: x\ncount: 3\nflag: true\ntags: [a, b]\nempty:\nquoted: 'q'\nmap: {a: 1}\n" +
+  'allowed-tools: Read Grep\ndescription: "a": b\n  stray: indented\n---\nB';
+
+const REPAIRABLE = '---\ndescription: Use when: the user asks\nhide: true\ntags: [a, b]\nmeta:\n  note: a: b\n---\nB';
+
+const cases: Case[] = [
+  {
+    label: 'a plain block and body (worked example SK)',
+    text: '---\nname: pdf\ndescription: PDF tools\n---\n\n# Body\n',
+    expected: block({ name: 'pdf', description: 'PDF tools' }, '# Body'),
+  },
+  {
+    label: 'CRLF line breaks',
+    text: '---\r\nname: a\r\ndescription: b\r\n---\r\n\r\nBody\r\nline 2\r\n',
+    expected: block({ name: 'a', description: 'b' }, 'Body\nline 2'),
+  },
+  {
+    label: 'lone CR line breaks',
+    text: '---\rname: a\r---\rBody\rline 2',
+    expected: block({ name: 'a' }, 'Body\nline 2'),
+  },
+  {
+    label: 'a BOM before the fence (no frontmatter; trim drops the BOM)',
+    text: '\uFEFF---\nname: a\n---\nBody',
+    expected: none('---\nname: a\n---\nBody'),
+  },
+  { label: 'a blank line before the fence', text: '\n---\nname: a\n---\nB', expected: none('---\nname: a\n---\nB') },
+  { label: 'a space before the fence', text: ' ---\nname: a\n---\nB', expected: none('---\nname: a\n---\nB') },
+  { label: 'no closing fence', text: '---\nname: a\nBody', expected: none('---\nname: a\nBody') },
+  { label: 'only an opening fence', text: '---', expected: none('---') },
+  { label: 'no fence at all', text: '  # Title\n\ntext  \n', expected: none('# Title\n\ntext') },
+  { label: 'an empty block', text: '---\n---\nBody', expected: block({}, 'Body') },
+  { label: 'a block of comments only', text: '---\n# c\n\n---\nBody', expected: block({}, 'Body') },
+  {
+    label: 'the block ends at the first \\n--- (the rest of that line starts the body)',
+    text: '---\ndescription: a\n---not-the-end\n---\nB',
+    expected: block({ description: 'a' }, 'not-the-end\n---\nB'),
+  },
+  {
+    label: 'HTML comments removed inside the block and the body',
+    text: '---\nname: a\n<!-- description: hidden -->\ndescription: shown\n---\nB <!-- x\ny -->C',
+    expected: block({ name: 'a', description: 'shown' }, 'B C'),
+  },
+  {
+    label: 'an HTML comment before the fence is removed first',
+    text: '<!-- licence\nheader -->---\nname: a\n---\nB',
+    expected: block({ name: 'a' }, 'B'),
+  },
+  {
+    label: 'an unclosed HTML comment is kept',
+    text: '---\nname: a\n---\nB <!-- open',
+    expected: block({ name: 'a' }, 'B <!-- open'),
+  },
+  {
+    label: 'TABs in the block become two spaces',
+    text: '---\nname: a\nmeta:\n\tkey: v\n\tother:\tw\n---\n',
+    expected: block({ name: 'a', meta: { key: 'v', other: 'w' } }),
+  },
+  { label: 'a YAML null is {}', text: '---\n~\n---\nB', expected: block({}, 'B') },
+  { label: 'a YAML scalar is {}', text: '---\njust text\n---\nB', expected: block({}, 'B') },
+  { label: 'a YAML list is {}', text: '---\n- a\n- b\n---\nB', expected: block({}, 'B') },
+  {
+    label: 'YAML 1.2 core: yes/no/on/off are strings',
+    text: '---\na: yes\nb: no\nc: on\nd: off\ne: true\nf: 12\ng: null\nh: 0x1F\ni: 1.5\n---',
+    expected: block({ a: 'yes', b: 'no', c: 'on', d: 'off', e: true, f: 12, g: null, h: 31, i: 1.5 }),
+  },
+  {
+    label: 'keys normalised recursively (-x becomes X only for a lower-case letter)',
+    text:
+      '---\nallowed-tools: [x]\ndisable-model-invocation: true\nmeta-data:\n  inner-key:\n    deep-er-key: 1\n' +
+      '  list-of:\n    - item-key: v\nX-Upper: 1\nsnake_case: 2\ntrailing-: 3\n---',
+    expected: block({
+      allowedTools: ['x'],
+      disableModelInvocation: true,
+      metaData: { innerKey: { deepErKey: 1 }, listOf: [{ itemKey: 'v' }] },
+      'X-Upper': 1,
+      snake_case: 2,
+      'trailing-': 3,
+    }),
+  },
+  {
+    label: 'repair pass: values containing ": " are quoted (nested lines too)',
+    text: REPAIRABLE,
+    expected: block(
+      { description: 'Use when: the user asks', hide: true, tags: ['a', 'b'], meta: { note: 'a: b' } },
+      'B',
+    ),
+  },
+  {
+    label: 'xcsh: no repair pass, the line fallback keeps raw text',
+    text: REPAIRABLE,
+    profile: 'xcsh',
+    expected: block({ description: 'Use when: the user asks', hide: 'true', tags: '[a, b]', meta: '' }, 'B'),
+  },
+  {
+    label: 'line fallback: scalars and lists kept, maps and nulls as raw text, indented lines ignored',
+    text: BROKEN,
+    expected: block(
+      {
+        name: 'x',
+        count: 3,
+        flag: true,
+        tags: ['a', 'b'],
+        empty: '',
+        quoted: 'q',
+        map: '{a: 1}',
+        allowedTools: 'Read Grep',
+        description: '"a": b',
+      },
+      'B',
+    ),
+  },
+  {
+    label: 'xcsh line fallback: raw text only',
+    text: BROKEN,
+    profile: 'xcsh',
+    expected: block(
+      {
+        name: 'x',
+        count: '3',
+        flag: 'true',
+        tags: '[a, b]',
+        empty: '',
+        quoted: "'q'",
+        map: '{a: 1}',
+        allowedTools: 'Read Grep',
+        description: '"a": b',
+      },
+      'B',
+    ),
+  },
+  {
+    label: 'duplicate keys are a YAML error: the line fallback keeps the last',
+    text: '---\nname: a\nname: b\n---',
+    expected: block({ name: 'b' }),
+  },
+  {
+    label: 'a nested duplicate key sends the whole block to the line fallback',
+    text: '---\nmeta:\n  k: 1\n  k: 2\nname: x\n---',
+    expected: block({ meta: '', name: 'x' }),
+  },
+  { label: '---yaml is YAML', text: '---yaml\nname: a\n---\nB', expected: block({ name: 'a' }, 'B') },
+  { label: '--- with trailing spaces is YAML', text: '---  \nname: a\n---\nB', expected: block({ name: 'a' }, 'B') },
+  { label: '---- is not a fence', text: '----\nname: a\n---\nB', expected: none('----\nname: a\n---\nB') },
+  {
+    label: '---json is refused',
+    text: '---json\n{"name": "a"}\n---\nB',
+    expected: none('---json\n{"name": "a"}\n---\nB'),
+  },
+];
+
+describe('parseFrontmatter (SKILLS.md §2)', () => {
+  for (const { label, text, profile = 'musepi', expected } of cases) {
+    it(label, () => {
+      assert.deepEqual(parseFrontmatter(text, profile), expected);
+    });
+  }
+
+  it('gives the same result for omp as for musepi', () => {
+    for (const { text, profile } of cases) {
+      if (profile === undefined) assert.deepEqual(parseFrontmatter(text, 'omp'), parseFrontmatter(text, 'musepi'));
+    }
+  });
+
+  it('returns frozen frontmatter objects', () => {
+    const { frontmatter } = parseFrontmatter('---\nmeta:\n  list: [1]\n---', 'musepi');
+    const meta = frontmatter.meta as { list: number[] };
+    assert.equal(Object.isFrozen(frontmatter), true);
+    assert.equal(Object.isFrozen(meta), true);
+    assert.equal(Object.isFrozen(meta.list), true);
+  });
+
+  it('keeps a __proto__ key as a plain own property (no prototype change)', () => {
+    for (const profile of ['musepi', 'xcsh'] as const) {
+      for (const text of [
+        '---\n__proto__: {polluted: 1}\nname: a\n---',
+        '---\n__proto__: [1]\nname: a\nbad: a: b\n---',
+      ]) {
+        const { frontmatter } = parseFrontmatter(text, profile);
+        assert.equal(Object.getPrototypeOf(frontmatter), Object.prototype);
+        assert.equal(Object.hasOwn(frontmatter, '__proto__'), true);
+        assert.equal(frontmatter.name, 'a');
+        assert.equal(({} as Record<string, unknown>).polluted, undefined);
+      }
+    }
+  });
+});
+
+describe('parseFrontmatter never executes a fence language (SKILLS.md §2 rule 6)', () => {
+  const engines = ['js', 'javascript', 'coffee', 'coffeescript', 'constructor', 'JS', 'yaml2'];
+
+  // A payload that, if evaluated, sets a global and writes a file.
+  function payload(global: string, file: string): string {
+    return `{ name: (globalThis[${JSON.stringify(global)}] = 'ran', require('fs').writeFileSync(${JSON.stringify(file)}, 'ran'), 'pwned') }`;
+  }
+
+  it('the payload is live: gray-matter with its default engines runs it', async (t) => {
+    const { dir, cleanup } = await makeTempDir();
+    t.after(cleanup);
+    const global = '__skillsdControlRan';
+    const file = join(dir, 'control');
+    const text = `---js\n${payload(global, file)}\n---\nBody`;
+    const result = matter(text, {});
+    assert.deepEqual(result.data, { name: 'pwned' });
+    assert.equal((globalThis as Record<string, unknown>)[global], 'ran');
+    assert.equal(existsSync(file), true);
+    delete (globalThis as Record<string, unknown>)[global];
+  });
+
+  for (const engine of engines) {
+    it(`---${engine}: no frontmatter, nothing runs`, async (t) => {
+      const { dir, cleanup } = await makeTempDir();
+      t.after(cleanup);
+      const global = `__skillsdRan_${engine}`;
+      const file = join(dir, 'ran');
+      const text = `---${engine}\n${payload(global, file)}\n---\nBody`;
+      for (const profile of ['musepi', 'xcsh'] as const) {
+        assert.deepEqual(parseFrontmatter(text, profile), none(text));
+      }
+      assert.equal((globalThis as Record<string, unknown>)[global], undefined);
+      assert.equal(existsSync(file), false);
+    });
+  }
+
+  it('never fills gray-matter’s string cache', () => {
+    for (let i = 0; i < 50; i++) parseFrontmatter(`---\nname: n${i}\n---\nbody ${i}`, 'musepi');
+    assert.deepEqual(Object.keys(matter.cache), []);
+  });
+});
+
+describe('parseFrontmatter bounds hostile input', () => {
+  it('does not expand a YAML alias bomb', () => {
+    const lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (let level = 1; level < 9; level++) {
+      const name = String.fromCharCode(97 + level);
+      const previous = String.fromCharCode(96 + level);
+      lines.push(`${name}: &${name} [${Array(9).fill(`*${previous}`).join(',')}]`);
+    }
+    const { frontmatter } = parseFrontmatter(`---\n${lines.join('\n')}\n---\n`, 'musepi');
+    // The alias limit rejects the block; the line fallback reads `a` and keeps the alias lines as text.
+    assert.deepEqual(frontmatter.a, Array(9).fill('lol'));
+    assert.equal(frontmatter.b, `&b [${Array(9).fill('*a').join(',')}]`);
+    assert.equal(frontmatter.i, `&i [${Array(9).fill('*h').join(',')}]`);
+    assert.ok(JSON.stringify(frontmatter).length < 1000);
+  });
+
+  it('does not expand allowed aliases beyond a few times the source size', () => {
+    const items = Array(1000).fill('xxxxxxxxxx').join(',');
+    const text = `---\nname: big\na: &a [${items}]\nb: [${Array(99).fill('*a').join(',')}]\n---\n`;
+    const { frontmatter } = parseFrontmatter(text, 'musepi');
+    assert.equal(frontmatter.name, 'big');
+    assert.equal((frontmatter.a as string[]).length, 1000);
+    assert.equal(frontmatter.b, `[${Array(99).fill('*a').join(',')}]`);
+    assert.ok(JSON.stringify(frontmatter).length < 4 * text.length);
+  });
+
+  it('accepts a few aliases', () => {
+    const text = '---\nbase: &b {x: 1}\none: *b\ntwo: *b\n---';
+    assert.deepEqual(parseFrontmatter(text, 'musepi').frontmatter, { base: { x: 1 }, one: { x: 1 }, two: { x: 1 } });
+  });
+
+  it('reads a self-referencing anchor as text', () => {
+    assert.deepEqual(parseFrontmatter('---\na: &a [*a]\n---', 'musepi').frontmatter, { a: '&a [*a]' });
+  });
+
+  it('reads very deep flow nesting as text', () => {
+    const deep = `${'['.repeat(200_000)}${']'.repeat(200_000)}`;
+    const { frontmatter } = parseFrontmatter(`---\nname: x\nd: ${deep}\n---\n`, 'musepi');
+    assert.deepEqual(frontmatter, { name: 'x', d: deep });
+  });
+
+  it('survives 200,000 blank lines in the block (gray-matter’s comment regex is quadratic there)', () => {
+    const text = `---\nname: x\n${'\n'.repeat(200_000)}description: d\n---\nB`;
+    assert.deepEqual(parseFrontmatter(text, 'musepi'), block({ name: 'x', description: 'd' }, 'B'));
+  });
+
+  it('removes 250,000 unclosed comment openers in linear time', () => {
+    const text = '<!--'.repeat(250_000);
+    assert.deepEqual(parseFrontmatter(text, 'musepi'), none(text));
+  });
+});
