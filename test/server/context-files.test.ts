@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { getJson, startServer } from '../helpers/app-server.js';
+
+describe('GET /context-files', () => {
+  it('walks AGENTS.md files from the workspace up to the repository root, closest first', async (t) => {
+    const s = await startServer(t, {
+      tree: {
+        'work/AGENTS.md': 'repo rules\n',
+        'work/pkg/app/AGENTS.md': 'app rules\n',
+        'work/pkg/AGENTS.md': '',
+        'AGENTS.md': 'outside the repository\n',
+      },
+    });
+    const cwd = `${s.cwd}/pkg/app`;
+    const { status, headers, body } = await getJson(`${s.base}/context-files?cwd=${encodeURIComponent(cwd)}`);
+    assert.equal(status, 200);
+    assert.equal(headers.get('content-type'), 'application/json; charset=utf-8');
+    // The repository is outside HOME: the walk stops at its root, inclusive (SKILLS.md §9).
+    assert.deepEqual(body, {
+      files: [
+        { path: `${cwd}/AGENTS.md`, content: 'app rules\n', level: 'project', depth: 0 },
+        { path: `${s.cwd}/AGENTS.md`, content: 'repo rules\n', level: 'project', depth: 2 },
+      ],
+    });
+    const root = await getJson(`${s.base}/context-files`);
+    assert.deepEqual(root.body, {
+      files: [{ path: `${s.cwd}/AGENTS.md`, content: 'repo rules\n', level: 'project', depth: 0 }],
+    });
+  });
+});

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { type JsonBody, startServer } from '../helpers/app-server.js';
+import { SK } from '../helpers/temp-tree.js';
+
+async function invoke(base: string, body: unknown, query = ''): Promise<{ status: number; body: JsonBody }> {
+  const response = await fetch(`${base}/invocations${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+const TREE = { 'work/.musepi/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }) };
+
+describe('POST /invocations', () => {
+  it('expands /skill:<name> with arguments (SKILLS.md §11 ex. 11)', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const base = `${s.cwd}/.musepi/skills/pdf`;
+    const { status, body } = await invoke(s.base, { text: '/skill:pdf focus on tables' });
+    assert.equal(status, 200);
+    assert.deepEqual(body, {
+      handled: true,
+      message: [
+        '[IMPORTANT: User invoked the "pdf" skill; follow its instructions. Full skill below.]',
+        '',
+        '# Body',
+        '',
+        '---',
+        '',
+        `[Skill directory: ${base}]`,
+        'Resolve relative paths in this skill (e.g. `scripts/foo.js`, `templates/config.yaml`) against this absolute directory; read referenced assets and templates; run scripts with the terminal tool when skill instructions call for it.',
+        'User: focus on tables',
+      ].join('\n'),
+      details: { name: 'pdf', path: `${base}/SKILL.md`, args: 'focus on tables', lineCount: 1 },
+    });
+    const inline = await invoke(s.base, { text: 'fix the bug /skill:pdf focus on auth' });
+    assert.equal(inline.body.details.args, 'fix the bug focus on auth');
+    const bare = await invoke(s.base, { text: '/skill:pdf' });
+    assert.deepEqual(bare.body.details, { name: 'pdf', path: `${base}/SKILL.md`, lineCount: 1 });
+  });
+
+  for (const text of ['/compact /skill:pdf', '!echo /skill:pdf', 'https://example.com/skill:pdf', '/skill:nope']) {
+    it(`does not handle ${JSON.stringify(text)}`, async (t) => {
+      const s = await startServer(t, { tree: TREE });
+      assert.deepEqual(await invoke(s.base, { text }), { status: 200, body: { handled: false } });
+    });
+  }
+
+  it('does not handle anything when skill commands are off', async (t) => {
+    const s = await startServer(t, { tree: TREE, settings: { skills: { enableSkillCommands: false } } });
+    assert.deepEqual((await invoke(s.base, { text: '/skill:pdf' })).body, { handled: false });
+  });
+
+  const bad: Array<[string, unknown, string]> = [
+    ['a missing text', {}, "body must have required property 'text'"],
+    ['a non-string text', { text: { a: 1 } }, 'body/text must be string'],
+    ['an unknown field', { text: '/skill:pdf', extra: 1 }, 'body must NOT have additional properties'],
+  ];
+  for (const [label, body, message] of bad) {
+    it(`refuses ${label} with 400 BadRequest`, async (t) => {
+      const s = await startServer(t, { tree: TREE });
+      assert.deepEqual(await invoke(s.base, body), {
+        status: 400,
+        body: { statusCode: 400, code: 'BadRequest', error: 'Bad Request', message },
+      });
+    });
+  }
+
+  it('refuses a body that is not JSON with 400 BadRequest', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const { status, body } = await invoke(s.base, '{"text":');
+    assert.equal(status, 400);
+    assert.equal(body.code, 'BadRequest');
+    assert.equal(body.statusCode, 400);
+  });
+
+  it('answers 404 FileNotFound when the SKILL.md went away since indexing', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const { rm } = await import('node:fs/promises');
+    await rm(`${s.cwd}/.musepi/skills/pdf/SKILL.md`);
+    const { status, body } = await invoke(s.base, { text: '/skill:pdf' });
+    assert.equal(status, 404);
+    assert.deepEqual(body, {
+      statusCode: 404,
+      code: 'FileNotFound',
+      error: 'Not Found',
+      message: `File not found: ${s.cwd}/.musepi/skills/pdf/SKILL.md`,
+    });
+  });
+});

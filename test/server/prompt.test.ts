@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { getJson, startServer } from '../helpers/app-server.js';
+import { SK } from '../helpers/temp-tree.js';
+
+const TREE = {
+  'work/.musepi/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }),
+  'work/.musepi/skills/quiet/SKILL.md': SK({ description: 'Hidden', hide: true }),
+  'work/.musepi/skills/amp/SKILL.md': SK({ description: 'Tom & <Jerry>' }),
+};
+
+async function text(url: string): Promise<{ status: number; type: string | null; body: string }> {
+  const response = await fetch(url);
+  return { status: response.status, type: response.headers.get('content-type'), body: await response.text() };
+}
+
+describe('GET /prompt', () => {
+  it('answers the MusePi block for the default tools (read), hidden skills left out', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const answer = await text(`${s.base}/prompt`);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.type, 'text/markdown; charset=utf-8');
+    assert.equal(
+      answer.body,
+      [
+        '# Skills & Rules',
+        'Skills are specialized knowledge. If one matches your task, you MUST read `skill://<name>` before proceeding.',
+        '<skills>',
+        '- amp: Tom & <Jerry>',
+        '- pdf: PDF tools',
+        '</skills>',
+      ].join('\n'),
+    );
+    assert.equal((await text(`${s.base}/prompt?tools=bash,%20read`)).body, answer.body);
+  });
+
+  it('is empty without the read tool, or when nothing is listed', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    assert.deepEqual(await text(`${s.base}/prompt?tools=bash,edit`), {
+      status: 200,
+      type: 'text/markdown; charset=utf-8',
+      body: '',
+    });
+    assert.equal((await text(`${s.base}/prompt?tools=`)).body, '');
+    const empty = await startServer(t);
+    assert.equal((await text(`${empty.base}/prompt`)).body, '');
+  });
+
+  it('answers the Agent Skills XML form with format=xml', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const answer = await text(`${s.base}/prompt?format=xml`);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.body.startsWith('<available_skills>'), true);
+    assert.match(answer.body, /<name>amp<\/name>/);
+    assert.match(answer.body, /<description>Tom &amp; &lt;Jerry&gt;<\/description>/);
+    assert.match(answer.body, new RegExp(`<location>${s.cwd}/.musepi/skills/pdf/SKILL.md</location>`));
+    assert.doesNotMatch(answer.body, /quiet/);
+  });
+
+  it('refuses an unknown format with 400 BadRequest', async (t) => {
+    const s = await startServer(t);
+    const { status, body } = await getJson(`${s.base}/prompt?format=html`);
+    assert.equal(status, 400);
+    assert.deepEqual(body, {
+      statusCode: 400,
+      code: 'BadRequest',
+      error: 'Bad Request',
+      message: 'querystring/format must be equal to one of the allowed values',
+    });
+  });
+});
