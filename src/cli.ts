@@ -5,7 +5,6 @@
 import closeWithGrace from 'close-with-grace';
 import { CliError } from './cli/cli-error.js';
 import { parseArgs, readVersion, USAGE } from './cli/parse-args.js';
-import { startDaemon } from './cli/serve.js';
 
 /** close-with-grace exits 1 after this long; the daemon's own close cuts connections well before. */
 const SHUTDOWN_DEADLINE_MS = 4500;
@@ -20,6 +19,8 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(`${readVersion()}\n`);
     return;
   }
+  // Loaded only to serve: help, version and command-line errors answer without loading the server.
+  const { startDaemon } = await import('./cli/serve.js');
   const daemon = await startDaemon(command.options, process.env);
   closeWithGrace({ delay: SHUTDOWN_DEADLINE_MS, logger: daemon.logger }, async ({ signal, err }) => {
     if (err !== undefined) daemon.logger.fatal({ err }, 'skillsd is stopping after an unexpected error');

@@ -55,6 +55,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     logger,
   });
   let app: FastifyInstance | undefined;
+  let url: string;
   let watcher: ConfigWatcher | undefined;
   try {
     app = await buildApp({
@@ -65,15 +66,13 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     });
     // The default workspace's first index is built before the port opens, so the first answer is complete.
     await registry.get();
-    await listen(app, host, port);
+    logger.info({ cwd, profile: settings.profile, config: config?.file }, `serving the workspace ${cwd}`);
+    url = await listen(app, host, port);
   } catch (error) {
     await app?.close().catch(() => undefined);
     await registry.close().catch(() => undefined);
     throw error;
   }
-
-  const url = listeningUrl(app);
-  logger.info({ url, cwd, profile: settings.profile, config: config?.file }, `skillsd listening on ${url}`);
 
   if (config !== undefined) {
     const file = config.file;
@@ -135,9 +134,13 @@ function discoveryEnv(env: Readonly<Record<string, string | undefined>>): Discov
   return out;
 }
 
-async function listen(app: FastifyInstance, host: string, port: number): Promise<void> {
+/**
+ * Listens and returns the first URL. Fastify logs one line per address it listens on (one for a loopback bind, one
+ * per interface for 0.0.0.0): worded here as `skillsd listening on <url>` so that it is the listening line of API.md.
+ */
+async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
   try {
-    await app.listen({ host, port });
+    return await app.listen({ host, port, listenTextResolver: (address) => `skillsd listening on ${address}` });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use on ${host}`, 1);
@@ -147,13 +150,6 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
     }
     throw new CliError(`cannot listen on ${host} port ${port}: ${(error as Error).message}`, 1);
   }
-}
-
-function listeningUrl(app: FastifyInstance): string {
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') return String(address);
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
 }
 
 /** The socket and the token are fixed at start; the rest of `server.*` (allow-lists) applies live. */

@@ -1,0 +1,90 @@
+// `--config FILE` is watched: an edit re-applies live, a bad edit keeps the last good settings (API.md §Starting it).
+
+import assert from 'node:assert/strict';
+import { rename, writeFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
+import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+async function skillNames(url: string): Promise<string[]> {
+  const body = (await (await fetch(`${url}/skills`)).json()) as { skills: Array<{ name: string }> };
+  return body.skills.map((skill) => skill.name);
+}
+
+/** Polls until `predicate` holds, up to a deadline: the reload is asynchronous by nature. */
+async function eventually<T>(read: () => Promise<T>, predicate: (value: T) => boolean, deadlineMs = 5000): Promise<T> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const value = await read();
+    if (predicate(value)) return value;
+    if (Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('skillsd --config, edited while running (built CLI)', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let daemon: RunningDaemon;
+  let config: string;
+  before(async () => {
+    ({ dir, cleanup } = await makeTempDir('skillsd-e2e-'));
+    await writeTree(dir, {
+      'home/.claude/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }),
+      'home/.claude/skills/secret/SKILL.md': SK({ name: 'secret', description: 'Hidden later' }),
+      'etc/skillsd.yaml': 'profile: musepi\n',
+    });
+    config = `${dir}/etc/skillsd.yaml`;
+    daemon = await startDaemon(['serve', '--port', '0', '--cwd', dir, '--config', config, '--log-level', 'info'], {
+      home: `${dir}/home`,
+    });
+  });
+  after(async () => {
+    await daemon?.process.kill();
+    await cleanup();
+  });
+
+  it('starts with the settings of the file', async () => {
+    assert.deepEqual(await skillNames(daemon.url), ['pdf', 'secret']);
+  });
+
+  it('applies an edit that ignores a skill, without a restart', async () => {
+    await writeFile(config, 'profile: musepi\nskills:\n  ignoredSkills: [secret]\n');
+    assert.deepEqual(
+      await eventually(
+        () => skillNames(daemon.url),
+        (names) => names.length === 1,
+      ),
+      ['pdf'],
+    );
+    await daemon.process.waitForLog((line) => line.msg === `config file ${config} re-applied`);
+  });
+
+  it('keeps serving the last good settings after a bad edit, and logs the file and the problem', async () => {
+    await writeFile(config, 'skills:\n  ignoredSkill: [pdf]\n');
+    const line = await daemon.process.waitForLog((log) => log.level === 50 && String(log.msg).includes(config));
+    assert.equal(
+      line.msg,
+      `config file ${config}: unknown setting "skills.ignoredSkill"; keeping the last good settings`,
+    );
+    assert.equal(line.file, config);
+    assert.equal(line.problem, 'unknown setting "skills.ignoredSkill"');
+    assert.deepEqual(await skillNames(daemon.url), ['pdf']);
+
+    await writeFile(config, ']] not yaml [[\n');
+    await daemon.process.waitForLog((log) => log.level === 50 && String(log.msg).includes('invalid YAML'));
+    assert.deepEqual(await skillNames(daemon.url), ['pdf']);
+  });
+
+  it('applies a fixed file saved by rename, as editors do', async () => {
+    await writeFile(`${dir}/etc/.skillsd.yaml.swp`, 'profile: musepi\nskills:\n  ignoredSkills: [pdf]\n');
+    await rename(`${dir}/etc/.skillsd.yaml.swp`, config);
+    assert.deepEqual(
+      await eventually(
+        () => skillNames(daemon.url),
+        (names) => names[0] === 'secret',
+      ),
+      ['secret'],
+    );
+  });
+});
