@@ -225,6 +225,26 @@ describe('collisions', () => {
     ]);
   });
 
+  it('disabled: an authored skill with a disabled source lets a managed skill win the name', async () => {
+    const { base, result } = await discover(
+      {
+        'P/.musepi/skills/m/SKILL.md': SK({ description: 'native' }),
+        'H/.musepi/agent/managed-skills/m/SKILL.md': SK({ description: 'learned' }),
+      },
+      (settings) => {
+        settings.skills.enablePiProject = false;
+      },
+    );
+    assert.deepEqual(summary(base, result), [
+      [
+        'm',
+        'H/.musepi/agent/managed-skills/m/SKILL.md',
+        'musepi-managed:user',
+        [['P/.musepi/skills/m/SKILL.md', 'native:project', 'disabled']],
+      ],
+    ]);
+  });
+
   it('no winner, no record: every candidate of the name filtered out', async () => {
     const ignored = await discover(
       {
