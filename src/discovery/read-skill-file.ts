@@ -12,7 +12,7 @@ export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
  * block the read forever, hence O_NONBLOCK and the fstat.
  */
 export async function readSkillFile(path: string, maxBytes = MAX_SKILL_FILE_BYTES): Promise<string> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) throw new Error(`not a regular file: ${path}`);

@@ -300,6 +300,24 @@ describe('parseFrontmatter bounds hostile input', () => {
     assert.deepEqual(parseFrontmatter(text, 'musepi'), block({ name: 'x', description: 'd' }, 'B'));
   });
 
+  it('checks duplicate keys among 20,000 keys without comparing every pair', () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`);
+    const unique = parseFrontmatter(`---\n${lines.join('\n')}\n---`, 'musepi').frontmatter;
+    assert.equal(Object.keys(unique).length, 20_000);
+    assert.equal(unique.k19999, 19_999);
+    const duplicated = parseFrontmatter(`---\n${lines.join('\n')}\nk0: last\n---`, 'musepi').frontmatter;
+    assert.equal(duplicated.k0, 'last');
+  });
+
+  it('the line fallback re-reads the first 1,000 values as YAML and keeps the rest as text', () => {
+    const lines = Array.from({ length: 1_001 }, (_, i) => `k${i}: ${i}`);
+    const { frontmatter } = parseFrontmatter(`---\n${lines.join('\n')}\nbroken: "a": b\n---`, 'musepi');
+    assert.equal(frontmatter.k0, 0);
+    assert.equal(frontmatter.k999, 999);
+    assert.equal(frontmatter.k1000, '1000');
+    assert.equal(frontmatter.broken, '"a": b');
+  });
+
   it('removes 250,000 unclosed comment openers in linear time', () => {
     const text = '<!--'.repeat(250_000);
     assert.deepEqual(parseFrontmatter(text, 'musepi'), none(text));

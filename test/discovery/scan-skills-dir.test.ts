@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -357,6 +358,19 @@ describe('scanSkillsDir: large files', () => {
     assert.equal(await readSkillFile(join(dir, 'small')), 'abc');
     assert.equal((await readSkillFile(join(dir, 'exact'))).length, MAX_SKILL_FILE_BYTES);
     assert.equal(await readSkillFile(join(dir, 'small'), 2), 'ab');
+  });
+
+  it('skips a FIFO or a device named SKILL.md without blocking', async (t) => {
+    const { skills: dir } = await tree(t, {
+      fifo: { dir: true },
+      'zero/SKILL.md': { symlink: '/dev/zero' },
+      'null/SKILL.md': { symlink: '/dev/null' },
+      'ok/SKILL.md': SK({ description: 'd' }),
+    });
+    execFileSync('mkfifo', [join(dir, 'fifo', 'SKILL.md')]);
+    assert.deepEqual(names((await scanSkillsDir(dir, OPEN)).skills), ['ok']);
+    // Opened directly, a FIFO with no writer is refused at once rather than waited on.
+    await assert.rejects(readSkillFile(join(dir, 'fifo', 'SKILL.md')), /not a regular file/);
   });
 
   it('refuses to read a directory', async (t) => {
