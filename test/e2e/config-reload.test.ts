@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { rename, writeFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
+import { SseClient } from '../helpers/sse-client.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 async function skillNames(url: string): Promise<string[]> {
@@ -27,6 +28,7 @@ describe('skillsd --config, edited while running (built CLI)', () => {
   let cleanup: () => Promise<void>;
   let daemon: RunningDaemon;
   let config: string;
+  let events: SseClient;
   before(async () => {
     ({ dir, cleanup } = await makeTempDir('skillsd-e2e-'));
     await writeTree(dir, {
@@ -38,8 +40,11 @@ describe('skillsd --config, edited while running (built CLI)', () => {
     daemon = await startDaemon(['serve', '--port', '0', '--cwd', dir, '--config', config, '--log-level', 'info'], {
       home: `${dir}/home`,
     });
+    events = await SseClient.connect(`${daemon.url}/events?types=settings,settings-error`);
+    await events.next((event) => event.event === 'hello');
   });
   after(async () => {
+    events?.close();
     await daemon?.process.kill();
     await cleanup();
   });
@@ -58,6 +63,8 @@ describe('skillsd --config, edited while running (built CLI)', () => {
       ['pdf'],
     );
     await daemon.process.waitForLog((line) => line.msg === `config file ${config} re-applied`);
+    const event = await events.next((e) => e.event === 'settings');
+    assert.equal((JSON.parse(event.data) as { source: string }).source, config);
   });
 
   it('keeps serving the last good settings after a bad edit, and logs the file and the problem', async () => {
@@ -70,6 +77,8 @@ describe('skillsd --config, edited while running (built CLI)', () => {
     assert.equal(line.file, config);
     assert.equal(line.problem, 'unknown setting "skills.ignoredSkill"');
     assert.deepEqual(await skillNames(daemon.url), ['pdf']);
+    const event = await events.next((e) => e.event === 'settings-error');
+    assert.deepEqual(JSON.parse(event.data), { source: config, message: 'unknown setting "skills.ignoredSkill"' });
 
     await writeFile(config, ']] not yaml [[\n');
     await daemon.process.waitForLog((log) => log.level === 50 && String(log.msg).includes('invalid YAML'));
@@ -86,5 +95,28 @@ describe('skillsd --config, edited while running (built CLI)', () => {
       ),
       ['secret'],
     );
+  });
+});
+
+describe('skillsd flags over the config file (built CLI)', () => {
+  it('lets --profile and --port win over the file, also after an edit', async () => {
+    const { dir, cleanup } = await makeTempDir('skillsd-e2e-');
+    const config = `${dir}/skillsd.json`;
+    await writeFile(config, JSON.stringify({ profile: 'xcsh', server: { port: 1 } }));
+    const daemon = await startDaemon(['serve', '--port', '0', '--profile', 'omp', '--cwd', dir, '--config', config], {
+      home: dir,
+      env: { SKILLSD_PROFILE: 'musepi' },
+    });
+    try {
+      assert.notEqual(daemon.port, 1);
+      const profile = async () => ((await (await fetch(`${daemon.url}/skills`)).json()) as { profile: string }).profile;
+      assert.equal(await profile(), 'omp');
+      await writeFile(config, JSON.stringify({ profile: 'xcsh', symlinks: 'follow', server: { port: 1 } }));
+      await daemon.process.waitForLog((line) => line.msg === `config file ${config} re-applied`);
+      assert.equal(await profile(), 'omp');
+    } finally {
+      await daemon.process.kill();
+      await cleanup();
+    }
   });
 });
