@@ -27,11 +27,13 @@ const FALLBACK_LINE = /^([\w-]+):\s*(.*)$/;
 const MAX_FALLBACK_REREADS = 1000;
 /** Rule 6: after the opening fence, only nothing or a YAML language name; any other names another engine. */
 const YAML_LANGUAGE = /^(ya?ml)?$/i;
+/** Shared by every result without keys; frozen like every other frontmatter. */
+const NO_KEYS: Record<string, unknown> = Object.freeze({});
 
 export function parseFrontmatter(text: string, profile: Profile): ParsedFrontmatter {
   const normalised = removeHtmlComments(text.replace(LINE_BREAK, '\n'));
   const block = findBlock(normalised);
-  if (!block) return { frontmatter: {}, body: normalised.trim(), hasFrontmatter: false };
+  if (!block) return { frontmatter: NO_KEYS, body: normalised.trim(), hasFrontmatter: false };
   return { frontmatter: readBlock(block.yaml.replace(TAB, '  '), profile), body: block.body, hasFrontmatter: true };
 }
 
@@ -80,7 +82,7 @@ function readBlock(yaml: string, profile: Profile): Record<string, unknown> {
 function tryBlock(yaml: string): Record<string, unknown> | undefined {
   try {
     const value = parseFrontmatterBlock(yaml);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return NO_KEYS;
     return normaliseKeys(value, expansionBudget(yaml.length)) as Record<string, unknown>;
   } catch {
     return undefined;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import matter from 'gray-matter';
 import { type ParsedFrontmatter, parseFrontmatter } from '../../src/discovery/frontmatter.js';
 import type { Profile } from '../../src/discovery/types.js';
@@ -321,5 +322,74 @@ describe('parseFrontmatter bounds hostile input', () => {
   it('removes 250,000 unclosed comment openers in linear time', () => {
     const text = '<!--'.repeat(250_000);
     assert.deepEqual(parseFrontmatter(text, 'musepi'), none(text));
+  });
+});
+
+describe('parseFrontmatter properties', () => {
+  // Text made of the pieces that matter to §2, so that fences, breaks, comments and YAML syntax meet often.
+  const piece = fc.constantFrom(
+    '---',
+    '\n',
+    '\r\n',
+    '\r',
+    '\t',
+    ' ',
+    ': ',
+    'name',
+    'description',
+    'a-b',
+    '<!--',
+    '-->',
+    '"',
+    "'",
+    '[',
+    ']',
+    '{',
+    '}',
+    '&a',
+    '*a',
+    '#',
+    '|',
+    '- ',
+    'yes',
+    '1',
+    'js',
+    '\uFEFF',
+  );
+  const text = fc.array(fc.oneof(piece, fc.string({ maxLength: 4 })), { maxLength: 40 }).map((parts) => parts.join(''));
+  const profile = fc.constantFrom<Profile>('musepi', 'omp', 'xcsh');
+
+  it('never throws and always gives a frozen plain object and a trimmed body', () => {
+    fc.assert(
+      fc.property(text, profile, (input, chosen) => {
+        const result = parseFrontmatter(input, chosen);
+        assert.equal(Object.getPrototypeOf(result.frontmatter), Object.prototype);
+        assert.equal(Object.isFrozen(result.frontmatter), true);
+        assert.equal(result.body, result.body.trim());
+        if (!result.hasFrontmatter) assert.deepEqual(result.frontmatter, {});
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('reads CRLF, lone CR and LF text alike', () => {
+    fc.assert(
+      fc.property(text, profile, (input, chosen) => {
+        const lf = input.replace(/\r\n?/g, '\n');
+        const expected = parseFrontmatter(lf, chosen);
+        assert.deepEqual(parseFrontmatter(lf.replace(/\n/g, '\r\n'), chosen), expected);
+        assert.deepEqual(parseFrontmatter(lf.replace(/\n/g, '\r'), chosen), expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('gives omp the same result as musepi', () => {
+    fc.assert(
+      fc.property(text, (input) => {
+        assert.deepEqual(parseFrontmatter(input, 'omp'), parseFrontmatter(input, 'musepi'));
+      }),
+      { numRuns: 200 },
+    );
   });
 });
