@@ -23,16 +23,32 @@ export async function loadTokenFile(path: string, logger: TokenFileLogger): Prom
   });
   if (info === undefined) return createTokenFile(file, logger);
   if (!info.isFile()) throw new CliError(`token file ${file}: not a regular file`);
-  if ((info.mode & 0o077) !== 0) {
-    const mode = (info.mode & 0o777).toString(8).padStart(4, '0');
-    throw new CliError(`token file ${file} is accessible by group or others (mode ${mode}): run chmod 600 ${file}`);
-  }
+  assertPrivateMode(info.mode, `token file ${file}`, file);
   const token = (await readFile(file, 'utf8')).trim();
   if (token === '') throw new CliError(`token file ${file} is empty`);
   if (!TOKEN_TEXT.test(token)) {
     throw new CliError(`token file ${file} must hold one token of printable ASCII characters without spaces`);
   }
   return token;
+}
+
+/**
+ * Refuses a config file that holds `server.token` when other users can read it: such a file is a token file too.
+ * Throws `CliError` (exit 2).
+ */
+export async function assertPrivateConfigFile(path: string): Promise<void> {
+  const file = resolve(path);
+  const info = await stat(file).catch((error: NodeJS.ErrnoException) => {
+    throw new CliError(`config file ${file}: ${describeFsError(error)}`);
+  });
+  assertPrivateMode(info.mode, `config file ${file} holds server.token but`, file);
+}
+
+/** Any group or other bit (read, write or execute) refuses the file: the owner alone may touch a secret. */
+function assertPrivateMode(mode: number, subject: string, file: string): void {
+  if ((mode & 0o077) === 0) return;
+  const octal = (mode & 0o777).toString(8).padStart(4, '0');
+  throw new CliError(`${subject} is accessible by group or others (mode ${octal}): run chmod 600 ${file}`);
 }
 
 async function createTokenFile(file: string, logger: TokenFileLogger): Promise<string> {

@@ -3,7 +3,7 @@ import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { CliError } from '../../src/cli/cli-error.js';
-import { loadTokenFile } from '../../src/cli/token-file.js';
+import { assertPrivateConfigFile, loadTokenFile } from '../../src/cli/token-file.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
 interface LogLine {
@@ -111,6 +111,33 @@ describe('loadTokenFile', () => {
     await assert.rejects(
       loadTokenFile(file, recordingLogger()),
       rejectsWith(`token file ${file}: a parent path is not a directory`),
+    );
+  });
+});
+
+describe('assertPrivateConfigFile', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ dir, cleanup } = await makeTempDir());
+  });
+  afterEach(() => cleanup());
+
+  it('accepts a 0600 config file', async () => {
+    const file = join(dir, 'skillsd.yaml');
+    await writeFile(file, 'server:\n  token: abc\n', { mode: 0o600 });
+    await assertPrivateConfigFile(file);
+  });
+
+  it('refuses a config file holding a token that others can read', async () => {
+    const file = join(dir, 'skillsd.yaml');
+    await writeFile(file, 'server:\n  token: abc\n');
+    await chmod(file, 0o644);
+    await assert.rejects(
+      assertPrivateConfigFile(file),
+      rejectsWith(
+        `config file ${file} holds server.token but is accessible by group or others (mode 0644): run chmod 600 ${file}`,
+      ),
     );
   });
 });

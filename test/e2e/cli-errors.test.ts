@@ -80,6 +80,18 @@ describe('skillsd command-line errors (built CLI)', () => {
     );
   });
 
+  it('refuses a config file holding server.token that others can read (exit 2)', async () => {
+    const file = `${dir}/open-config.yaml`;
+    await writeFile(file, 'server:\n  token: abcdef\n');
+    await chmod(file, 0o644);
+    const result = await runCli(['serve', '--port', '0', '--cwd', dir, '--config', file], { home: dir });
+    assert.equal(result.code, 2);
+    assert.equal(
+      result.stderr,
+      `skillsd: config file ${file} holds server.token but is accessible by group or others (mode 0644): run chmod 600 ${file}\n`,
+    );
+  });
+
   describe('with the port taken', () => {
     let blocker: Server;
     let port: number;

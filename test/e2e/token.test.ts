@@ -101,3 +101,20 @@ describe('skillsd generating a token file (built CLI)', () => {
     assert.equal((await fetch(`${local}/skills`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
   });
 });
+
+describe('skillsd with server.token in a private config file (built CLI)', () => {
+  it('requires that token', async () => {
+    const { dir, cleanup } = await makeTempDir('skillsd-e2e-');
+    const config = `${dir}/skillsd.json`;
+    await writeFile(config, JSON.stringify({ server: { token: TOKEN } }), { mode: 0o600 });
+    const daemon = await startDaemon(['serve', '--port', '0', '--cwd', dir, '--config', config], { home: dir });
+    try {
+      assert.equal((await fetch(`${daemon.url}/skills`)).status, 401);
+      const ok = await fetch(`${daemon.url}/skills`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(ok.status, 200);
+    } finally {
+      await daemon.process.kill();
+      await cleanup();
+    }
+  });
+});
