@@ -188,6 +188,25 @@ describe('security plugin on a loopback bind without a token', () => {
     assert.equal(response.headers.vary, 'Origin');
   });
 
+  it('allows a Private Network Access preflight for an allowed Origin only when asked', async () => {
+    const asked = await rawRequest(port, [
+      'OPTIONS /skills HTTP/1.1',
+      'Host: localhost',
+      `Origin: ${ALLOWED_ORIGIN}`,
+      'Access-Control-Request-Method: GET',
+      'Access-Control-Request-Private-Network: true',
+    ]);
+    assert.equal(asked.status, 204);
+    assert.equal(asked.headers['access-control-allow-private-network'], 'true');
+    const notAsked = await rawRequest(port, [
+      'OPTIONS /skills HTTP/1.1',
+      'Host: localhost',
+      `Origin: ${ALLOWED_ORIGIN}`,
+      'Access-Control-Request-Method: GET',
+    ]);
+    assert.equal(notAsked.headers['access-control-allow-private-network'], undefined);
+  });
+
   it('refuses the preflight of a foreign Origin', async () => {
     const response = await rawRequest(port, [
       'OPTIONS /skills HTTP/1.1',

@@ -43,6 +43,7 @@ declare module 'fastify' {
 const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
   const baseHosts = bindHostAllowList(options.bindHost);
   const expectedDigest = options.token === undefined ? undefined : digest(options.token);
+  app.decorateRequest('corsOrigin', undefined);
 
   app.addHook('onRequest', async (request) => {
     checkHost(request, baseHosts, options.getServerSettings().allowedHosts);
@@ -62,6 +63,11 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
       reply.header('access-control-allow-methods', ALLOW_METHODS);
       reply.header('access-control-allow-headers', ALLOW_HEADERS);
       reply.header('access-control-max-age', PREFLIGHT_MAX_AGE_S);
+      // Chrome's Private Network Access asks before a public page may call a loopback address: an origin the user
+      // listed in server.allowedOrigins may.
+      if (request.headers['access-control-request-private-network'] === 'true') {
+        reply.header('access-control-allow-private-network', 'true');
+      }
       return reply.code(204).send();
     }
   });
