@@ -1,0 +1,52 @@
+// Where a watched path stands on disk, and which directory to watch to learn when that changes.
+// chokidar silently never watches a path whose parent's parent is missing, and a root that is deleted and recreated
+// stays dead (FINDINGS.md "chokidar on Node 20"): so the watcher never hands chokidar a missing path. It watches the
+// nearest existing ancestor for the one child name that leads towards the target, and moves deeper as it appears.
+
+import { lstat, realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+
+export interface Resolution {
+  /** `lstat(path)` succeeded: something (file, directory, link, even a dangling one) has that name. */
+  exists: boolean;
+  /** The path leads to a directory (symlinks followed). */
+  isDir: boolean;
+  /** `realpath(path)` when it leads to a directory, else null. */
+  real: string | null;
+  /** Inode of that directory (0 when not a directory): a new inode under the same name needs a new watch. */
+  ino: number;
+  /** Directory to watch… */
+  watchDir: string;
+  /** …for events on this child name: the target's own name when its parent exists, else the next missing step. */
+  watchName: string;
+}
+
+/** Walks `path` (absolute, normalised) from the root; one `lstat` per component. */
+export async function resolveTarget(path: string): Promise<Resolution> {
+  const parts = path.split(sep).filter((part) => part !== '');
+  let current: string = sep;
+  for (let index = 0; index < parts.length; index++) {
+    const name = parts[index]!;
+    const next = join(current, name);
+    const here = await lstat(next).catch(() => null);
+    if (here === null) return missing(current, name);
+    if (index === parts.length - 1) {
+      const target = here.isSymbolicLink() ? await stat(next).catch(() => null) : here;
+      if (target === null || !target.isDirectory()) {
+        return { exists: true, isDir: false, real: null, ino: 0, watchDir: current, watchName: name };
+      }
+      const real = await realpath(next).catch(() => null);
+      if (real === null) return { exists: true, isDir: false, real: null, ino: 0, watchDir: current, watchName: name };
+      return { exists: true, isDir: true, real, ino: target.ino, watchDir: current, watchName: name };
+    }
+    // A link or a file in the middle: follow links (the kernel does when watching); a file blocks the path.
+    const through = here.isSymbolicLink() ? await stat(next).catch(() => null) : here;
+    if (through === null || !through.isDirectory()) return missing(current, name);
+    current = next;
+  }
+  return { exists: true, isDir: true, real: sep, ino: 0, watchDir: sep, watchName: '' };
+}
+
+function missing(watchDir: string, watchName: string): Resolution {
+  return { exists: false, isDir: false, real: null, ino: 0, watchDir, watchName };
+}

@@ -1,0 +1,244 @@
+// The last known state of everything that can change discovery's answer, as cheap fingerprints:
+// each skills directory (exists, inode), each entry in it (SKILLS.md §3: a directory or symlink not starting with
+// `.`, its link target) and its SKILL.md (type, inode, size, mtime, ctime), each `.git` marker (SKILLS.md §0: its
+// presence and type only; git rewrites `.git`'s contents all the time), and any extra single file.
+// Refreshing a set of keys re-reads only those and says which paths differ: it is the baseline taken before each
+// onChange (so a second write that chokidar drops is seen by the re-check), the re-check itself, and the periodic
+// reconciliation scan.
+
+import type { Stats } from 'node:fs';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { SKILL_FILE } from './watch-skills-root.js';
+
+export type WatchKeyKind = 'dir' | 'entry' | 'marker' | 'file';
+
+/** A thing to fingerprint: a skills directory, one entry of one (`<dir>/<entry>`), a `.git` marker, a file. */
+export interface WatchKey {
+  kind: WatchKeyKind;
+  path: string;
+}
+
+export interface RefreshResult {
+  /** Paths whose fingerprint differs from the last known one (entries: `<dir>/<entry>` and/or its SKILL.md). */
+  changed: string[];
+  /** Skills directories holding an entry directory replaced by a new one under the same name. */
+  staleDirs: string[];
+}
+
+/** A watch needed outside chokidar's reach: `<dir>/<name>` is what `entryPath`'s SKILL.md really is. */
+export interface LinkTarget {
+  dir: string;
+  name: string;
+  entryPath: string;
+}
+
+interface EntryState {
+  entryFp: string;
+  skillFp: string;
+  ino: number;
+  isLink: boolean;
+  entryReal: string | null;
+  skillReal: string | null;
+}
+
+const ABSENT = 'absent';
+const NO_SKILL = 'none';
+
+export function keyId(key: WatchKey): string {
+  return `${key.kind}:${key.path}`;
+}
+
+export class WatchSignature {
+  /** `dir`, `marker` and `file` fingerprints by key id. */
+  private readonly simple = new Map<string, string>();
+  private readonly entries = new Map<string, EntryState>();
+  /** Entry names known per skills directory. */
+  private readonly entriesByDir = new Map<string, Set<string>>();
+
+  /**
+   * Re-reads `keys` and records their state. A `dir` key also notices entries added or removed; with `deep` (or
+   * when listed in `deepDirs`) it re-reads every entry of the directory, else only the new ones.
+   */
+  async refresh(
+    keys: Iterable<WatchKey>,
+    options: { deep?: boolean; deepDirs?: ReadonlySet<string> } = {},
+  ): Promise<RefreshResult> {
+    const unique = new Map<string, WatchKey>();
+    for (const key of keys) unique.set(keyId(key), key);
+    const changed = new Set<string>();
+    const staleDirs = new Set<string>();
+    const done = new Set<string>();
+    const all = [...unique.values()];
+    await Promise.all(
+      all
+        .filter((key) => key.kind === 'dir')
+        .map((key) => {
+          const deep = options.deep === true || options.deepDirs?.has(key.path) === true;
+          return this.refreshDir(key.path, deep, changed, staleDirs, done);
+        }),
+    );
+    await Promise.all(
+      all.map((key) => {
+        if (key.kind === 'entry')
+          return done.has(key.path) ? undefined : this.refreshEntry(key.path, changed, staleDirs);
+        if (key.kind === 'marker') return this.refreshSimple(key, markerFingerprint, changed);
+        if (key.kind === 'file') return this.refreshSimple(key, fileFingerprint, changed);
+        return undefined;
+      }),
+    );
+    return { changed: [...changed], staleDirs: [...staleDirs] };
+  }
+
+  /** Forgets a key (its target is no longer watched): nothing is reported. */
+  drop(key: WatchKey): void {
+    this.simple.delete(keyId(key));
+    if (key.kind !== 'dir') return;
+    for (const name of this.entriesByDir.get(key.path) ?? []) this.entries.delete(join(key.path, name));
+    this.entriesByDir.delete(key.path);
+  }
+
+  /** Whether `<dir>/<entry>` is known as an entry that is a directory (not a symlink). */
+  isDirectoryEntry(path: string): boolean {
+    const state = this.entries.get(path);
+    return state !== undefined && !state.isLink;
+  }
+
+  /** Real locations of symlinked entries' SKILL.md and of symlinked SKILL.md files. */
+  linkTargets(): LinkTarget[] {
+    const out: LinkTarget[] = [];
+    for (const [entryPath, state] of this.entries) {
+      if (state.isLink && state.entryReal !== null) out.push({ dir: state.entryReal, name: SKILL_FILE, entryPath });
+      if (state.skillReal !== null) {
+        out.push({ dir: dirname(state.skillReal), name: basename(state.skillReal), entryPath });
+      }
+    }
+    return out;
+  }
+
+  private async refreshDir(
+    dir: string,
+    deep: boolean,
+    changed: Set<string>,
+    staleDirs: Set<string>,
+    done: Set<string>,
+  ): Promise<void> {
+    const id = keyId({ kind: 'dir', path: dir });
+    const before = this.simple.get(id) ?? ABSENT;
+    const stats = await stat(dir).catch(() => null);
+    const known = this.entriesByDir.get(dir) ?? new Set<string>();
+    if (stats === null || !stats.isDirectory()) {
+      this.simple.delete(id);
+      if (before !== ABSENT) changed.add(dir);
+      for (const name of [...known]) this.removeEntry(join(dir, name), changed);
+      this.entriesByDir.delete(dir);
+      return;
+    }
+    const listing = await readdir(dir, { withFileTypes: true }).catch(() => null);
+    // Only the directory's identity counts here: its listing is reported through the entries themselves.
+    const fingerprint = listing === null ? `unreadable:${stats.ino}` : `dir:${stats.ino}`;
+    this.simple.set(id, fingerprint);
+    if (fingerprint !== before) changed.add(dir);
+    const names = (listing ?? [])
+      .filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()))
+      .map((entry) => entry.name);
+    const present = new Set(names);
+    for (const name of [...known]) if (!present.has(name)) this.removeEntry(join(dir, name), changed);
+    const toRead = deep ? names : names.filter((name) => !known.has(name));
+    await Promise.all(
+      toRead.map((name) => {
+        const path = join(dir, name);
+        done.add(path);
+        return this.refreshEntry(path, changed, staleDirs);
+      }),
+    );
+  }
+
+  private async refreshEntry(path: string, changed: Set<string>, staleDirs: Set<string>): Promise<void> {
+    const link = await lstat(path).catch(() => null);
+    if (link === null || !(link.isDirectory() || link.isSymbolicLink()) || basename(path).startsWith('.')) {
+      this.removeEntry(path, changed);
+      return;
+    }
+    const isLink = link.isSymbolicLink();
+    const entryReal = isLink ? await realpath(path).catch(() => null) : null;
+    const entryFp = `${isLink ? 'link' : 'dir'}:${link.ino}:${entryReal ?? ''}`;
+    const skillPath = join(path, SKILL_FILE);
+    const skill = await lstat(skillPath).catch(() => null);
+    let skillFp = NO_SKILL;
+    let skillReal: string | null = null;
+    if (skill?.isSymbolicLink()) {
+      const [target, real] = await Promise.all([
+        stat(skillPath).catch(() => null),
+        realpath(skillPath).catch(() => null),
+      ]);
+      skillReal = real;
+      skillFp = target === null ? 'link:dangling' : `link:${real}:${describe(target)}`;
+    } else if (skill !== null) {
+      skillFp = describe(skill);
+    }
+    const before = this.entries.get(path);
+    if (before === undefined) {
+      changed.add(path);
+      if (skillFp !== NO_SKILL) changed.add(skillPath);
+    } else {
+      if (before.entryFp !== entryFp) changed.add(path);
+      if (before.skillFp !== skillFp) changed.add(skillPath);
+      // Same name, new directory: chokidar's watch on the old one is dead (FINDINGS.md).
+      if (!before.isLink && !isLink && before.ino !== link.ino) staleDirs.add(dirname(path));
+    }
+    this.entries.set(path, { entryFp, skillFp, ino: link.ino, isLink, entryReal, skillReal });
+    const dir = dirname(path);
+    let known = this.entriesByDir.get(dir);
+    if (known === undefined) {
+      known = new Set();
+      this.entriesByDir.set(dir, known);
+    }
+    known.add(basename(path));
+  }
+
+  private removeEntry(path: string, changed: Set<string>): void {
+    const before = this.entries.get(path);
+    this.entriesByDir.get(dirname(path))?.delete(basename(path));
+    if (before === undefined) return;
+    this.entries.delete(path);
+    changed.add(path);
+    if (before.skillFp !== NO_SKILL) changed.add(join(path, SKILL_FILE));
+  }
+
+  private async refreshSimple(
+    key: WatchKey,
+    fingerprint: (path: string) => Promise<string>,
+    changed: Set<string>,
+  ): Promise<void> {
+    const id = keyId(key);
+    const before = this.simple.get(id) ?? ABSENT;
+    const after = await fingerprint(key.path);
+    if (after === ABSENT) this.simple.delete(id);
+    else this.simple.set(id, after);
+    if (after !== before) changed.add(key.path);
+  }
+}
+
+function describe(stats: Stats): string {
+  return `${typeOf(stats)}:${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`;
+}
+
+function typeOf(stats: Stats): string {
+  if (stats.isDirectory()) return 'dir';
+  if (stats.isSymbolicLink()) return 'link';
+  return stats.isFile() ? 'file' : 'other';
+}
+
+/** REPO only asks whether a `.git` entry exists (file or directory): its type is all that is kept. */
+async function markerFingerprint(path: string): Promise<string> {
+  return lstat(path).then(typeOf, () => ABSENT);
+}
+
+async function fileFingerprint(path: string): Promise<string> {
+  const link = await lstat(path).catch(() => null);
+  if (link === null) return ABSENT;
+  if (!link.isSymbolicLink()) return describe(link);
+  const target = await stat(path).catch(() => null);
+  return target === null ? 'link:dangling' : `link:${describe(target)}`;
+}
