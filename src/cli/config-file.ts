@@ -114,7 +114,8 @@ export interface ConfigWatcher {
 /**
  * Watches the config file's directory, not the file: editors that save by writing a temporary file and renaming it
  * over the original replace the inode, and a watch on the old inode would go quiet. Each burst of events is
- * debounced, the file re-read, and acted on only when its content changed.
+ * debounced, the file re-read, and acted on only when its content changed (compared with `initialText` at first,
+ * which is also checked once right after the watch starts).
  */
 export function watchConfigFile(options: ConfigWatchOptions): ConfigWatcher {
   const file = resolve(options.file);
@@ -168,6 +169,8 @@ export function watchConfigFile(options: ConfigWatchOptions): ConfigWatcher {
     // The directory itself went away; nothing more can be watched there.
     watcher.close();
   });
+  // The file may have changed between the read that produced `initialText` and the start of the watch.
+  schedule();
 
   return {
     close() {

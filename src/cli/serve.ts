@@ -56,26 +56,8 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     settings,
     logger,
   });
-  let app: FastifyInstance | undefined;
-  let url: string;
   let watcher: ConfigWatcher | undefined;
-  try {
-    app = await buildApp({
-      registry,
-      getSettings: () => settings,
-      security: { token, bindHost: host, getServerSettings: () => settings.server },
-      logger,
-    });
-    // The default workspace's first index is built before the port opens, so the first answer is complete.
-    await registry.get();
-    logger.info({ cwd, profile: settings.profile, config: config?.file }, `serving the workspace ${cwd}`);
-    url = await listen(app, host, port);
-  } catch (error) {
-    await app?.close().catch(() => undefined);
-    await registry.close().catch(() => undefined);
-    throw error;
-  }
-
+  // Watching starts before the first index, so an edit made while the daemon starts is not lost.
   if (config !== undefined) {
     const file = config.file;
     watcher = watchConfigFile({
@@ -96,6 +78,26 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
         registry.reportSettingsError(file, error.problem);
       },
     });
+  }
+
+  let app: FastifyInstance | undefined;
+  let url: string;
+  try {
+    app = await buildApp({
+      registry,
+      getSettings: () => settings,
+      security: { token, bindHost: host, getServerSettings: () => settings.server },
+      logger,
+    });
+    // The default workspace's first index is built before the port opens, so the first answer is complete.
+    await registry.get();
+    logger.info({ cwd, profile: settings.profile, config: config?.file }, `serving the workspace ${cwd}`);
+    url = await listen(app, host, port);
+  } catch (error) {
+    watcher?.close();
+    await app?.close().catch(() => undefined);
+    await registry.close().catch(() => undefined);
+    throw error;
   }
 
   const server = app;

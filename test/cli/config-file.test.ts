@@ -247,6 +247,19 @@ describe('watchConfigFile', () => {
     assert.deepEqual(event, { settings: parseSettings({ profile: 'musepi', symlinks: 'follow' }) });
   });
 
+  it('applies a change made between the first read and the start of the watch', async () => {
+    const file = join(dir, 'skillsd.yaml');
+    await writeFile(file, 'profile: xcsh\n');
+    const queue = eventQueue();
+    watcher = watchConfigFile({
+      file,
+      initialText: 'profile: omp\n',
+      onSettings: queue.onSettings,
+      onError: queue.onError,
+    });
+    assert.deepEqual(await queue.next(), { settings: parseSettings({ profile: 'xcsh' }) });
+  });
+
   it('stops reporting once closed', async () => {
     const { file, queue } = await start('skillsd.yaml', 'profile: omp\n');
     watcher?.close();
