@@ -41,6 +41,8 @@ export interface AppOptions {
 export const DEFAULT_READY_WAIT_MS = 2000;
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 export const DEFAULT_RETRY_MS = 3000;
+/** How long `close()` lets requests in flight finish before it drops their connections. */
+const CLOSE_GRACE_MS = 1500;
 /** Seconds a client should wait after a 503 `NotReady`. */
 const RETRY_AFTER_S = '1';
 
@@ -70,6 +72,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    // Requests in flight get a grace period; then every connection goes, so closing is bounded (API.md: SIGTERM
+    // exits within 5 s) even when a client holds a connection open without using it.
+    const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
+    force.unref();
+    app.server.once('close', () => clearTimeout(force));
   });
   app.addHook('onRequest', async () => {
     if (closing) throw new SkillsdError('NotReady', 'The daemon is shutting down');

@@ -1,4 +1,7 @@
-// A small Server-Sent Events client over fetch's body stream (Node 20 has no EventSource).
+// A small Server-Sent Events client (Node 20 has no EventSource). It uses node:http with one socket per stream,
+// closed with the stream: fetch's connection pool may open a spare connection that outlives the test.
+
+import { type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
 
 export interface SseEvent {
   id: string | undefined;
@@ -9,33 +12,34 @@ export interface SseEvent {
 
 export class SseClient {
   readonly status: number;
-  readonly headers: Headers;
+  readonly headers: IncomingHttpHeaders;
   /** Every event received so far, in order. */
   readonly events: SseEvent[] = [];
   /** Comment lines (`: ping`) received so far, without the colon. */
   readonly comments: string[] = [];
-  private readonly controller: AbortController;
+  private readonly response: IncomingMessage;
   private buffer = '';
   private cursor = 0;
   private waiters: Array<() => void> = [];
   private ended = false;
   private readonly done: Promise<void>;
 
-  private constructor(response: Response, controller: AbortController) {
-    this.status = response.status;
+  private constructor(response: IncomingMessage) {
+    this.status = response.statusCode ?? 0;
     this.headers = response.headers;
-    this.controller = controller;
+    this.response = response;
     this.done = this.read(response);
   }
 
   /** Connects; resolves once the response head arrived (the status may be an error). */
-  static async connect(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
-    const controller = new AbortController();
-    const response = await fetch(url, {
-      headers: { accept: 'text/event-stream', ...headers },
-      signal: controller.signal,
+  static connect(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
+    return new Promise((resolve, reject) => {
+      const req = request(url, { headers: { accept: 'text/event-stream', ...headers }, agent: false }, (response) =>
+        resolve(new SseClient(response)),
+      );
+      req.on('error', reject);
+      req.end();
     });
-    return new SseClient(response, controller);
   }
 
   /** The next event after the last one returned by `next` that satisfies `predicate`, within `timeoutMs`. */
@@ -82,19 +86,19 @@ export class SseClient {
   }
 
   close(): void {
-    this.controller.abort();
+    this.response.destroy();
+    this.response.socket?.destroy();
   }
 
-  private async read(response: Response): Promise<void> {
-    const decoder = new TextDecoder();
+  private async read(response: IncomingMessage): Promise<void> {
+    response.setEncoding('utf8');
     try {
-      if (response.body === null) return;
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        this.buffer += decoder.decode(chunk, { stream: true });
+      for await (const chunk of response as AsyncIterable<string>) {
+        this.buffer += chunk;
         this.parse();
       }
     } catch {
-      // Aborted by close(), or the server went away.
+      // Destroyed by close(), or the server went away.
     } finally {
       this.ended = true;
       this.wake();

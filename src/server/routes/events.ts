@@ -47,6 +47,10 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const wanted = types === undefined ? null : new Set(types.split(',') as EventType[]);
       const resumeFrom = lastEventId ?? headerValue(request.headers['last-event-id']);
 
+      // A stream owns its connection: when it ends (client gone, daemon closing) the socket goes too, instead of
+      // idling in a keep-alive pool that would hold `app.close()` until the client drops it.
+      reply.header('connection', 'close');
+
       // One synchronous step from here to `subscribe`: nothing can be logged in between.
       const log = workspace.events;
       const snapshot = workspace.snapshot!;
@@ -75,6 +79,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       }, app.eventStreams.heartbeatMs);
       ping.unref();
       const close = () => reply.sse.close();
+      // Kept now: the response lets go of its socket once it ends.
+      const socket = request.raw.socket;
       const untrack = app.eventStreams.track(close);
       const unwatchClose = workspace.onClose(close);
       reply.sse.onClose(() => {
@@ -83,6 +89,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         untrack();
         unwatchClose();
         workspace.touch();
+        // The connection served this stream only; left open it would idle until the client drops it.
+        socket.destroySoon();
       });
       reply.sse.keepAlive();
     },
