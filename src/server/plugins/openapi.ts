@@ -34,9 +34,34 @@ const openApi: FastifyPluginAsync<OpenApiOptions> = async (app, options) => {
       },
       security: [{ bearer: [] }],
     },
+    transform: documentWildcard,
   });
   if (options.ui !== false) await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 };
+
+/**
+ * `/skill/:name/*` is documented as `/skill/{name}/{path}` (API.md names it `{path…}`): the router's `*` is no
+ * parameter name a client generator can use.
+ */
+function documentWildcard({ schema, url }: { schema: unknown; url: string }): { schema: unknown; url: string } {
+  if (!url.endsWith('/*')) return { schema, url };
+  const routeSchema = (schema ?? {}) as { params?: { properties?: Record<string, unknown>; required?: string[] } };
+  const params = routeSchema.params;
+  const properties = { ...(params?.properties ?? {}) };
+  const wildcard = properties['*'];
+  delete properties['*'];
+  return {
+    url: `${url.slice(0, -1)}:path`,
+    schema: {
+      ...routeSchema,
+      params: {
+        ...params,
+        properties: { ...properties, path: wildcard },
+        required: [...(params?.required ?? []), 'path'],
+      },
+    },
+  };
+}
 
 export const openApiPlugin = fp(openApi, { name: 'skillsd-openapi', fastify: '5.x' });
