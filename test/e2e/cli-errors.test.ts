@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { chmod, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { runCli } from '../helpers/spawn-daemon.js';
+import { CLI, runCli } from '../helpers/spawn-daemon.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
 describe('skillsd command-line errors (built CLI)', () => {
@@ -119,6 +119,16 @@ describe('skillsd command-line errors (built CLI)', () => {
       assert.match(result.stdout, /--token-file FILE/);
       assert.equal(result.stderr, '');
     }
+  });
+
+  it('is an executable script for the package bin', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    assert.deepEqual(manifest.bin, { skillsd: 'dist/cli.js' });
+    const script = await readFile(CLI, 'utf8');
+    assert.equal(script.split('\n', 1)[0], '#!/usr/bin/env node');
   });
 
   it('prints the version with --version, exit 0', async () => {
