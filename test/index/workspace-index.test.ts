@@ -1,0 +1,212 @@
+import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
+import { describe, it, type TestContext } from 'node:test';
+import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
+import type { DiscoveryContext } from '../../src/discovery/types.js';
+import { createEventIdSource, type IndexEvent } from '../../src/index/event-log.js';
+import { type DiscoverFn, WorkspaceIndex, type WorkspaceIndexOptions } from '../../src/index/workspace-index.js';
+import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+/** An index over a fresh tree; `cwd` is relative to the tree's root (default `work`, a repository). */
+async function openIndex(
+  t: TestContext,
+  tree: Parameters<typeof writeTree>[1],
+  options: Partial<Omit<WorkspaceIndexOptions, 'cwd'>> & { cwd?: string } = {},
+): Promise<{ index: WorkspaceIndex; root: string; cwd: string; events: IndexEvent[] }> {
+  const { dir: root, cleanup } = await makeTempDir();
+  const relativeCwd = options.cwd ?? 'work';
+  await writeTree(root, { 'home/.keep': '', ...(options.cwd === undefined ? { 'work/.git/HEAD': 'x' } : {}), ...tree });
+  const cwd = `${root}/${relativeCwd}`;
+  const index = new WorkspaceIndex({
+    home: `${root}/home`,
+    cwd,
+    env: {},
+    settings: defaultSettings(),
+    ids: createEventIdSource(0),
+    watch: false,
+    watcher: { coalesceMs: 10, rereadDelayMs: 40, reconcileIntervalMs: 60_000 },
+    ...options,
+    cwd,
+  });
+  t.after(async () => {
+    await index.close();
+    await cleanup();
+  });
+  const events: IndexEvent[] = [];
+  index.events.subscribe((event) => events.push(event));
+  await index.ready;
+  return { index, root, cwd, events };
+}
+
+/** Waits until `predicate` holds, polling; fails after `timeoutMs`. */
+async function until(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('WorkspaceIndex', () => {
+  it('builds generation 1 from discovery and logs no event for it', async (t) => {
+    const { index, root, cwd, events } = await openIndex(t, {
+      'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }),
+    });
+    const snapshot = index.snapshot!;
+    assert.equal(snapshot.generation, 1);
+    const ctx: DiscoveryContext = { home: `${root}/home`, cwd, env: {}, settings: defaultSettings() };
+    const expected = await discoverSkills(ctx);
+    assert.deepEqual([...snapshot.skills], expected.skills);
+    assert.deepEqual([...snapshot.scannedDirs], expected.scannedDirs);
+    assert.equal(snapshot.repoRoot, cwd);
+    assert.deepEqual(events, []);
+    assert.equal(index.isReady, true);
+  });
+
+  it('keeps the generation when a rebuild finds the same answer, and moves it when the answer changes', async (t) => {
+    const { index, root, events } = await openIndex(t, {
+      'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }),
+    });
+    const first = index.snapshot!;
+    await index.rebuild();
+    assert.equal(index.snapshot!.generation, 1);
+    assert.equal(index.snapshot!.etag, first.etag);
+    assert.notEqual(index.snapshot, first);
+    await writeTree(root, { 'work/.claude/skills/pdf/SKILL.md': SK({ description: 'Claude PDF' }) });
+    await index.rebuild();
+    assert.equal(index.snapshot!.generation, 2);
+    assert.deepEqual(
+      events.map((event) => [event.id, event.type, (event.data as { name?: string; state?: string }).state ?? null]),
+      [
+        [1, 'index', null],
+        [2, 'collision', 'new'],
+      ],
+    );
+    assert.deepEqual(events[0]!.data, { generation: 2, added: [], removed: [], changed: [] });
+  });
+
+  it('coalesces concurrent rebuilds: one running and one queued', async (t) => {
+    let calls = 0;
+    const counting: DiscoverFn = (ctx, options) => {
+      calls++;
+      return discoverSkills(ctx, options);
+    };
+    const { index } = await openIndex(t, {}, { discover: counting });
+    calls = 0;
+    await Promise.all([index.rebuild(), index.rebuild(), index.rebuild(), index.rebuild()]);
+    assert.equal(calls, 2);
+  });
+
+  it('rebuilds after real edits seen by the watcher', async (t) => {
+    const { index, cwd, events } = await openIndex(
+      t,
+      { 'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }) },
+      { watch: true },
+    );
+    assert.equal(index.watcherStatus() !== undefined, true);
+    await writeTree(cwd, { '.musepi/skills/docx/SKILL.md': SK({ description: 'Word' }) });
+    await until(() => index.snapshot!.generation === 2);
+    assert.deepEqual(events.at(-1)?.data, { generation: 2, added: ['docx'], removed: [], changed: [] });
+    await writeFile(`${cwd}/.musepi/skills/docx/SKILL.md`, SK({ description: 'Word documents' }));
+    await until(() => index.snapshot!.generation === 3);
+    assert.equal(index.snapshot!.skill('docx')?.description, 'Word documents');
+    await rm(`${cwd}/.musepi/skills/pdf`, { recursive: true });
+    await until(() => index.snapshot!.generation === 4);
+    assert.deepEqual(events.at(-1)?.data, { generation: 4, added: [], removed: ['pdf'], changed: [] });
+  });
+
+  it('watches skills directories that do not exist yet, and a .git appearing that moves REPO', async (t) => {
+    const { index, root } = await openIndex(
+      t,
+      { 'outer/.claude/skills/far/SKILL.md': SK({ description: 'Far' }), 'outer/inner/.keep': '' },
+      { watch: true, cwd: 'outer/inner' },
+    );
+    const names = () => index.snapshot!.skills.map((skill) => skill.name);
+    assert.deepEqual(names(), ['far']);
+    await writeTree(root, { 'outer/inner/.musepi/skills/near/SKILL.md': SK({ description: 'Near' }) });
+    await until(() => index.snapshot!.generation === 2);
+    assert.deepEqual(names(), ['far', 'near']);
+    // A repository root at CWD stops the project walk there: the skill above it is out (SKILLS.md §0).
+    await writeTree(root, { 'outer/inner/.git/HEAD': 'ref: refs/heads/main\n' });
+    await until(() => index.snapshot!.generation === 3);
+    assert.deepEqual(names(), ['near']);
+    assert.equal(index.snapshot!.repoRoot, `${root}/outer/inner`);
+  });
+
+  it('applies new settings with a rebuild, then logs a settings event', async (t) => {
+    const { index, events } = await openIndex(t, {
+      'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }),
+    });
+    await index.applySettings(parseSettings({ skills: { enablePiProject: false } }), '/cfg.yaml');
+    assert.equal(index.snapshot!.generation, 2);
+    assert.equal(index.snapshot!.settings.skills.enablePiProject, false);
+    assert.deepEqual(
+      events.map((event) => [event.type, event.data]),
+      [
+        ['index', { generation: 2, added: [], removed: ['pdf'], changed: [] }],
+        ['settings', { source: '/cfg.yaml', generation: 2 }],
+      ],
+    );
+    // Settings that change nothing in the answer keep the generation but are in force.
+    await index.applySettings(parseSettings({ skills: { enablePiProject: false }, symlinks: 'follow' }), '/cfg.yaml');
+    assert.equal(index.snapshot!.generation, 2);
+    assert.equal(index.snapshot!.settings.symlinks, 'follow');
+    index.reportSettingsError('/cfg.yaml', 'bad');
+    assert.deepEqual(events.at(-1)?.data, { source: '/cfg.yaml', message: 'bad' });
+  });
+
+  it('answers NotReady while the first build runs, and closes cleanly mid-build', async (t) => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const { dir, cleanup } = await makeTempDir();
+    t.after(cleanup);
+    const index = new WorkspaceIndex({
+      home: dir,
+      cwd: dir,
+      env: {},
+      settings: defaultSettings(),
+      ids: createEventIdSource(0),
+      watch: false,
+      discover: async (ctx, options) => {
+        await gate;
+        return discoverSkills(ctx, options);
+      },
+    });
+    await assert.rejects(index.whenReady(0), { name: 'SkillsdError', code: 'NotReady' });
+    await assert.rejects(index.whenReady(20), {
+      code: 'NotReady',
+      message: `The skill index of ${dir} is still being built`,
+    });
+    let closed = false;
+    index.onClose(() => {
+      closed = true;
+    });
+    const closing = index.close();
+    release();
+    await closing;
+    assert.equal(closed, true);
+    assert.equal(index.closed, true);
+    assert.equal(index.snapshot, undefined);
+  });
+
+  it('retries a first discovery that throws', async (t) => {
+    let calls = 0;
+    const { index } = await openIndex(
+      t,
+      {},
+      {
+        retryDelayMs: 5,
+        discover: async (ctx, options) => {
+          calls++;
+          if (calls === 1) throw new Error('disk on fire');
+          return discoverSkills(ctx, options);
+        },
+      },
+    );
+    assert.equal(calls, 2);
+    assert.equal(index.snapshot!.generation, 1);
+  });
+});

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { describe, it, type TestContext } from 'node:test';
+import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
+import { WorkspaceRegistry, type WorkspaceRegistryOptions } from '../../src/index/workspace-registry.js';
+import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+async function openRegistry(t: TestContext, options: Partial<WorkspaceRegistryOptions> = {}) {
+  const { dir: root, cleanup } = await makeTempDir();
+  await writeTree(root, {
+    'home/.keep': '',
+    'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }),
+    'a/.keep': '',
+    'b/.keep': '',
+    'c/.keep': '',
+    'allowed/one/.keep': '',
+    'file.txt': 'x',
+  });
+  const registry = new WorkspaceRegistry({
+    home: `${root}/home`,
+    env: {},
+    defaultCwd: `${root}/work`,
+    settings: defaultSettings(),
+    watch: false,
+    ...options,
+  });
+  t.after(async () => {
+    await registry.close();
+    await cleanup();
+  });
+  return { registry, root };
+}
+
+function badRequest(message: string) {
+  return { name: 'SkillsdError', code: 'BadRequest', message };
+}
+
+describe('WorkspaceRegistry', () => {
+  it('answers the default workspace without a cwd, and the same index for the same directory', async (t) => {
+    const { registry, root } = await openRegistry(t);
+    const main = await registry.get();
+    assert.equal(main, registry.defaultWorkspace);
+    assert.equal(main.cwd, `${root}/work`);
+    assert.equal(await registry.get(''), main);
+    assert.equal(await registry.get(`${root}/work/`), main);
+    assert.equal(await registry.get(`${root}/work/../work`), main);
+    const a = await registry.get(`${root}/a`);
+    assert.equal(await registry.get(`${root}/a`), a);
+    assert.deepEqual(registry.list(), [`${root}/work`, `${root}/a`]);
+  });
+
+  it('refuses relative, missing and non-directory paths with BadRequest', async (t) => {
+    const { registry, root } = await openRegistry(t);
+    await assert.rejects(registry.get('work'), badRequest('cwd must be an absolute path: work'));
+    await assert.rejects(registry.get(`${root}/nope`), badRequest(`cwd does not exist: ${root}/nope`));
+    await assert.rejects(registry.get(`${root}/file.txt`), badRequest(`cwd is not a directory: ${root}/file.txt`));
+    await assert.rejects(registry.get(`${root}/a\0b`), badRequest('cwd must not contain a NUL byte'));
+    assert.equal(registry.size, 1);
+  });
+
+  it('honours server.allowedWorkspaces globs, the default workspace always allowed', async (t) => {
+    const { root, cleanup } = await makeTempDir().then(async (temp) => ({ root: temp.dir, cleanup: temp.cleanup }));
+    t.after(cleanup);
+    await writeTree(root, { 'work/.keep': '', 'allowed/one/.keep': '', 'a/.keep': '' });
+    const settings = parseSettings({ server: { allowedWorkspaces: [`${root}/allowed/*`] } });
+    const registry = new WorkspaceRegistry({ home: root, env: {}, defaultCwd: `${root}/work`, settings, watch: false });
+    t.after(() => registry.close());
+    assert.equal((await registry.get(`${root}/allowed/one`)).cwd, `${root}/allowed/one`);
+    assert.equal((await registry.get(`${root}/work`)).cwd, `${root}/work`);
+    await assert.rejects(
+      registry.get(`${root}/a`),
+      badRequest(`cwd is not an allowed workspace (server.allowedWorkspaces): ${root}/a`),
+    );
+    // A new allow-list closes the workspaces it no longer allows.
+    const one = await registry.get(`${root}/allowed/one`);
+    await registry.applySettings(parseSettings({ server: { allowedWorkspaces: [`${root}/a`] } }), 'cfg');
+    assert.equal(one.closed, true);
+    assert.deepEqual(registry.list(), [`${root}/work`]);
+    assert.equal((await registry.get(`${root}/a`)).cwd, `${root}/a`);
+  });
+
+  it('closes the least recently used idle workspace at the cap, never the default nor one with a stream', async (t) => {
+    const { registry, root } = await openRegistry(t, { maxWorkspaces: 3 });
+    const a = await registry.get(`${root}/a`);
+    const b = await registry.get(`${root}/b`);
+    a.lastUsed = 1;
+    b.lastUsed = 2;
+    registry.defaultWorkspace.lastUsed = 0;
+    const c = await registry.get(`${root}/c`);
+    assert.equal(a.closed, true);
+    assert.equal(b.closed, false);
+    assert.deepEqual(registry.list(), [`${root}/work`, `${root}/b`, `${root}/c`]);
+    // b has a subscriber (an open event stream): c goes instead, though b is older.
+    const unsubscribe = b.events.subscribe(() => {});
+    b.lastUsed = 1;
+    c.lastUsed = 2;
+    await registry.get(`${root}/a`);
+    assert.equal(c.closed, true);
+    assert.equal(b.closed, false);
+    // Every other workspace busy: opening one more is refused.
+    const a2 = await registry.get(`${root}/a`);
+    const unsubscribeA = a2.events.subscribe(() => {});
+    await assert.rejects(
+      registry.get(`${root}/c`),
+      badRequest('Too many open workspaces (3), each with an open event stream; close one and retry'),
+    );
+    unsubscribe();
+    unsubscribeA();
+    assert.equal(registry.defaultWorkspace.closed, false);
+  });
+
+  it('closes workspaces idle for idleTimeoutMs, keeping the default one and those with streams', async (t) => {
+    const { registry, root } = await openRegistry(t, { idleTimeoutMs: 30 });
+    const a = await registry.get(`${root}/a`);
+    const b = await registry.get(`${root}/b`);
+    b.events.subscribe(() => {});
+    const deadline = Date.now() + 5000;
+    while (!a.closed && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(a.closed, true);
+    assert.equal(b.closed, false);
+    assert.equal(registry.defaultWorkspace.closed, false);
+    assert.deepEqual(registry.list(), [`${root}/work`, `${root}/b`]);
+  });
+
+  it('reports health of the default workspace', async (t) => {
+    const { registry } = await openRegistry(t);
+    await registry.defaultWorkspace.ready;
+    const health = registry.health();
+    assert.deepEqual(
+      { ...health, uptimeS: 0 },
+      {
+        status: 'ok',
+        generation: 1,
+        skills: 1,
+        uptimeS: 0,
+        workspaces: 1,
+        watchers: 0,
+      },
+    );
+  });
+
+  it('applies settings to every workspace and reports refused edits to all', async (t) => {
+    const { registry, root } = await openRegistry(t);
+    const a = await registry.get(`${root}/a`);
+    await Promise.all([registry.defaultWorkspace.ready, a.ready]);
+    const seen: string[] = [];
+    registry.defaultWorkspace.events.subscribe((event) => seen.push(`work:${event.type}`));
+    a.events.subscribe((event) => seen.push(`a:${event.type}`));
+    const next = parseSettings({ skills: { enablePiProject: false } });
+    await registry.applySettings(next, '/cfg.json');
+    assert.equal(registry.settings, next);
+    assert.deepEqual(seen.sort(), ['a:settings', 'work:index', 'work:settings']);
+    registry.reportSettingsError('/cfg.json', 'oops');
+    assert.deepEqual(seen.slice(3).sort(), ['a:settings-error', 'work:settings-error']);
+    assert.equal(registry.defaultWorkspace.snapshot!.skills.length, 0);
+  });
+
+  it('refuses requests once closed, and closes every workspace', async (t) => {
+    const { registry, root } = await openRegistry(t);
+    const a = await registry.get(`${root}/a`);
+    await registry.close();
+    assert.equal(a.closed, true);
+    await assert.rejects(registry.get(), { code: 'NotReady', message: 'The daemon is shutting down' });
+  });
+});
