@@ -20,7 +20,6 @@ async function openIndex(
   const cwd = `${root}/${relativeCwd}`;
   const index = new WorkspaceIndex({
     home: `${root}/home`,
-    cwd,
     env: {},
     settings: defaultSettings(),
     ids: createEventIdSource(0),
