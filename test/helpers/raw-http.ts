@@ -16,7 +16,8 @@ export function rawRequest(port: number, head: string[], body = ''): Promise<Raw
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
     socket.setTimeout(5000, () => socket.destroy(new Error('raw request timed out')));
-    socket.on('connect', () => socket.end(`${[...head, 'Connection: close'].join('\r\n')}\r\n\r\n${body}`));
+    // Written without ending the socket: `Connection: close` makes the server close it after answering.
+    socket.on('connect', () => socket.write(`${[...head, 'Connection: close'].join('\r\n')}\r\n\r\n${body}`));
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
     socket.on('close', () => {

@@ -6,7 +6,9 @@ import { defaultSettings } from '../../src/discovery/settings.js';
 import type { ServerSettings } from '../../src/discovery/types.js';
 import { toErrorResponse } from '../../src/server/errors.js';
 import { type SecurityOptions, securityPlugin } from '../../src/server/plugins/security.js';
+import { startServer } from '../helpers/app-server.js';
 import { type RawResponse, rawRequest } from '../helpers/raw-http.js';
+import { SseClient } from '../helpers/sse-client.js';
 
 const TOKEN = 'Zm9vYmFyYmF6cXV4LXRva2VuLXZhbHVlLTMyYnl0ZXM';
 const ALLOWED_ORIGIN = 'http://localhost:5173';
@@ -343,5 +345,69 @@ describe('security plugin with a token on a wildcard bind', () => {
       ]);
       assert.equal(response.status, 200, address);
     }
+  });
+});
+
+describe('security plugin inside the real app', () => {
+  const tree = { 'work/.musepi/skills/pdf/SKILL.md': '---\nname: pdf\ndescription: PDF tools\n---\n\n# Body\n' };
+  const settings = { server: { allowedOrigins: [ALLOWED_ORIGIN] } };
+  const security = (token?: string): SecurityOptions => ({
+    token,
+    bindHost: '127.0.0.1',
+    getServerSettings: () => ({ ...defaultSettings().server, allowedOrigins: [ALLOWED_ORIGIN] }),
+  });
+
+  it('guards every route of the app with a token', async (t) => {
+    const server = await startServer(t, { tree, settings, app: { security: security(TOKEN) } });
+    const get = (target: string, headers: string[] = []) =>
+      rawRequest(server.port, [`GET ${target} HTTP/1.1`, 'Host: localhost', ...headers]);
+    const auth = `Authorization: Bearer ${TOKEN}`;
+
+    for (const target of [
+      '/skills',
+      '/skills/pdf',
+      '/skill/pdf',
+      '/collisions',
+      '/prompt',
+      '/context-files',
+      '/nope',
+    ]) {
+      const refused = await get(target);
+      assert.equal(refused.status, 401, target);
+      assert.equal(refused.headers['www-authenticate'], 'Bearer', target);
+      assert.equal(JSON.parse(refused.body).code, 'Unauthorized', target);
+    }
+    assert.equal((await get('/skill/pdf', [auth])).status, 200);
+    assert.equal((await get('/nope', [auth])).status, 404);
+    assert.equal((await get('/health')).status, 200);
+    assert.equal((await get(`/health?cwd=${encodeURIComponent(server.cwd)}`)).status, 401);
+
+    const invocation = await rawRequest(
+      server.port,
+      ['POST /invocations HTTP/1.1', 'Host: localhost', 'Content-Type: application/json', 'Content-Length: 22'],
+      '{"text":"/skill:pdf"}',
+    );
+    assert.equal(invocation.status, 401);
+
+    const events = await SseClient.connect(`${server.base}/events?token=${TOKEN}`);
+    assert.equal(events.status, 200);
+    assert.equal((await events.next()).event, 'hello');
+    events.close();
+    assert.equal((await SseClient.connect(`${server.base}/events`)).status, 401);
+  });
+
+  it('answers allowed origins with CORS headers on real routes and refuses foreign Hosts and Origins', async (t) => {
+    const server = await startServer(t, { tree, settings, app: { security: security() } });
+    const get = (target: string, headers: string[]) => rawRequest(server.port, [`GET ${target} HTTP/1.1`, ...headers]);
+
+    const file = await get('/skill/pdf', ['Host: localhost', `Origin: ${ALLOWED_ORIGIN}`]);
+    assert.equal(file.status, 200);
+    assert.equal(file.headers['access-control-allow-origin'], ALLOWED_ORIGIN);
+    assert.match(file.headers.vary ?? '', /(^|, )Origin$/);
+
+    const host = await get('/skills', ['Host: attacker.example']);
+    assert.equal(host.body, errorJson(403, 'ForbiddenHost', 'Forbidden', 'Host "attacker.example" is not allowed'));
+    const origin = await get('/skills', ['Host: 127.0.0.1', 'Origin: null']);
+    assert.equal(origin.body, errorJson(403, 'ForbiddenOrigin', 'Forbidden', 'Origin "null" is not allowed'));
   });
 });
