@@ -3,14 +3,13 @@
 // `Host: evil.com` to the daemon. Only names the attacker cannot control may pass, so the check is an allow-list.
 
 import { isIP } from 'node:net';
-import { networkInterfaces } from 'node:os';
 
 /** Names a loopback client uses; `[::1]` is the bracketed form of a Host header. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
 // RFC 9110 §4.2.1 allows an empty port after the colon.
 const PORT_SUFFIX = /^:\d{0,5}$/;
-const WILDCARD_BINDS = new Set(['0.0.0.0', '::', '[::]', '']);
+const WILDCARD_BINDS = new Set(['0.0.0.0', '::']);
 
 /** True when binding `host` keeps the daemon reachable from this machine only. */
 export function isLoopbackBind(host: string): boolean {
@@ -47,30 +46,36 @@ export function normaliseHostEntry(entry: string): string {
   return hostnameOf(host);
 }
 
+/** Which Host names a bind accepts, before `server.allowedHosts` (read per request) is added. */
+export interface HostPolicy {
+  /** Names always accepted: the loopback names, and a specific bind address. */
+  names: ReadonlySet<string>;
+  /** Whether any IP literal is accepted (non-loopback binds). */
+  anyIpLiteral: boolean;
+}
+
 /**
- * The allow-list for a bind address.
- * - Loopback bind: the loopback names plus `server.allowedHosts`.
- * - A specific non-loopback address: that address too (clients reach it by that literal).
- * - A wildcard bind (`0.0.0.0`, `::`, the Docker case): every address of this machine's interfaces too. An IP literal
- *   cannot be rebound by DNS, so accepting the machine's own addresses keeps the guard; any DNS name a remote client
- *   uses must be listed in `server.allowedHosts`.
+ * The Host policy of a bind address.
+ * - Loopback bind (the default): `localhost`, `127.0.0.1`, `[::1]` only (API.md §Security defaults).
+ * - Any other bind (`0.0.0.0` in Docker, a LAN address), which requires a token: those names, the bind address, and
+ *   any IP literal. DNS rebinding needs a DNS name the attacker controls; an IP literal in Host names the address the
+ *   client itself connected to (behind Docker's port publishing or NAT that address is not one of this machine's,
+ *   so the interface list would not do). Any DNS name remote clients use must be listed in `server.allowedHosts`.
  */
-export function bindHostAllowList(bindHost: string): Set<string> {
-  const allowed = new Set(LOOPBACK_HOSTS);
-  const bind = bindHost.trim().toLowerCase();
-  if (WILDCARD_BINDS.has(bind)) {
-    for (const addresses of Object.values(networkInterfaces())) {
-      for (const info of addresses ?? []) {
-        // Link-local IPv6 addresses need a zone id, which a Host header cannot carry.
-        if (info.family === 'IPv6' && info.scopeid !== 0) continue;
-        allowed.add(normaliseHostEntry(info.address));
-      }
-    }
-  } else {
-    allowed.add(normaliseHostEntry(bind));
-  }
-  allowed.delete('');
-  return allowed;
+export function hostPolicyFor(bindHost: string): HostPolicy {
+  const names = new Set(LOOPBACK_HOSTS);
+  if (isLoopbackBind(bindHost)) return { names, anyIpLiteral: false };
+  const bind = normaliseHostEntry(bindHost);
+  if (bind !== '' && !WILDCARD_BINDS.has(unbracket(bind))) names.add(bind);
+  return { names, anyIpLiteral: true };
+}
+
+/** True when `hostname` (as `hostnameOf` returns it) passes the policy or one of the `extraHosts` entries. */
+export function isAllowedHostname(hostname: string, policy: HostPolicy, extraHosts: readonly string[]): boolean {
+  if (hostname === '') return false;
+  if (policy.names.has(hostname)) return true;
+  if (policy.anyIpLiteral && isIP(unbracket(hostname)) !== 0) return true;
+  return extraHosts.some((entry) => normaliseHostEntry(entry) === hostname);
 }
 
 function unbracket(host: string): string {

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bindHostAllowList, hostnameOf, isLoopbackBind, normaliseHostEntry } from '../../src/server/host-allow-list.js';
+import {
+  hostnameOf,
+  hostPolicyFor,
+  isAllowedHostname,
+  isLoopbackBind,
+  normaliseHostEntry,
+} from '../../src/server/host-allow-list.js';
 
 describe('hostnameOf', () => {
   const cases: Array<[string, string]> = [
@@ -42,32 +48,53 @@ describe('isLoopbackBind', () => {
   }
 });
 
-describe('normaliseHostEntry and bindHostAllowList', () => {
+describe('normaliseHostEntry', () => {
   it('normalises configured entries like Host headers', () => {
     assert.equal(normaliseHostEntry('::1'), '[::1]');
     assert.equal(normaliseHostEntry('Box.Local:7420'), 'box.local');
     assert.equal(normaliseHostEntry(' box.local '), 'box.local');
   });
+});
 
-  it('is the loopback names on a loopback bind', () => {
-    assert.deepEqual([...bindHostAllowList('127.0.0.1')].sort(), ['127.0.0.1', '[::1]', 'localhost']);
-    assert.deepEqual([...bindHostAllowList('localhost')].sort(), ['127.0.0.1', '[::1]', 'localhost']);
-    assert.deepEqual([...bindHostAllowList('::1')].sort(), ['127.0.0.1', '[::1]', 'localhost']);
+describe('hostPolicyFor and isAllowedHostname', () => {
+  it('is the loopback names only on a loopback bind', () => {
+    for (const bind of ['127.0.0.1', 'localhost', '::1', '[::1]']) {
+      const policy = hostPolicyFor(bind);
+      assert.deepEqual([...policy.names].sort(), ['127.0.0.1', '[::1]', 'localhost']);
+      assert.equal(policy.anyIpLiteral, false);
+    }
   });
 
-  it('adds a specific bind address', () => {
-    assert.deepEqual([...bindHostAllowList('192.168.1.10')].sort(), [
-      '127.0.0.1',
-      '192.168.1.10',
-      '[::1]',
-      'localhost',
-    ]);
+  it('adds a specific bind name, and accepts IP literals, on a non-loopback bind', () => {
+    assert.deepEqual(hostPolicyFor('devbox.lan'), {
+      names: new Set(['localhost', '127.0.0.1', '[::1]', 'devbox.lan']),
+      anyIpLiteral: true,
+    });
+    assert.deepEqual(hostPolicyFor('0.0.0.0'), {
+      names: new Set(['localhost', '127.0.0.1', '[::1]']),
+      anyIpLiteral: true,
+    });
+    assert.deepEqual(hostPolicyFor('::'), { names: new Set(['localhost', '127.0.0.1', '[::1]']), anyIpLiteral: true });
   });
 
-  it('adds the interface addresses on a wildcard bind, and no DNS name', () => {
-    const list = bindHostAllowList('0.0.0.0');
-    assert.ok(list.has('localhost'));
-    assert.ok(list.has('127.0.0.1'));
-    assert.ok([...list].every((entry) => entry === 'localhost' || /^[\d.]+$|^\[[\da-f:.]+\]$/.test(entry)));
-  });
+  const loopback = hostPolicyFor('127.0.0.1');
+  const wildcard = hostPolicyFor('0.0.0.0');
+  const cases: Array<[string, ReturnType<typeof hostPolicyFor>, string[], boolean]> = [
+    ['localhost', loopback, [], true],
+    ['[::1]', loopback, [], true],
+    ['192.168.1.10', loopback, [], false],
+    ['192.168.1.10', loopback, ['192.168.1.10'], true],
+    ['[2001:db8::1]', loopback, ['2001:db8::1'], true],
+    ['box.local', loopback, ['Box.Local:7420'], true],
+    ['', loopback, [''], false],
+    ['192.168.1.10', wildcard, [], true],
+    ['[2001:db8::1]', wildcard, [], true],
+    ['devbox.lan', wildcard, [], false],
+    ['devbox.lan', wildcard, ['devbox.lan'], true],
+    ['127.0.0.1.nip.io', wildcard, [], false],
+  ];
+  for (const [hostname, policy, extra, expected] of cases) {
+    const label = `${JSON.stringify(hostname)} on a ${policy.anyIpLiteral ? 'wildcard' : 'loopback'} bind with [${extra}]`;
+    it(`${label} → ${expected}`, () => assert.equal(isAllowedHostname(hostname, policy, extra), expected));
+  }
 });

@@ -82,6 +82,8 @@ describe('security plugin on a loopback bind without a token', () => {
     '[::2]:7420',
     'localhost:http',
     '0.0.0.0:7420',
+    '203.0.113.7',
+    '[2001:db8::1]:7420',
   ];
   for (const host of badHosts) {
     it(`refuses Host: ${JSON.stringify(host)} with 403 ForbiddenHost`, async () => {
@@ -329,6 +331,19 @@ describe('security plugin with a token on a wildcard bind', () => {
     ]);
     assert.equal(response.status, 403);
     assert.equal(JSON.parse(response.body).code, 'ForbiddenHost');
+  });
+
+  it('accepts any IP literal as Host on a wildcard bind, but no unknown name', async () => {
+    for (const host of ['203.0.113.7:7420', '[2001:db8::1]:7420', '10.0.0.2']) {
+      const response = await rawRequest(port, [
+        'GET /skills HTTP/1.1',
+        `Host: ${host}`,
+        `Authorization: Bearer ${TOKEN}`,
+      ]);
+      assert.equal(response.status, 200, host);
+    }
+    const name = await rawRequest(port, ['GET /skills HTTP/1.1', 'Host: devbox.lan', `Authorization: Bearer ${TOKEN}`]);
+    assert.equal(name.status, 403);
   });
 
   it("accepts this machine's interface addresses as Host on a wildcard bind", async () => {

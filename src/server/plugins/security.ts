@@ -8,7 +8,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SkillsdError } from '../../discovery/errors.js';
 import type { ServerSettings } from '../../discovery/types.js';
-import { bindHostAllowList, hostnameOf, normaliseHostEntry } from '../host-allow-list.js';
+import { type HostPolicy, hostnameOf, hostPolicyFor, isAllowedHostname } from '../host-allow-list.js';
 
 export interface SecurityOptions {
   /** When set, every route but `/health` needs `Authorization: Bearer <token>`. */
@@ -41,12 +41,12 @@ declare module 'fastify' {
 }
 
 const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
-  const baseHosts = bindHostAllowList(options.bindHost);
+  const hostPolicy = hostPolicyFor(options.bindHost);
   const expectedDigest = options.token === undefined ? undefined : digest(options.token);
   app.decorateRequest('corsOrigin', undefined);
 
   app.addHook('onRequest', async (request) => {
-    checkHost(request, baseHosts, options.getServerSettings().allowedHosts);
+    checkHost(request, hostPolicy, options.getServerSettings().allowedHosts);
   });
 
   app.addHook('onRequest', async (request, reply) => {
@@ -98,10 +98,10 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
 
 export const securityPlugin = fp(security, { name: 'skillsd-security', fastify: '5.x' });
 
-function checkHost(request: FastifyRequest, baseHosts: Set<string>, extraHosts: readonly string[]): void {
+function checkHost(request: FastifyRequest, policy: HostPolicy, extraHosts: readonly string[]): void {
   const header = request.headers.host ?? '';
   const hostname = hostnameOf(header);
-  if (!isAllowedHost(hostname, baseHosts, extraHosts)) {
+  if (!isAllowedHostname(hostname, policy, extraHosts)) {
     throw new SkillsdError('ForbiddenHost', `Host ${quote(header)} is not allowed`);
   }
   // An absolute-form target (`GET http://evil.com/ HTTP/1.1`) names the authority the client meant (RFC 9112
@@ -109,15 +109,10 @@ function checkHost(request: FastifyRequest, baseHosts: Set<string>, extraHosts: 
   const target = request.raw.url ?? '';
   if (ABSOLUTE_TARGET.test(target)) {
     const authority = authorityOf(target);
-    if (authority === undefined || !isAllowedHost(hostnameOf(authority), baseHosts, extraHosts)) {
+    if (authority === undefined || !isAllowedHostname(hostnameOf(authority), policy, extraHosts)) {
       throw new SkillsdError('ForbiddenHost', `Request target ${quote(target)} names a host that is not allowed`);
     }
   }
-}
-
-function isAllowedHost(hostname: string, baseHosts: Set<string>, extraHosts: readonly string[]): boolean {
-  if (hostname === '') return false;
-  return baseHosts.has(hostname) || extraHosts.some((entry) => normaliseHostEntry(entry) === hostname);
 }
 
 function authorityOf(target: string): string | undefined {
