@@ -46,7 +46,7 @@ export interface SkillWatcherOptions {
   onChange: (paths: string[]) => void;
   /** Debug lines for events and timings; a warning when switching to polling. */
   logger?: WatcherLogger;
-  /** Delay before the first onChange of a quiet period (default 5). Bursts stretch it up to 300 ms. */
+  /** Delay before the first onChange of a quiet period (default 3). Bursts stretch it up to 300 ms. */
   coalesceMs?: number;
   /** Re-check of what an onChange reported (default 75): catches the second of two quick writes. */
   rereadDelayMs?: number;
@@ -69,7 +69,7 @@ export interface SkillWatcher {
   close(): Promise<void>;
 }
 
-const DEFAULT_COALESCE_MS = 5;
+const DEFAULT_COALESCE_MS = 3;
 const DEFAULT_REREAD_DELAY_MS = 75;
 const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 const DEFAULT_POLL_INTERVAL_MS = 250;
@@ -78,7 +78,7 @@ const DEFAULT_POLL_INTERVAL_MS = 250;
  * one that carried at least BURST_SIZE paths. Each flush of a burst waits twice as long as the one before, up to
  * MAX_COALESCE_MS, so thousands of files give a handful of calls while a single edit still goes out at once.
  */
-const BURST_WINDOW_MS = 300;
+const BURST_WINDOW_MS = 50;
 const BURST_MEMORY_MS = 2000;
 const BURST_SIZE = 8;
 const MAX_COALESCE_MS = 300;
