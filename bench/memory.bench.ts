@@ -22,7 +22,7 @@ export async function runMemoryBench(ctx: BenchContext): Promise<BenchSection[]>
   const indexRun = async (n: number): Promise<{ rss: number; heap: number; skills: number }> => {
     const fixture = n === 0 ? await ctx.fixtures.empty() : await ctx.fixtures.get(n);
     const results: MemoryWorkerResult[] = [];
-    for (let i = 0; i < (n >= 50_000 ? 1 : iterations); i++) {
+    for (let i = 0; i < (n >= 10_000 ? 1 : iterations); i++) {
       results.push(
         await run(
           { mode: 'index', home: fixture.home, workspace: fixture.workspace, editable: [], reloads: 0, maxMs: 0 },
@@ -87,7 +87,7 @@ export async function runMemoryBench(ctx: BenchContext): Promise<BenchSection[]>
     {
       title: 'Memory per skill',
       intro:
-        `Fresh \`--expose-gc\` child per figure (median of ${iterations}; one at 50,000), read after \`gc()\` with the ` +
+        `Fresh \`--expose-gc\` child per figure (median of ${iterations} up to 1,000; one at 10,000 and above), read after \`gc()\` with the ` +
         `result and its SkillFileCache alive. Empty run (no skills): RSS ${mib(empty.rss)}, heap ${mib(empty.heap)}. ` +
         'Per skill = (figure at N − empty run) / N. The last column compares the heap per skill with the mean SKILL.md size.',
       headers: ['N', 'loaded', 'RSS', 'heap used', 'RSS / skill', 'heap / skill', 'mean SKILL.md', 'heap / file size'],

@@ -21,6 +21,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** performance.now() just before spawn. */
   spawnedAt: number;
+  /** Date.now() just before spawn (to compare with the `time` of the server's log lines). */
+  spawnedAtEpoch: number;
   logFile: string;
   stop(): Promise<void>;
 }
@@ -46,6 +48,7 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
   const logDir = await mkdtemp(join(tmpdir(), 'skillsd-bench-log-'));
   const logFile = join(logDir, 'server.log');
   const log = await open(logFile, 'w');
+  const spawnedAtEpoch = Date.now();
   const spawnedAt = performance.now();
   const child = track(
     spawn(process.execPath, options.args, {
@@ -59,6 +62,7 @@ export async function spawnServer(options: SpawnOptions): Promise<ServerProcess>
     port: options.port,
     child,
     spawnedAt,
+    spawnedAtEpoch,
     logFile,
     stop: async () => {
       await stopChild(child);
@@ -157,15 +161,21 @@ export async function logTail(server: ServerProcess, chars = 2000): Promise<stri
   }
 }
 
-/** The first log line whose `msg` contains the listening URL, as the CLI contract promises (API.md §Starting it). */
-export async function listeningLine(server: ServerProcess): Promise<string | undefined> {
+/**
+ * The first log line whose `msg` contains the listening URL, as the CLI contract promises (API.md §Starting it), with
+ * its pino `time` (epoch ms).
+ */
+export async function listeningLine(server: ServerProcess): Promise<{ line: string; time: number } | undefined> {
   const text = await readFile(server.logFile, 'utf8').catch(() => '');
-  return text.split('\n').find((line) => {
+  for (const line of text.split('\n')) {
     try {
-      const msg = (JSON.parse(line) as { msg?: unknown }).msg;
-      return typeof msg === 'string' && msg.includes(server.url);
+      const parsed = JSON.parse(line) as { msg?: unknown; time?: unknown };
+      if (typeof parsed.msg === 'string' && parsed.msg.includes(server.url)) {
+        return { line, time: typeof parsed.time === 'number' ? parsed.time : Number.NaN };
+      }
     } catch {
-      return false;
+      // Not a JSON line (a stack trace, a warning).
     }
-  });
+  }
+  return undefined;
 }
