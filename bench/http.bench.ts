@@ -93,7 +93,7 @@ export async function runHttpBench(ctx: BenchContext): Promise<BenchSection[]> {
         },
       ];
       for (const c of cases) {
-        for (const server of [daemon, bare]) {
+        for (const server of [daemon, bare] as ServerProcess[]) {
           const check = await httpGet(`${server.url}${c.path}`, c.headers);
           if (check.status !== c.status)
             throw new Error(`${server.url}${c.path}: ${check.status}, expected ${c.status}`);
