@@ -101,7 +101,12 @@ export async function runHttpBench(ctx: BenchContext): Promise<BenchSection[]> {
           // RFC 9110 §8.6: a 304 may carry Content-Length only with the length the 200 would have had. A client
           // that trusts another value waits for body bytes that never come.
           const length = check.headers['content-length'];
-          if (server === servers[0] && c.status === 304 && length !== undefined && Number(length) !== list.body.length) {
+          if (
+            server === servers[0] &&
+            c.status === 304 &&
+            length !== undefined &&
+            Number(length) !== list.body.length
+          ) {
             notes.push(
               `N = ${n}: the daemon's 304 carries \`Content-Length: ${length}\` (its 200 has ${list.body.length}); ` +
                 "RFC 9110 §8.6 allows only the 200's value, and autocannon waits for those bytes (0 req/s).",

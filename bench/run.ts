@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { runDiscoveryBench } from './discovery.bench.js';
 import { runHttpBench } from './http.bench.js';
@@ -48,6 +48,7 @@ async function main(): Promise<number> {
     process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0)}s] ${message}\n`);
   };
   const started = performance.now();
+  const loadAtStart = loadavg()[0] ?? Number.NaN;
 
   let daemonProblem: string | undefined;
   if (selected.some((b) => b.needsDaemon)) {
@@ -111,6 +112,8 @@ async function main(): Promise<number> {
     `- Date: ${new Date().toISOString()}; total ${totalSeconds.toFixed(0)} s`,
     `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}`,
     `- Fixture generation: ${generation || 'none'}`,
+    // Other processes on the machine inflate every absolute figure; the ratios compare sides measured back to back.
+    `- Load average (1 min) at start / end: ${loadAtStart.toFixed(1)} / ${(loadavg()[0] ?? Number.NaN).toFixed(1)}`,
     '',
   ].join('\n');
   await mkdir(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
