@@ -21,17 +21,29 @@ async function main(argv: readonly string[]): Promise<void> {
   }
   // Loaded only to serve: help, version and command-line errors answer without loading the server.
   const { startDaemon } = await import('./cli/serve.js');
-  const daemon = await startDaemon(command.options, process.env);
-  closeWithGrace({ delay: SHUTDOWN_DEADLINE_MS, logger: daemon.logger }, async ({ signal, err }) => {
+  const starting = startDaemon(command.options, process.env);
+  // Installed before the daemon is up, so that a signal during start-up also ends in a clean close.
+  closeWithGrace({ delay: SHUTDOWN_DEADLINE_MS, logger: stderrLogger }, async ({ signal, err }) => {
+    // A start that failed is reported by main's caller, with its own exit code.
+    const daemon = await starting.catch(() => undefined);
+    if (daemon === undefined) return;
     if (err !== undefined) daemon.logger.fatal({ err }, 'skillsd is stopping after an unexpected error');
     else daemon.logger.info({ signal }, `skillsd is stopping (${signal ?? 'exit'})`);
     await daemon.close();
   });
+  await starting;
 }
+
+/** close-with-grace reports a second signal or a timed-out close here, as one line like every other failure. */
+const stderrLogger = {
+  error(message: unknown): void {
+    process.stderr.write(`skillsd: ${String(message)}\n`);
+  },
+};
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
-  // One line on stderr (API.md §Starting it); the usage hint only where the command line itself was wrong.
+  // One line on stderr (API.md §Starting it), and the exit code of the failure: 2 for bad input, else 1.
   process.stderr.write(`skillsd: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
   process.exit(error instanceof CliError ? error.exitCode : 1);
 });
