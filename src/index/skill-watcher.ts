@@ -12,6 +12,7 @@
 import { dirname, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { BaseLogger } from 'pino';
+import { BurstDelay } from './watch-burst.js';
 import { PresenceWatcher, type WatchMode } from './watch-presence.js';
 import { type Resolution, resolveTarget } from './watch-resolve.js';
 import { keyId, type WatchKey, WatchSignature } from './watch-signature.js';
@@ -73,15 +74,6 @@ const DEFAULT_COALESCE_MS = 3;
 const DEFAULT_REREAD_DELAY_MS = 75;
 const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 const DEFAULT_POLL_INTERVAL_MS = 250;
-/**
- * A burst (a checkout, a copy): events arriving within BURST_WINDOW_MS of an onChange, or within BURST_MEMORY_MS of
- * one that carried at least BURST_SIZE paths. Each flush of a burst waits twice as long as the one before, up to
- * MAX_COALESCE_MS, so thousands of files give a handful of calls while a single edit still goes out at once.
- */
-const BURST_WINDOW_MS = 50;
-const BURST_MEMORY_MS = 2000;
-const BURST_SIZE = 8;
-const MAX_COALESCE_MS = 300;
 /** Errors that mean "no more watches": inotify watches (ENOSPC) or file descriptors exhausted. */
 const EXHAUSTION_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOMEM']);
 
@@ -127,7 +119,6 @@ export async function createSkillWatcher(options: SkillWatcherOptions): Promise<
 class SkillWatcherImpl implements SkillWatcher {
   private readonly onChange: (paths: string[]) => void;
   private readonly logger: WatcherLogger | undefined;
-  private readonly coalesceMs: number;
   private readonly rereadDelayMs: number;
   private readonly reconcileIntervalMs: number;
   private readonly pollIntervalMs: number;
@@ -151,9 +142,7 @@ class SkillWatcherImpl implements SkillWatcher {
   private flushTimer: NodeJS.Timeout | null = null;
   private reconcileTimer: NodeJS.Timeout | null = null;
   private readonly recheckTimers = new Set<NodeJS.Timeout>();
-  private lastFlushAt = Number.NEGATIVE_INFINITY;
-  private lastFlushSize = 0;
-  private burst = 0;
+  private readonly delay: BurstDelay;
 
   /** Every operation that reads or changes the watch state runs here, one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -165,7 +154,7 @@ class SkillWatcherImpl implements SkillWatcher {
   constructor(private readonly options: SkillWatcherOptions) {
     this.onChange = options.onChange;
     this.logger = options.logger;
-    this.coalesceMs = Math.max(0, options.coalesceMs ?? DEFAULT_COALESCE_MS);
+    this.delay = new BurstDelay(Math.max(0, options.coalesceMs ?? DEFAULT_COALESCE_MS));
     this.rereadDelayMs = Math.max(1, options.rereadDelayMs ?? DEFAULT_REREAD_DELAY_MS);
     this.reconcileIntervalMs = Math.max(1, options.reconcileIntervalMs ?? DEFAULT_RECONCILE_INTERVAL_MS);
     this.pollIntervalMs = Math.max(1, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
@@ -176,17 +165,7 @@ class SkillWatcherImpl implements SkillWatcher {
   start(): Promise<void> {
     return this.enqueue(async () => {
       const started = performance.now();
-      const added = this.applyTargets(this.options.targets);
-      await this.rearm(added);
-      await this.signature.refresh(
-        added.map((target) => target.key),
-        { deep: true },
-      );
-      // The baseline was taken after every root was ready: the checks the roots asked for are done.
-      this.pendingPaths.clear();
-      this.pendingKeys.clear();
-      this.pendingDeep.clear();
-      this.syncLinkWatches();
+      await this.armNew(this.applyTargets(this.options.targets));
       this.scheduleReconcile();
       this.logger?.debug({ ms: elapsed(started), mode: this.mode, status: this.status() }, 'skill watcher ready');
     });
@@ -194,14 +173,7 @@ class SkillWatcherImpl implements SkillWatcher {
 
   update(targets: WatchTargets): Promise<void> {
     return this.enqueue(async () => {
-      if (this.closed) return;
-      const added = this.applyTargets(targets);
-      await this.rearm(added);
-      // Baseline for the new targets, then one re-check: a change made while they were being armed is reported.
-      const keys = added.map((target) => target.key);
-      await this.signature.refresh(keys, { deep: true });
-      this.syncLinkWatches();
-      if (keys.length > 0) this.scheduleRecheck(keys);
+      if (!this.closed) await this.armNew(this.applyTargets(targets));
     });
   }
 
@@ -296,6 +268,22 @@ class SkillWatcherImpl implements SkillWatcher {
       added.push(target);
     }
     return added;
+  }
+
+  /**
+   * Fingerprints new targets, then arms their watches, then looks again: a change made while the watches were being
+   * set up (before chokidar was ready) has no event, but shows as a difference from that first fingerprint.
+   */
+  private async armNew(added: Target[]): Promise<void> {
+    const keys = added.map((target) => target.key);
+    await this.signature.refresh(keys, { deep: true });
+    await this.rearm(added);
+    this.syncLinkWatches();
+    for (const key of keys) {
+      this.pendingKeys.set(keyId(key), key);
+      if (key.kind === 'dir') this.pendingDeep.add(key.path);
+    }
+    await this.flush();
   }
 
   /**
@@ -499,16 +487,10 @@ class SkillWatcherImpl implements SkillWatcher {
 
   private scheduleFlush(): void {
     if (this.closed || this.flushTimer !== null) return;
-    const now = performance.now();
-    const since = now - this.lastFlushAt;
-    const inBurst = since < BURST_WINDOW_MS || (since < BURST_MEMORY_MS && this.lastFlushSize >= BURST_SIZE);
-    this.burst = inBurst ? Math.min(this.burst + 1, 8) : 0;
-    const delay =
-      this.burst === 0 ? this.coalesceMs : Math.min(Math.max(this.coalesceMs, 2) * 2 ** this.burst, MAX_COALESCE_MS);
     this.flushTimer = setTimeout(() => {
       this.flushTimer = null;
       this.run(() => this.flush());
-    }, delay);
+    }, this.delay.next(performance.now()));
   }
 
   private async flush(): Promise<void> {
@@ -539,8 +521,7 @@ class SkillWatcherImpl implements SkillWatcher {
     if (paths.size > 0 && !this.closed) {
       this.emit([...paths], 'events', started);
       this.scheduleRecheck(keys);
-      this.lastFlushAt = performance.now();
-      this.lastFlushSize = paths.size;
+      this.delay.emitted(paths.size, performance.now());
     }
     // An entry that vanished and is a directory again: chokidar's watch on it may be the dead one.
     const stale = [...result.staleDirs];
