@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { describe, it, type TestContext } from 'node:test';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
@@ -107,7 +107,8 @@ describe('WorkspaceIndex', () => {
     await writeTree(cwd, { '.musepi/skills/docx/SKILL.md': SK({ description: 'Word' }) });
     await until(() => index.snapshot!.generation === 2);
     assert.deepEqual(events.at(-1)?.data, { generation: 2, added: ['docx'], removed: [], changed: [] });
-    await writeFile(`${cwd}/.musepi/skills/docx/SKILL.md`, SK({ description: 'Word documents' }));
+    // Replaced in one rename, as editors save: a plain rewrite is briefly an empty file, which discovery skips.
+    await writeAtomically(`${cwd}/.musepi/skills/docx/SKILL.md`, SK({ description: 'Word documents' }));
     await until(() => index.snapshot!.generation === 3);
     assert.equal(index.snapshot!.skill('docx')?.description, 'Word documents');
     await rm(`${cwd}/.musepi/skills/pdf`, { recursive: true });
@@ -209,3 +210,8 @@ describe('WorkspaceIndex', () => {
     assert.equal(index.snapshot!.generation, 1);
   });
 });
+
+async function writeAtomically(path: string, content: string): Promise<void> {
+  await writeFile(`${path}.tmp`, content);
+  await rename(`${path}.tmp`, path);
+}

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { parseSettings } from '../../src/discovery/settings.js';
 import { getJson, startServer, type TestServer } from '../helpers/app-server.js';
@@ -52,7 +52,8 @@ describe('GET /events', () => {
     const added = await client.next(is('index'));
     assert.deepEqual(data(added), { generation: 2, added: ['docx'], removed: [], changed: [] });
     assert.equal(Number(added.id) > 0, true);
-    await writeFile(`${s.cwd}/.musepi/skills/pdf/SKILL.md`, SK({ name: 'pdf', description: 'PDF tools, v2' }));
+    // Replaced in one rename, as editors save: a plain rewrite is briefly an empty file, which discovery skips.
+    await writeAtomically(`${s.cwd}/.musepi/skills/pdf/SKILL.md`, SK({ name: 'pdf', description: 'PDF tools, v2' }));
     const changed = await client.next(is('index'));
     assert.deepEqual(data(changed), { generation: 3, added: [], removed: [], changed: ['pdf'] });
     assert.equal(Number(changed.id) > Number(added.id), true);
@@ -327,3 +328,8 @@ describe('GET /events', () => {
     });
   }
 });
+
+async function writeAtomically(path: string, content: string): Promise<void> {
+  await writeFile(`${path}.tmp`, content);
+  await rename(`${path}.tmp`, path);
+}
