@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { rename, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { describe, it } from 'node:test';
+import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { parseSettings } from '../../src/discovery/settings.js';
 import { getJson, startServer, type TestServer } from '../helpers/app-server.js';
 import { SseClient, type SseEvent } from '../helpers/sse-client.js';
@@ -299,6 +301,36 @@ describe('GET /events', () => {
     await client.next(is('hello'));
     await s.app.close();
     await client.closedByServer();
+  });
+
+  it('leaves no subscription behind for a client gone before its stream started', async (t) => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const s = await startServer(t, {
+      app: { readyWaitMs: 10_000 },
+      registry: {
+        discover: async (ctx, options) => {
+          await gate;
+          return discoverSkills(ctx, options);
+        },
+      },
+    });
+    const arrived = new Promise<void>((resolve) => s.app.server.once('request', () => resolve()));
+    const req = request(`${s.base}/events`, { agent: false });
+    req.on('error', () => {});
+    req.end();
+    await arrived;
+    req.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    const workspace = await s.registry.get();
+    await workspace.ready;
+    // The handler has run to its end once another request has been answered after the index was ready.
+    assert.equal((await getJson(`${s.base}/health`)).body.status, 'ok');
+    assert.equal(workspace.events.subscriberCount, 0);
+    assert.equal(s.app.eventStreams.size, 0);
   });
 
   it('answers 406 in the error shape to a client that refuses text/event-stream', async (t) => {

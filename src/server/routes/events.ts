@@ -83,7 +83,10 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const socket = request.raw.socket;
       const untrack = app.eventStreams.track(close);
       const unwatchClose = workspace.onClose(close);
-      reply.sse.onClose(() => {
+      let cleaned = false;
+      const cleanup = () => {
+        if (cleaned) return;
+        cleaned = true;
         clearInterval(ping);
         unsubscribe();
         untrack();
@@ -91,7 +94,10 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         workspace.touch();
         // The connection served this stream only; left open it would idle until the client drops it.
         socket.destroySoon();
-      });
+      };
+      reply.sse.onClose(cleanup);
+      // A client gone while this request waited for its workspace: its close has already fired.
+      if (!reply.sse.isConnected) cleanup();
       reply.sse.keepAlive();
     },
   );
