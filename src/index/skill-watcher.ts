@@ -426,9 +426,12 @@ class SkillWatcherImpl implements SkillWatcher {
         continue;
       }
       const watch: LinkWatch = { unwatch: () => {}, entryPaths };
-      watch.unwatch = this.presence.watch(dir, name, () => {
-        for (const path of watch.entryPaths)
+      watch.unwatch = this.presence.watch(dir, name, (dirGone) => {
+        // The target directory was replaced: the flush this schedules subscribes again, to the new one.
+        if (dirGone && this.linkWatches.get(id) === watch) this.linkWatches.delete(id);
+        for (const path of watch.entryPaths) {
           this.pendingKeys.set(keyId({ kind: 'entry', path }), { kind: 'entry', path });
+        }
         this.scheduleFlush();
       });
       this.linkWatches.set(id, watch);

@@ -10,7 +10,8 @@ import { lstat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 
 export type WatchMode = 'events' | 'polling';
-export type PresenceCallback = () => void;
+/** `dirGone`: the watched directory itself was deleted or moved, so its watch is closed: subscribe again. */
+export type PresenceCallback = (dirGone: boolean) => void;
 
 export interface PresenceWatcherOptions {
   mode: WatchMode;
@@ -75,14 +76,10 @@ export class PresenceWatcher {
         // caller looks again (and the error handler may switch the whole watcher to polling).
         const code = (error as NodeJS.ErrnoException).code;
         if (code !== 'ENOENT' && code !== 'ENOTDIR') this.options.onError(error as Error);
-        queueMicrotask(callback);
+        queueMicrotask(() => callback(true));
         return () => {};
       }
       created.watcher.on('error', (error) => {
-        // The kernel dropped the watch: forget it, so that the next subscription opens a fresh one, and make
-        // everyone interested look again.
-        created.watcher?.close();
-        if (this.dirs.get(dir) === created) this.dirs.delete(dir);
         this.options.onError(error);
         this.dispatch(dir, created, null);
       });
@@ -110,13 +107,17 @@ export class PresenceWatcher {
   private dispatch(dir: string, entry: DirWatch, filename: string | Buffer | null): void {
     if (this.closed) return;
     const name = filename === null ? null : filename.toString();
-    // No name, or the directory's own name (it was deleted or moved, as inotify reports it): tell everyone.
+    // No name, or the directory's own name: it was deleted or moved (that is how inotify reports it), or the watch
+    // failed. The watch is dead even if a new directory takes the name (and maybe the inode number): close it, so that
+    // the next subscription opens a fresh one, and tell everyone.
     if (name === null || name === basename(dir)) {
-      for (const callbacks of [...entry.names.values()]) for (const callback of [...callbacks]) callback();
+      entry.watcher?.close();
+      if (this.dirs.get(dir) === entry) this.dirs.delete(dir);
+      for (const callbacks of [...entry.names.values()]) for (const callback of [...callbacks]) callback(true);
       return;
     }
     const callbacks = entry.names.get(name);
-    if (callbacks !== undefined) for (const callback of [...callbacks]) callback();
+    if (callbacks !== undefined) for (const callback of [...callbacks]) callback(false);
   }
 
   private watchPolled(dir: string, name: string, callback: PresenceCallback): () => void {
@@ -151,7 +152,7 @@ export class PresenceWatcher {
         const next = fingerprints[index]!;
         if (this.closed || next === entry.fingerprint) return;
         entry.fingerprint = next;
-        for (const callback of [...entry.callbacks]) callback();
+        for (const callback of [...entry.callbacks]) callback(false);
       });
     } finally {
       this.polling = false;

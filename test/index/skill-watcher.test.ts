@@ -14,6 +14,8 @@ import {
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 const DEADLINE_MS = 5000;
+/** Re-checks out of the way: a test that a watch is still alive must not pass thanks to the re-check of an edit. */
+const NO_RECHECK = { rereadDelayMs: 600_000 };
 
 /** Records onChange calls and lets a test wait, with a deadline, for a condition on them. */
 class Recorder {
@@ -195,7 +197,7 @@ describe('createSkillWatcher', () => {
     });
     const skills = join(dir, 'skills');
     const linkedSkills = join(dir, 'linked-skills');
-    const { rec } = await box.watch({ skillDirs: [skills, linkedSkills], markerDirs: [] });
+    const { rec } = await box.watch({ skillDirs: [skills, linkedSkills], markerDirs: [] }, NO_RECHECK);
 
     let mark = rec.mark();
     await writeFile(join(dir, 'real-skill', 'SKILL.md'), SK({ description: 'edited at the target' }));
@@ -211,6 +213,20 @@ describe('createSkillWatcher', () => {
     await writeFile(join(dir, 'real-skills', 'a', 'SKILL.md'), SK({ description: 'edited' }));
     await rec.waitForPaths(mark, [join(linkedSkills, 'a', 'SKILL.md')]);
     rec.assertReported(mark, [join(linkedSkills, 'a', 'SKILL.md')]);
+
+    // The link's target directory deleted and recreated (possibly with the same inode number): still watched.
+    const realSkill = join(dir, 'real-skill');
+    mark = rec.mark();
+    await rm(realSkill, { recursive: true });
+    await mkdir(realSkill);
+    await rec.waitForPaths(mark, [join(skills, 'linked', 'SKILL.md')]);
+    mark = rec.mark();
+    await writeFile(join(realSkill, 'SKILL.md'), SK({ description: 'recreated' }));
+    await rec.waitForPaths(mark, [join(skills, 'linked', 'SKILL.md')]);
+    mark = rec.mark();
+    await writeFile(join(realSkill, 'SKILL.md'), SK({ description: 'recreated and edited' }));
+    await rec.waitForPaths(mark, [join(skills, 'linked', 'SKILL.md')]);
+    rec.assertReported(mark, [join(skills, 'linked', 'SKILL.md')]);
 
     // The skills directory's link is pointed elsewhere: the watch follows it.
     await writeTree(dir, { 'other-skills/z/SKILL.md': SK({ description: 'z' }) });
@@ -249,7 +265,7 @@ describe('createSkillWatcher', () => {
   it('arms a skills directory created after start whose parent and grandparent did not exist', async (t) => {
     const box = await Sandbox.create(t);
     const skills = join(box.dir, 'home', '.claude', 'skills');
-    const { watcher, rec } = await box.watch({ skillDirs: [skills], markerDirs: [] });
+    const { watcher, rec } = await box.watch({ skillDirs: [skills], markerDirs: [] }, NO_RECHECK);
     assert.equal(watcher.status().pendingAncestors, 1);
 
     let mark = rec.mark();
@@ -269,9 +285,10 @@ describe('createSkillWatcher', () => {
   });
 
   it('keeps watching a skills directory deleted and recreated', async (t) => {
-    const { skills, watcher, rec } = await (await Sandbox.create(t)).watchSkills({
-      'a/SKILL.md': SK({ description: 'a' }),
-    });
+    const { skills, watcher, rec } = await (await Sandbox.create(t)).watchSkills(
+      { 'a/SKILL.md': SK({ description: 'a' }) },
+      NO_RECHECK,
+    );
     const a = join(skills, 'a');
 
     let mark = rec.mark();
