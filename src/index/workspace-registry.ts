@@ -191,6 +191,8 @@ export class WorkspaceRegistry {
     if (!this.allowWorkspace(key)) {
       throw new SkillsdError('BadRequest', `cwd is not an allowed workspace (server.allowedWorkspaces): ${key}`);
     }
+    // Already open: it was a directory when opened, and polling it must not cost a stat per request.
+    if (this.workspaces.has(key)) return key;
     const info = await stat(key).catch(() => undefined);
     if (info === undefined) throw new SkillsdError('BadRequest', `cwd does not exist: ${key}`);
     if (!info.isDirectory()) throw new SkillsdError('BadRequest', `cwd is not a directory: ${key}`);

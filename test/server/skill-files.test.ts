@@ -60,6 +60,8 @@ describe('GET /skill/{name}', () => {
     await first.text();
     const cached = await fetch(`${s.base}/skill/pdf/scripts/run.sh`, { headers: { 'if-none-match': etag } });
     assert.equal(cached.status, 304);
+    assert.equal(cached.headers.get('content-length'), null);
+    assert.equal(cached.headers.get('content-type'), null);
     assert.equal(await cached.text(), '');
     assert.equal(cached.headers.get('etag'), etag);
     const { writeFile } = await import('node:fs/promises');

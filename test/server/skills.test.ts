@@ -103,6 +103,8 @@ describe('GET /skills', () => {
     const again = await fetch(`${s.base}/skills`, { headers: { 'if-none-match': etag! } });
     assert.equal(again.status, 304);
     assert.equal(again.headers.get('etag'), etag);
+    // A 304 carries no body and so no Content-Length (keep-alive clients would wait for the bytes).
+    assert.equal(again.headers.get('content-length'), null);
     assert.equal(await again.text(), '');
     const other = await fetch(`${s.base}/skills`, { headers: { 'if-none-match': '"1-0000"' } });
     assert.equal(other.status, 200);

@@ -26,7 +26,9 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { snapshot } = await app.workspaceView(cwd);
       const answer = snapshot.answer(filter);
       reply.header('etag', answer.etag).header('cache-control', 'no-cache');
-      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send(null);
+      // No payload at all: a serialised `null` would announce a Content-Length that a 304 never carries.
+      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag))
+        return reply.code(304).send(undefined as never);
       // Pre-serialised JSON: Fastify sends a string with a JSON content type as it is.
       return reply.type('application/json; charset=utf-8').send(answer.body as never);
     },
