@@ -9,7 +9,7 @@
 // - lost events (inotify overflow, network file systems): a periodic reconciliation scan compares fingerprints;
 // - watches exhausted (ENOSPC, EMFILE): the whole watcher switches to polling instead of failing.
 
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { BaseLogger } from 'pino';
 import { BurstDelay } from './watch-burst.js';
@@ -443,7 +443,7 @@ class SkillWatcherImpl implements SkillWatcher {
   private onRootEvent(entry: RootEntry, event: string, path: string): void {
     if (this.closed) return;
     this.logger?.debug({ event, path }, 'skill watcher event');
-    const relative = path === entry.real ? [] : path.slice(entry.real.length + 1).split('/');
+    const relative = path === entry.real ? [] : path.slice(entry.real.length + 1).split(sep);
     for (const alias of entry.aliases) {
       const dirKey: WatchKey = { kind: 'dir', path: alias };
       if (relative.length === 0) {
@@ -451,14 +451,14 @@ class SkillWatcherImpl implements SkillWatcher {
         const target = this.targets.get(`skills:${alias}`);
         if (target !== undefined && event === 'unlinkDir') this.markDirty(target, true);
       } else if (relative.length === 1) {
-        const entryPath = `${alias}/${relative[0]}`;
+        const entryPath = join(alias, relative[0]!);
         if (event === 'unlinkDir') this.suspectEntries.add(entryPath);
         this.note(entryPath, [dirKey, { kind: 'entry', path: entryPath }]);
       } else if (relative.length === 2 && relative[1] === SKILL_FILE) {
-        const entryPath = `${alias}/${relative[0]}`;
+        const entryPath = join(alias, relative[0]!);
         // `rm -rf <entry> && mkdir <entry>` shows up as this unlink alone, and the new directory may reuse the inode.
         if (event === 'unlink') this.suspectEntries.add(entryPath);
-        this.note(`${entryPath}/${SKILL_FILE}`, [{ kind: 'entry', path: entryPath }]);
+        this.note(join(entryPath, SKILL_FILE), [{ kind: 'entry', path: entryPath }]);
       }
     }
   }
