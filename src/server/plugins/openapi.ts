@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
@@ -44,17 +44,17 @@ const openApi: FastifyPluginAsync<OpenApiOptions> = async (app, options) => {
  * `/skill/:name/*` is documented as `/skill/{name}/{path}` (API.md names it `{path…}`): the router's `*` is no
  * parameter name a client generator can use.
  */
-function documentWildcard({ schema, url }: { schema: unknown; url: string }): { schema: unknown; url: string } {
+function documentWildcard({ schema, url }: { schema: FastifySchema; url: string }): {
+  schema: FastifySchema;
+  url: string;
+} {
   if (!url.endsWith('/*')) return { schema, url };
-  const routeSchema = (schema ?? {}) as { params?: { properties?: Record<string, unknown>; required?: string[] } };
-  const params = routeSchema.params;
-  const properties = { ...(params?.properties ?? {}) };
-  const wildcard = properties['*'];
-  delete properties['*'];
+  const params = schema.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+  const { '*': wildcard, ...properties } = params?.properties ?? {};
   return {
     url: `${url.slice(0, -1)}:path`,
     schema: {
-      ...routeSchema,
+      ...schema,
       params: {
         ...params,
         properties: { ...properties, path: wildcard },
