@@ -90,7 +90,8 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
       logger,
     });
     // The default workspace's first index is built before the port opens, so the first answer is complete.
-    await registry.get();
+    // A failed first build is not fatal: the workspace retries it and requests answer 503 NotReady meanwhile.
+    await (await registry.get()).ready.catch(() => undefined);
     logger.info({ cwd, profile: settings.profile, config: config?.file }, `serving the workspace ${cwd}`);
     url = await listen(app, host, port);
   } catch (error) {
