@@ -47,6 +47,8 @@ export interface RegistryHealth {
   workspaces: number;
   /** Live file watchers. */
   watchers: number;
+  /** How the workspace's watcher sees changes: file events, polling (watches exhausted), or not watching. */
+  watchMode: 'events' | 'polling' | 'off';
 }
 
 const SILENT_LOGGER: IndexLogger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -155,6 +157,7 @@ export class WorkspaceRegistry {
       uptimeS: Math.floor((Date.now() - this.startedAt) / 1000),
       workspaces: this.workspaces.size,
       watchers,
+      watchMode: workspace.watcherStatus()?.mode ?? 'off',
     };
   }
 

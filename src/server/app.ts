@@ -9,6 +9,7 @@ import type { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { errorBody, toErrorResponse } from './errors.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
 import { openApiPlugin } from './plugins/openapi.js';
+import { defaultPressureOptions, type PressureOptions, pressurePlugin } from './plugins/pressure.js';
 import { type SecurityOptions, securityPlugin } from './plugins/security.js';
 import { workspacesPlugin } from './plugins/workspaces.js';
 import { PathOnlyLogController, pathOf } from './request-log.js';
@@ -36,6 +37,8 @@ export interface AppOptions {
   retryMs?: number;
   /** Serve the OpenAPI UI at `/docs` (default true). */
   docs?: boolean;
+  /** Load-shedding thresholds over `defaultPressureOptions()` (SECURITY.md §Overload). */
+  pressure?: Partial<PressureOptions>;
 }
 
 export const DEFAULT_READY_WAIT_MS = 2000;
@@ -101,6 +104,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   if (options.security !== undefined) await app.register(securityPlugin, options.security);
+  // After the guards: a refused Host or token is answered as such, even under load.
+  await app.register(pressurePlugin, { ...defaultPressureOptions(), ...options.pressure });
   await app.register(workspacesPlugin, {
     registry: options.registry,
     getSettings: options.getSettings,

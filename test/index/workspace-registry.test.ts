@@ -134,6 +134,7 @@ describe('WorkspaceRegistry', () => {
         uptimeS: 0,
         workspaces: 1,
         watchers: 0,
+        watchMode: 'off',
       },
     );
   });

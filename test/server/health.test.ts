@@ -27,6 +27,9 @@ describe('GET /health', () => {
         uptimeS: 0,
         workspaces: 1,
         watchers: 0,
+        watchMode: 'off',
+        eventStreams: 0,
+        overloaded: false,
       },
     );
     const other = await getJson(`${s.base}/health?cwd=${encodeURIComponent(`${s.root}/other`)}`);
@@ -39,6 +42,9 @@ describe('GET /health', () => {
         uptimeS: 0,
         workspaces: 2,
         watchers: 0,
+        watchMode: 'off',
+        eventStreams: 0,
+        overloaded: false,
       },
     );
   });
@@ -49,6 +55,7 @@ describe('GET /health', () => {
     const { body } = await getJson(`${s.base}/health`);
     assert.equal(body.status, 'ok');
     assert.equal(body.watchers, 1);
+    assert.equal(body.watchMode, 'events');
   });
 
   it('refuses a bad cwd with 400 BadRequest', async (t) => {

@@ -18,12 +18,13 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const cwd = request.query.cwd;
-      if (cwd === undefined) return app.registry.health();
+      const server = { eventStreams: app.eventStreams.size, overloaded: app.isUnderPressure() };
+      if (cwd === undefined) return { ...app.registry.health(), ...server };
       // A workspace opened by this very request gets the usual short wait; still building → `starting`.
       await app.workspaceView(cwd).catch((error: unknown) => {
         if (!isSkillsdError(error) || error.code !== 'NotReady') throw error;
       });
-      return app.registry.health(await app.registry.get(cwd));
+      return { ...app.registry.health(await app.registry.get(cwd)), ...server };
     },
   );
 };

@@ -18,7 +18,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'ForbiddenHost, ForbiddenOrigin or PathEscapesSkill',
   404: 'SkillNotFound, FileNotFound or NotADirectory',
   409: 'NotAFile: the target is a FIFO, socket or device',
-  503: 'NotReady: the first index is still being built (see Retry-After)',
+  503: 'NotReady: the first index is still being built, or Overloaded: shedding load (see Retry-After)',
 };
 
 /** The error responses of a route: the given statuses plus those every route can answer (400, 401, 403, 503). */

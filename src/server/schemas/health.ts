@@ -9,4 +9,9 @@ export const HealthResponse = Type.Object({
   uptimeS: Type.Integer(),
   workspaces: Type.Integer({ description: 'Workspaces currently indexed, the default one included' }),
   watchers: Type.Integer({ description: 'File watchers running' }),
+  watchMode: Type.Enum(['events', 'polling', 'off'], {
+    description: "The workspace's watcher: file events, `polling` once watches ran out (ENOSPC), or `off`",
+  }),
+  eventStreams: Type.Integer({ description: 'Open `/events` streams, all workspaces' }),
+  overloaded: Type.Boolean({ description: 'True while other routes answer 503 `Overloaded` (see SECURITY.md)' }),
 });

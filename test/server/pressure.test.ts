@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { getJson, startServer } from '../helpers/app-server.js';
+import { SseClient } from '../helpers/sse-client.js';
+import { SK } from '../helpers/temp-tree.js';
+
+/** Keeps the event loop busy for `ms`, as a runaway request or a huge synchronous parse would. */
+function blockEventLoop(ms: number): void {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    // spinning on purpose
+  }
+}
+
+/** GETs `url` until it is not refused for load, for up to 5 s. */
+async function untilServed(url: string): Promise<Awaited<ReturnType<typeof getJson>>> {
+  const deadline = Date.now() + 5000;
+  let answer = await getJson(url);
+  while (answer.status === 503 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    answer = await getJson(url);
+  }
+  return answer;
+}
+
+describe('load shedding', () => {
+  it('answers 503 Overloaded with Retry-After while the event loop lags; /health stays 200 and says so', async (t) => {
+    const s = await startServer(t, {
+      tree: { 'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }) },
+      app: { pressure: { maxEventLoopDelayMs: 50, sampleIntervalMs: 100, retryAfterS: 2 } },
+    });
+    // Start-up itself lags the loop past 50 ms: wait until a sample without lag clears that.
+    assert.equal((await untilServed(`${s.base}/skills`)).status, 200);
+
+    // A lag long enough to fill one whole sample; the next sample after it sees the mean delay over the threshold.
+    let overloaded: Awaited<ReturnType<typeof getJson>> | undefined;
+    for (let attempt = 0; attempt < 20 && overloaded === undefined; attempt++) {
+      blockEventLoop(400);
+      const answer = await getJson(`${s.base}/skills`);
+      if (answer.status === 503) overloaded = answer;
+    }
+    assert.ok(overloaded !== undefined, 'never refused while the event loop was blocked');
+    assert.equal(overloaded.headers.get('retry-after'), '2');
+    assert.equal(overloaded.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(overloaded.body.statusCode, 503);
+    assert.equal(overloaded.body.code, 'Overloaded');
+    assert.equal(overloaded.body.error, 'Service Unavailable');
+    assert.match(overloaded.body.message, /^The daemon is overloaded \(eventLoopDelay\); retry in 2 s$/);
+
+    blockEventLoop(400);
+    const health = await getJson(`${s.base}/health`);
+    assert.equal(health.status, 200);
+    assert.equal(health.body.status, 'ok');
+
+    // Once the loop is free again, the next samples clear the state and requests are served.
+    const after = await untilServed(`${s.base}/skills`);
+    assert.equal(after.status, 200);
+    assert.deepEqual(
+      after.body.skills.map((skill: { name: string }) => skill.name),
+      ['pdf'],
+    );
+    assert.equal((await getJson(`${s.base}/health`)).body.overloaded, false);
+  });
+
+  it('reports overloaded: true on /health while refusing', async (t) => {
+    // A heap bound of one byte: every sample is over it, so the state is stable for the assertion.
+    const s = await startServer(t, { app: { pressure: { maxHeapUsedBytes: 1, sampleIntervalMs: 20 } } });
+    const deadline = Date.now() + 5000;
+    let health = await getJson(`${s.base}/health`);
+    while (health.body.overloaded !== true && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      health = await getJson(`${s.base}/health`);
+    }
+    assert.equal(health.status, 200);
+    assert.equal(health.body.overloaded, true);
+    const refused = await getJson(`${s.base}/skills`);
+    assert.equal(refused.status, 503);
+    assert.equal(refused.body.code, 'Overloaded');
+    assert.equal(refused.headers.get('retry-after'), '5');
+    const stream = await SseClient.connect(`${s.base}/events`);
+    t.after(() => stream.close());
+    assert.equal(stream.status, 503);
+    assert.equal(stream.headers['content-type'], 'application/json; charset=utf-8');
+  });
+});
