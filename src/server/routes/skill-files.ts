@@ -23,6 +23,7 @@ import { matchesIfNoneMatch } from './conditional.js';
 // `http://host/skill/…`: an absolute-form request target (RFC 9112 §3.2.2).
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
 const SKILL_TARGET = /^\/skill\/([^/]*)(?:\/(.*))?$/s;
+const NOT_HEADER_SAFE = /[^\x20-\x24\x26-\x7e]/gu;
 
 export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const schema = {
@@ -80,7 +81,7 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, resource: 
   reply
     .header('etag', etag)
     .header('last-modified', stat.mtime.toUTCString())
-    .header('x-skill-source-path', resource.path)
+    .header('x-skill-source-path', headerPath(resource.path))
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'no-cache')
     .type(`${resource.contentType}; charset=utf-8`);
@@ -104,7 +105,7 @@ function sendDirectory(
   resource: Extract<SkillResource, { kind: 'directory' }>,
 ) {
   reply
-    .header('x-skill-source-path', resource.path)
+    .header('x-skill-source-path', headerPath(resource.path))
     .header('x-content-type-options', 'nosniff')
     .header('vary', 'Accept')
     .header('cache-control', 'no-cache');
@@ -116,6 +117,24 @@ function sendDirectory(
     return reply.type('application/json; charset=utf-8').send({ entries });
   }
   return reply.type('text/plain; charset=utf-8').send(resource.listing);
+}
+
+/**
+ * The path as a header value can carry it: a header holds only bytes 0x09 and 0x20–0xFF, so a directory named in
+ * Japanese or holding a line break made the answer fail (500) and Latin-1 arrived as mojibake. Every character
+ * outside printable ASCII, and `%` itself, is percent-encoded as UTF-8 (`decodeURIComponent` restores the path);
+ * printable ASCII paths, spaces included, are unchanged.
+ */
+export function headerPath(path: string): string {
+  // A lone surrogate (no file system gives one; kept safe anyway) has no UTF-8 form: it becomes U+FFFD.
+  return path.replace(NOT_HEADER_SAFE, (char: string) =>
+    char.length === 1 && isSurrogate(char) ? '%EF%BF%BD' : encodeURIComponent(char),
+  );
+}
+
+function isSurrogate(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code >= 0xd800 && code <= 0xdfff;
 }
 
 /** True when the Accept header names `application/json` with a non-zero quality. */
