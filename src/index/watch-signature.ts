@@ -125,11 +125,24 @@ export class WatchSignature {
   ): Promise<void> {
     const id = keyId({ kind: 'dir', path: dir });
     const before = this.simple.get(id) ?? ABSENT;
-    const stats = await stat(dir).catch(() => null);
+    let statError: string | undefined;
+    const stats = await stat(dir).catch((error: NodeJS.ErrnoException) => {
+      statError = error.code ?? 'error';
+      return null;
+    });
     const known = this.entriesByDir.get(dir) ?? new Set<string>();
     if (stats === null || !stats.isDirectory()) {
-      this.simple.delete(id);
-      if (before !== ABSENT) changed.add(dir);
+      // Missing is silent, but a file (or a file in the path: ENOTDIR) is a scan warning (SKILLS.md §3.1): those
+      // states must differ from absent, or the warning would never appear or never go away.
+      const fingerprint =
+        stats !== null
+          ? `notdir:${typeOf(stats)}:${stats.ino}`
+          : statError === 'ENOENT'
+            ? ABSENT
+            : `error:${statError}`;
+      if (fingerprint === ABSENT) this.simple.delete(id);
+      else this.simple.set(id, fingerprint);
+      if (fingerprint !== before) changed.add(dir);
       for (const name of [...known]) this.removeEntry(join(dir, name), changed);
       this.entriesByDir.delete(dir);
       return;

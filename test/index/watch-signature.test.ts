@@ -86,6 +86,30 @@ describe('WatchSignature', () => {
     }
   });
 
+  it('tells a missing skills directory from one that is a file or lies under a file (SKILLS.md §3.1 warns)', async (t) => {
+    const { dir, cleanup } = await makeTempDir('skillsd-signature-');
+    t.after(cleanup);
+    const skills = join(dir, 'skills');
+    const nested = join(dir, 'tool', 'skills');
+    const keys: WatchKey[] = [
+      { kind: 'dir', path: skills },
+      { kind: 'dir', path: nested },
+    ];
+    const signature = new WatchSignature();
+    assert.deepEqual((await signature.refresh(keys)).changed, []);
+    const steps: Array<[string, () => Promise<unknown>, string[]]> = [
+      ['the skills directory appears as a file', () => writeFile(skills, 'x'), [skills]],
+      ['a parent appears as a file', () => writeFile(join(dir, 'tool'), 'x'), [nested]],
+      ['nothing', async () => {}, []],
+      ['the file goes', () => rm(skills), [skills]],
+      ['the parent file goes', () => rm(join(dir, 'tool')), [nested]],
+    ];
+    for (const [label, step, expected] of steps) {
+      await step();
+      assert.deepEqual((await signature.refresh(keys)).changed, expected, label);
+    }
+  });
+
   it('names the real targets of symlinked entries and SKILL.md files, and forgets dropped keys', async (t) => {
     const { dir, cleanup } = await makeTempDir('skillsd-signature-');
     t.after(cleanup);
