@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { SkillsdError } from '../discovery/errors.js';
 import type { Settings } from '../discovery/types.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { answerClientError } from './client-error.js';
 import { errorBody, toErrorResponse } from './errors.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -59,6 +60,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Requests arriving while closing get our own 503 body (below) instead of Fastify's.
     return503OnClosing: false,
     routerOptions: { maxParamLength: 1024 },
+    // What Node's HTTP parser refuses (a head over 16 KB, bytes that are not HTTP) is answered in the shape of API.md.
+    clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
     // The router refuses malformed percent-encoding before any hook runs: answer in the shape of API.md.
     frameworkErrors: (error, request, reply) => {

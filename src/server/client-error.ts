@@ -1,0 +1,43 @@
+// Requests that Node's HTTP parser refuses before Fastify sees them (a request head over the size limit, bytes that
+// are not HTTP, a head that never arrives) are answered here, in the error shape of API.md §Errors: Fastify's own
+// answer for them has no `code`, so a client could not tell them apart from the daemon's other errors.
+
+import { maxHeaderSize, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { errorBody } from './errors.js';
+
+type ConnectionError = Error & { code?: string };
+
+/** Fastify's `clientErrorHandler`: one JSON answer, then the connection is closed (the parser cannot go on). */
+export function answerClientError(error: ConnectionError, socket: Socket): void {
+  // The peer is gone already: there is nobody to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const answer = clientErrorBody(error);
+  const body = JSON.stringify(answer);
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${answer.statusCode} ${STATUS_CODES[answer.statusCode]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy(error);
+}
+
+function clientErrorBody(error: ConnectionError) {
+  switch (error.code) {
+    // Node counts the request line with the headers, so a very long URL ends here too, not in the router.
+    case 'HPE_HEADER_OVERFLOW':
+      return errorBody(
+        431,
+        'BadRequest',
+        `The request line and headers together exceed the ${maxHeaderSize} bytes the server reads`,
+      );
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return errorBody(408, 'BadRequest', 'The request was not received in time');
+    default:
+      return errorBody(400, 'BadRequest', 'The request could not be parsed as HTTP');
+  }
+}
