@@ -1,0 +1,238 @@
+// Live reload through the built daemon: real edits of the skill tree on disk, each seen both in `GET /skills` and as
+// the right SSE event (API.md §GET /events), with the file-system cases chokidar alone gets wrong (FINDINGS.md
+// "chokidar on Node 20": a root two levels deep created after start, a root deleted and recreated, two quick writes).
+//
+// One daemon and one event stream serve the file; the tests run in order and each starts from the state the previous
+// one left. Every change must produce exactly the expected `index` events, in order: no spurious ones in between.
+
+import assert from 'node:assert/strict';
+import { rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { after, before, describe, it } from 'node:test';
+import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
+import { SseClient, type SseEvent } from '../helpers/sse-client.js';
+import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+interface IndexData {
+  generation: number;
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+interface SkillsAnswer {
+  generation: number;
+  skills: Array<{ name: string; description: string; filePath: string; source: { id: string } }>;
+  warnings: Array<{ skillPath: string; message: string }>;
+}
+
+const is =
+  (type: string) =>
+  (event: SseEvent): boolean =>
+    event.event === type;
+
+describe('live reload (built daemon, real file system)', () => {
+  let root: string;
+  let cleanup: () => Promise<void>;
+  let daemon: RunningDaemon;
+  let home: string;
+  let skillsDir: string;
+  let events: SseClient;
+  let generation = 1;
+
+  const skillsAnswer = async (): Promise<SkillsAnswer> =>
+    (await (await fetch(`${daemon.url}/skills`)).json()) as SkillsAnswer;
+
+  /** The loaded skills as `name=description`, compact enough to compare whole. */
+  const loaded = async (): Promise<string[]> =>
+    (await skillsAnswer()).skills.map((skill) => `${skill.name}=${skill.description}`);
+
+  /** The next `index` event: it must be the next generation and carry exactly these names. */
+  async function expectIndex(change: Partial<Omit<IndexData, 'generation'>>): Promise<SseEvent> {
+    const event = await events.next(is('index'));
+    generation += 1;
+    assert.deepEqual(JSON.parse(event.data), { generation, added: [], removed: [], changed: [], ...change });
+    return event;
+  }
+
+  /** Replaces a file in one rename, as editors save (a rewrite in place is briefly an empty file). */
+  async function saveAtomically(path: string, text: string): Promise<void> {
+    const temp = `${root}/.save-${Date.now()}`;
+    await writeFile(temp, text);
+    await rename(temp, path);
+  }
+
+  before(async () => {
+    ({ dir: root, cleanup } = await makeTempDir('skillsd-e2e-reload-'));
+    home = `${root}/home`;
+    skillsDir = `${root}/project/.musepi/skills`;
+    await writeTree(root, {
+      // HOME exists but `~/.claude` does not: its skills root is two levels away from existing.
+      'home/.keep': '',
+      'project/.git': { dir: true },
+      'project/.musepi/skills/alpha/SKILL.md': SK({ description: 'Alpha' }),
+      'project/.musepi/skills/beta/SKILL.md': SK({ description: 'Beta' }),
+      'elsewhere/linked/SKILL.md': SK({ description: 'Linked' }),
+      // The custom directory does not exist at start: no warning yet.
+      'skillsd.json': JSON.stringify({ skills: { customDirectories: [`${root}/custom`] } }),
+    });
+    daemon = await startDaemon(
+      ['serve', '--port', '0', '--cwd', `${root}/project`, '--config', `${root}/skillsd.json`],
+      { home },
+    );
+    events = await SseClient.connect(`${daemon.url}/events`);
+    assert.deepEqual(JSON.parse((await events.next(is('hello'))).data), { generation: 1, skills: 2 });
+  });
+  after(async () => {
+    events?.close();
+    await daemon?.process.kill();
+    await cleanup?.();
+  });
+
+  it('starts with the skills on disk', async () => {
+    const answer = await skillsAnswer();
+    assert.equal(answer.generation, 1);
+    assert.deepEqual(await loaded(), ['alpha=Alpha', 'beta=Beta']);
+    assert.deepEqual(answer.warnings, []);
+  });
+
+  it('an edited SKILL.md: changed', async () => {
+    await saveAtomically(`${skillsDir}/alpha/SKILL.md`, SK({ description: 'Alpha, edited' }));
+    await expectIndex({ changed: ['alpha'] });
+    assert.deepEqual(await loaded(), ['alpha=Alpha, edited', 'beta=Beta']);
+    assert.equal((await skillsAnswer()).generation, generation);
+  });
+
+  it('a new skill directory: added', async () => {
+    await writeTree(skillsDir, { 'gamma/SKILL.md': SK({ description: 'Gamma' }) });
+    await expectIndex({ added: ['gamma'] });
+    assert.deepEqual(await loaded(), ['alpha=Alpha, edited', 'beta=Beta', 'gamma=Gamma']);
+  });
+
+  it('a skill directory removed: removed', async () => {
+    await rm(`${skillsDir}/gamma`, { recursive: true });
+    await expectIndex({ removed: ['gamma'] });
+    assert.deepEqual(await loaded(), ['alpha=Alpha, edited', 'beta=Beta']);
+  });
+
+  it('a skill directory renamed: removed and added', async () => {
+    await rename(`${skillsDir}/beta`, `${skillsDir}/beta-two`);
+    await expectIndex({ added: ['beta-two'], removed: ['beta'] });
+    assert.deepEqual(await loaded(), ['alpha=Alpha, edited', 'beta-two=Beta']);
+  });
+
+  it('a symlinked skill directory: added, served from the link', async () => {
+    await symlink(`${root}/elsewhere/linked`, `${skillsDir}/linked`);
+    await expectIndex({ added: ['linked'] });
+    const linked = (await skillsAnswer()).skills.find((skill) => skill.name === 'linked');
+    assert.equal(linked?.filePath, `${skillsDir}/linked/SKILL.md`);
+    // Its target is watched too: an edit there is a change of the linked skill.
+    await saveAtomically(`${root}/elsewhere/linked/SKILL.md`, SK({ description: 'Linked, edited' }));
+    await expectIndex({ changed: ['linked'] });
+    assert.deepEqual(await loaded(), ['alpha=Alpha, edited', 'beta-two=Beta', 'linked=Linked, edited']);
+  });
+
+  it('a provider root created after start, two levels deep ($HOME/.claude/skills): added', async () => {
+    await writeTree(home, { '.claude/skills/xray/SKILL.md': SK({ description: 'X-ray' }) });
+    await expectIndex({ added: ['xray'] });
+    const xray = (await skillsAnswer()).skills.find((skill) => skill.name === 'xray');
+    assert.equal(xray?.source.id, 'claude:user');
+    assert.equal(xray?.filePath, `${home}/.claude/skills/xray/SKILL.md`);
+  });
+
+  it('a skills root deleted, then recreated with a skill: removed, then added', async () => {
+    await rm(skillsDir, { recursive: true });
+    await expectIndex({ removed: ['alpha', 'beta-two', 'linked'] });
+    assert.deepEqual(await loaded(), ['xray=X-ray']);
+    await writeTree(skillsDir, { 'alpha/SKILL.md': SK({ description: 'Alpha again' }) });
+    await expectIndex({ added: ['alpha'] });
+    assert.deepEqual(await loaded(), ['alpha=Alpha again', 'xray=X-ray']);
+    // The recreated root is watched again.
+    await saveAtomically(`${skillsDir}/alpha/SKILL.md`, SK({ description: 'Alpha, third' }));
+    await expectIndex({ changed: ['alpha'] });
+  });
+
+  it('a higher-priority duplicate: collision new, and resolved when it goes', async () => {
+    const claudeX = `${home}/.claude/skills/xray/SKILL.md`;
+    const nativeX = `${skillsDir}/xray/SKILL.md`;
+    const claude = {
+      filePath: claudeX,
+      source: { id: 'claude:user', provider: 'claude', providerName: 'Claude Code', level: 'user', path: claudeX },
+    };
+    const native = {
+      filePath: nativeX,
+      source: { id: 'native:project', provider: 'native', providerName: 'MusePi', level: 'project', path: nativeX },
+    };
+    const record = { name: 'xray', winner: native, shadowed: [{ ...claude, reason: 'precedence' }] };
+
+    await writeTree(skillsDir, { 'xray/SKILL.md': SK({ description: 'Native X-ray' }) });
+    const index = await expectIndex({ changed: ['xray'] });
+    const appeared = await events.next(is('collision'));
+    assert.ok(Number(appeared.id) > Number(index.id));
+    assert.deepEqual(JSON.parse(appeared.data), { name: 'xray', state: 'new', collision: record });
+    const answer = await skillsAnswer();
+    assert.deepEqual(
+      answer.skills.map((skill) => `${skill.name}=${skill.source.id}`),
+      ['alpha=native:project', 'xray=native:project'],
+    );
+    const collisions = (await (await fetch(`${daemon.url}/collisions`)).json()) as unknown;
+    assert.deepEqual(collisions, { generation, collisions: [record] });
+
+    await rm(`${skillsDir}/xray`, { recursive: true });
+    await expectIndex({ changed: ['xray'] });
+    const resolved = await events.next(is('collision'));
+    assert.deepEqual(JSON.parse(resolved.data), { name: 'xray', state: 'resolved', collision: record });
+    assert.deepEqual(await (await fetch(`${daemon.url}/collisions`)).json(), { generation, collisions: [] });
+  });
+
+  it('a custom directory that turns out to be a file: a warning event', async () => {
+    const custom = `${root}/custom`;
+    const warning = {
+      skillPath: custom,
+      message: `Failed to read skills directory: ${custom} (Error: ENOTDIR: not a directory, scandir '${custom}')`,
+    };
+    await writeFile(custom, 'not a directory');
+    await expectIndex({});
+    assert.deepEqual(JSON.parse((await events.next(is('warning'))).data), warning);
+    assert.deepEqual((await skillsAnswer()).warnings, [warning]);
+    // Gone again: the warning leaves the answer with a new generation.
+    await rm(custom);
+    await expectIndex({});
+    assert.deepEqual((await skillsAnswer()).warnings, []);
+  });
+
+  it('a file where a provider expects a directory (.codex): a warning event naming the provider', async () => {
+    const codex = `${root}/project/.codex/skills`;
+    const warning = {
+      skillPath: '',
+      message: `[OpenAI Codex] Failed to read skills directory: ${codex} (Error: ENOTDIR: not a directory, scandir '${codex}')`,
+    };
+    await writeFile(`${root}/project/.codex`, 'not a directory');
+    await expectIndex({});
+    assert.deepEqual(JSON.parse((await events.next(is('warning'))).data), warning);
+    assert.deepEqual((await skillsAnswer()).warnings, [warning]);
+    await rm(`${root}/project/.codex`);
+    await expectIndex({});
+    assert.deepEqual((await skillsAnswer()).warnings, []);
+    // One warning event per warning that appeared; none for those that went.
+    assert.equal(events.events.filter(is('warning')).length, 2);
+  });
+
+  it('two writes 10 ms apart: the final description is the one served', async () => {
+    const path = `${skillsDir}/alpha/SKILL.md`;
+    await writeFile(path, SK({ description: 'First of two' }));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    await writeFile(path, SK({ description: 'Second of two' }));
+    // Whatever intermediate states were indexed, the last index event leaves the final text in place.
+    const deadline = Date.now() + 5000;
+    let last = '';
+    while (Date.now() < deadline) {
+      last = (await loaded())[0] ?? '';
+      if (last === 'alpha=Second of two') break;
+      await events.next(is('index'), Math.max(1, deadline - Date.now())).catch(() => undefined);
+    }
+    assert.equal(last, 'alpha=Second of two');
+    // And it stays: no later event takes it back.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.deepEqual(await loaded(), ['alpha=Second of two', 'xray=X-ray']);
+  });
+});
