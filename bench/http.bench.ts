@@ -1,6 +1,6 @@
 // HTTP throughput: autocannon (in this process, 10 connections) against the daemon and against a bare node:http
 // server that answers the very bytes and headers the daemon answered, from memory. Both servers are child processes
-// on loopback, measured one after the other in the same run.
+// on loopback, measured in alternating rounds in the same run.
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,7 @@ import type { BenchSection } from './lib/table.js';
 
 const CONNECTIONS = 10;
 const TARGET_RATIO = 0.8;
+const WARMUP_S = 1;
 /** Hop-by-hop and per-answer headers node:http writes itself. */
 const SKIPPED_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length']);
 
@@ -26,10 +27,14 @@ interface Case {
   target: boolean;
 }
 
+interface Plan {
+  duration: number;
+  rounds: number;
+}
+
 export async function runHttpBench(ctx: BenchContext): Promise<BenchSection[]> {
   const sizes = ctx.quick ? [100] : [100, 1_000];
-  const duration = ctx.quick ? 2 : 5;
-  const warmup = 1;
+  const plan: Plan = { duration: ctx.quick ? 2 : 3, rounds: ctx.quick ? 1 : 2 };
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const n of sizes) {
@@ -49,21 +54,12 @@ export async function runHttpBench(ctx: BenchContext): Promise<BenchSection[]> {
       const etag = list.headers.etag;
       if (list.status !== 200 || etag === undefined) throw new Error(`GET /skills: ${list.status}, ETag ${etag}`);
       if (file.status !== 200) throw new Error(`GET ${filePath}: ${file.status} ${file.body.toString().slice(0, 300)}`);
-
-      const routes = [
-        { path: '/skills', answer: list },
-        { path: filePath, answer: file },
-      ].map(({ path, answer }, i) => ({
-        path,
-        headers: Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !SKIPPED_HEADERS.has(k))),
-        bodyFile: join(tmp, `body-${i}`),
-        etag: answer.headers.etag,
-        body: answer.body,
-      }));
-      for (const route of routes) await writeFile(route.bodyFile, route.body);
-      const routesFile = join(tmp, 'routes.json');
-      await writeFile(routesFile, JSON.stringify(routes.map(({ body: _body, ...rest }) => rest)));
-      bare = await spawnBareServer(routesFile);
+      bare = await spawnBareServer(
+        await writeRoutes(tmp, [
+          { path: '/skills', answer: list },
+          { path: filePath, answer: file },
+        ]),
+      );
       await waitForStatus(bare, '/skills', 200, 30_000);
 
       const cases: Case[] = [
@@ -92,46 +88,21 @@ export async function runHttpBench(ctx: BenchContext): Promise<BenchSection[]> {
           target: false,
         },
       ];
-      const servers: ServerProcess[] = [daemon, bare];
       for (const c of cases) {
-        for (const server of servers) {
-          const check = await httpGet(`${server.url}${c.path}`, c.headers);
-          if (check.status !== c.status)
-            throw new Error(`${server.url}${c.path}: ${check.status}, expected ${c.status}`);
-          // RFC 9110 §8.6: a 304 may carry Content-Length only with the length the 200 would have had. A client
-          // that trusts another value waits for body bytes that never come.
-          const length = check.headers['content-length'];
-          if (
-            server === servers[0] &&
-            c.status === 304 &&
-            length !== undefined &&
-            Number(length) !== list.body.length
-          ) {
-            notes.push(
-              `N = ${n}: the daemon's 304 carries \`Content-Length: ${length}\` (its 200 has ${list.body.length}); ` +
-                "RFC 9110 §8.6 allows only the 200's value, and autocannon waits for those bytes (0 req/s).",
-            );
-          }
-        }
+        notes.push(...(await checkAnswers(daemon, bare, c, list.body.length, n)));
         ctx.log(`http: N=${n}, ${c.label}`);
-        await load(daemon.url + c.path, c.headers, warmup);
-        const d = await load(daemon.url + c.path, c.headers, duration);
-        await load(bare.url + c.path, c.headers, warmup);
-        const b = await load(bare.url + c.path, c.headers, duration);
-        const wrong = unexpected(d, c.status) + unexpected(b, c.status);
-        if (wrong > 0) notes.push(`N = ${n}, ${c.label}: ${wrong} answers with another status or errors.`);
-        const r = d.requests.average / b.requests.average;
-        rows.push([
-          n.toLocaleString('en-US'),
-          c.label,
-          count(c.bytes),
-          count(d.requests.average),
-          count(b.requests.average),
-          ratio(d.requests.average, b.requests.average),
-          `${ms(d.latency.p50, 2)} / ${ms(d.latency.p99, 2)}`,
-          `${ms(b.latency.p50, 2)} / ${ms(b.latency.p99, 2)}`,
-          c.target ? `≥ ${TARGET_RATIO}: ${verdict(r >= TARGET_RATIO)}` : 'none (read from disk per request)',
-        ]);
+        rows.push(await measure(n, c, daemon, bare, plan, notes));
+      }
+      if (!ctx.quick) {
+        // The same cached answers with the per-request log line switched off: what logging costs.
+        await daemon.stop();
+        daemon = await spawnDaemon(fixture.home, fixture.workspace, ['--log-level', 'warn']);
+        await waitForStatus(daemon, '/skills', 200, 120_000);
+        for (const c of cases.filter((x) => x.target)) {
+          const quiet = { ...c, label: `${c.label}, \`--log-level warn\`` };
+          ctx.log(`http: N=${n}, ${quiet.label}`);
+          rows.push(await measure(n, quiet, daemon, bare, plan, notes));
+        }
       }
     } finally {
       await daemon?.stop();
@@ -143,10 +114,12 @@ export async function runHttpBench(ctx: BenchContext): Promise<BenchSection[]> {
     {
       title: 'HTTP throughput vs bare node:http',
       intro:
-        `autocannon, ${CONNECTIONS} connections, ${duration} s per measurement after a ${warmup} s warm-up, load ` +
-        'generator in the benchmark process, servers as child processes on 127.0.0.1. The bare server answers the ' +
-        "daemon's own body and headers (minus `date`/`connection`) from memory. The daemon runs with its default " +
-        '`info` log level (one JSON line per request).',
+        `autocannon, ${CONNECTIONS} connections, ${plan.rounds} round(s) of ${plan.duration} s per server (daemon, ` +
+        `bare, daemon, bare…) after a ${WARMUP_S} s warm-up of each; req/s = completed requests / time over all ` +
+        'rounds; latency = mean / worst p99 (autocannon records whole milliseconds). Load generator in the ' +
+        "benchmark process, servers as child processes on 127.0.0.1. The bare server answers the daemon's own body " +
+        'and headers (minus `date`/`connection`) from memory. The daemon runs with its default `info` log level (one ' +
+        'JSON line per request) unless the row says otherwise.',
       headers: [
         'N',
         'request',
@@ -154,8 +127,8 @@ export async function runHttpBench(ctx: BenchContext): Promise<BenchSection[]> {
         'daemon req/s',
         'bare req/s',
         'ratio',
-        'daemon p50 / p99',
-        'bare p50 / p99',
+        'daemon mean / p99',
+        'bare mean / p99',
         'target',
       ],
       rows,
@@ -164,8 +137,102 @@ export async function runHttpBench(ctx: BenchContext): Promise<BenchSection[]> {
   ];
 }
 
+/** The bare server's route file: each answer's body in its own file, its headers minus the per-answer ones. */
+async function writeRoutes(
+  tmp: string,
+  answers: Array<{ path: string; answer: { headers: Record<string, string>; body: Buffer } }>,
+): Promise<string> {
+  const routes = [];
+  for (const [i, { path, answer }] of answers.entries()) {
+    const bodyFile = join(tmp, `body-${i}`);
+    await writeFile(bodyFile, answer.body);
+    routes.push({
+      path,
+      headers: Object.fromEntries(Object.entries(answer.headers).filter(([k]) => !SKIPPED_HEADERS.has(k))),
+      bodyFile,
+      etag: answer.headers.etag,
+    });
+  }
+  const routesFile = join(tmp, 'routes.json');
+  await writeFile(routesFile, JSON.stringify(routes));
+  return routesFile;
+}
+
+/** Both servers give the expected status; notes a 304 whose Content-Length a client would wait for. */
+async function checkAnswers(
+  daemon: ServerProcess,
+  bare: ServerProcess,
+  c: Case,
+  fullLength: number,
+  n: number,
+): Promise<string[]> {
+  const notes: string[] = [];
+  for (const server of [daemon, bare]) {
+    const answer = await httpGet(`${server.url}${c.path}`, c.headers);
+    if (answer.status !== c.status) throw new Error(`${server.url}${c.path}: ${answer.status}, expected ${c.status}`);
+    // RFC 9110 §8.6: a 304 may carry Content-Length only with the length the 200 would have had; a client that
+    // trusts another value waits for body bytes that never come.
+    const length = answer.headers['content-length'];
+    if (server === daemon && c.status === 304 && length !== undefined && Number(length) !== fullLength) {
+      notes.push(
+        `N = ${n}: the daemon's 304 carries \`Content-Length: ${length}\` (its 200 has ${fullLength}); RFC 9110 §8.6 ` +
+          "allows only the 200's value, and autocannon waits for those bytes.",
+      );
+    }
+  }
+  return notes;
+}
+
+/** Short rounds, daemon then bare, repeated: a burst of load from elsewhere on the machine hits both sides. */
+async function measure(
+  n: number,
+  c: Case,
+  daemon: ServerProcess,
+  bare: ServerProcess,
+  plan: Plan,
+  notes: string[],
+): Promise<string[]> {
+  const d: AutocannonResult[] = [];
+  const b: AutocannonResult[] = [];
+  await load(daemon.url + c.path, c.headers, WARMUP_S);
+  await load(bare.url + c.path, c.headers, WARMUP_S);
+  for (let round = 0; round < plan.rounds; round++) {
+    d.push(await load(daemon.url + c.path, c.headers, plan.duration));
+    b.push(await load(bare.url + c.path, c.headers, plan.duration));
+  }
+  const wrong = [...d, ...b].reduce((sum, result) => sum + unexpected(result, c.status), 0);
+  if (wrong > 0) notes.push(`N = ${n}, ${c.label}: ${wrong} answers with another status, errors or timeouts.`);
+  const dRate = rate(d);
+  const bRate = rate(b);
+  return [
+    n.toLocaleString('en-US'),
+    c.label,
+    count(c.bytes),
+    count(dRate),
+    count(bRate),
+    ratio(dRate, bRate),
+    latency(d),
+    latency(b),
+    c.target ? `≥ ${TARGET_RATIO}: ${verdict(dRate / bRate >= TARGET_RATIO)}` : 'none (read from disk per request)',
+  ];
+}
+
 async function load(url: string, headers: Record<string, string>, duration: number): Promise<AutocannonResult> {
   return await autocannon({ url, connections: CONNECTIONS, duration, headers });
+}
+
+/** Completed requests per second over all rounds. */
+function rate(results: AutocannonResult[]): number {
+  const requests = results.reduce((sum, r) => sum + r.requests.total, 0);
+  const seconds = results.reduce((sum, r) => sum + r.duration, 0);
+  return seconds > 0 ? requests / seconds : Number.NaN;
+}
+
+/** Mean and worst p99 over the rounds. */
+function latency(results: AutocannonResult[]): string {
+  const total = results.reduce((sum, r) => sum + r.latency.totalCount, 0);
+  const mean = results.reduce((sum, r) => sum + r.latency.mean * r.latency.totalCount, 0) / total;
+  return `${ms(mean, 2)} / ${ms(Math.max(...results.map((r) => r.latency.p99)), 0)}`;
 }
 
 function unexpected(result: AutocannonResult, status: number): number {
