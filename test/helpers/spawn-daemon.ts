@@ -20,6 +20,11 @@ export interface SpawnOptions {
   env?: Record<string, string>;
   /** The child's working directory (default: the repository). */
   cwd?: string;
+  /** Run as this user and group (the daemon as an unprivileged user, where permissions really deny). */
+  uid?: number;
+  gid?: number;
+  /** A command the daemon runs under, e.g. `['unshare', '-U', '-r', 'sh', '-c', 'limit; exec "$@"', 'sh']`. */
+  wrapper?: string[];
 }
 
 export interface Exit {
@@ -47,7 +52,14 @@ export class DaemonProcess {
       if (value !== undefined && !SCRUBBED.test(key)) env[key] = value;
     }
     Object.assign(env, { HOME: options.home }, options.env);
-    this.child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd ?? REPO, env, stdio: 'pipe' });
+    const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath, CLI, ...args];
+    this.child = spawn(command!, prefix, {
+      cwd: options.cwd ?? REPO,
+      env,
+      stdio: 'pipe',
+      ...(options.uid === undefined ? {} : { uid: options.uid }),
+      ...(options.gid === undefined ? {} : { gid: options.gid }),
+    });
     live.add(this.child);
     this.exited = new Promise((resolve) => {
       this.child.on('close', (code, signal) => {

@@ -1,0 +1,350 @@
+// The built daemon under file-system faults: after each one, `/skills` is right and the events say so, and `/health`
+// answers 200 throughout (API.md §GET /health; SKILLS.md §3 for what a broken directory means).
+
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { chmod, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type RunningDaemon, type SpawnOptions, startDaemon } from '../helpers/spawn-daemon.js';
+import { SseClient, type SseEvent } from '../helpers/sse-client.js';
+import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+interface Listing {
+  generation: number;
+  skills: Array<{ name: string; description: string }>;
+  warnings: Array<{ skillPath: string; message: string }>;
+}
+
+interface IndexChange {
+  generation: number;
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+async function listing(url: string): Promise<Listing> {
+  const response = await fetch(`${url}/skills`);
+  assert.equal(response.status, 200);
+  return (await response.json()) as Listing;
+}
+
+/** Polls `/skills` until `predicate` holds (reloads are asynchronous); returns the last answer either way. */
+async function until(url: string, predicate: (answer: Listing) => boolean, deadlineMs = 8000): Promise<Listing> {
+  const end = Date.now() + deadlineMs;
+  for (;;) {
+    const answer = await listing(url);
+    if (predicate(answer) || Date.now() > end) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+const names = (answer: Listing): string[] => answer.skills.map((skill) => skill.name);
+
+/** Reads `index` events until the union of their changes holds `expected`; returns the events read. */
+async function indexEvents(events: SseClient, expected: Partial<Record<'added' | 'removed' | 'changed', string[]>>) {
+  const seen = { added: new Set<string>(), removed: new Set<string>(), changed: new Set<string>() };
+  const read: IndexChange[] = [];
+  const done = () =>
+    (Object.keys(expected) as Array<keyof typeof seen>).every((key) =>
+      (expected[key] ?? []).every((name) => seen[key].has(name)),
+    );
+  while (!done()) {
+    const change = JSON.parse((await events.next((e) => e.event === 'index', 8000)).data) as IndexChange;
+    read.push(change);
+    for (const key of ['added', 'removed', 'changed'] as const) for (const name of change[key]) seen[key].add(name);
+  }
+  return read;
+}
+
+/** Polls `/health` every 20 ms until stopped; every answer must be 200. */
+function watchHealth(url: string): { stop(): Promise<{ answers: number; failures: string[] }> } {
+  let running = true;
+  let answers = 0;
+  const failures: string[] = [];
+  const loop = (async () => {
+    while (running) {
+      try {
+        const response = await fetch(`${url}/health`);
+        await response.arrayBuffer();
+        answers++;
+        if (response.status !== 200) failures.push(`status ${response.status}`);
+      } catch (error) {
+        failures.push(String(error));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { answers, failures };
+    },
+  };
+}
+
+/** A daemon on a fresh tree, its `/events` stream and a `/health` poller; everything undone by `stop`. */
+async function launch(tree: Record<string, string>, extra: Partial<SpawnOptions> = {}, args: string[] = []) {
+  const { dir, cleanup } = await makeTempDir('skillsd-faults-');
+  await writeTree(dir, { 'home/.keep': '', 'work/.git/HEAD': 'ref: refs/heads/main\n', ...tree });
+  let daemon: RunningDaemon | undefined;
+  let events: SseClient | undefined;
+  let health: ReturnType<typeof watchHealth> | undefined;
+  const stop = async () => {
+    events?.close();
+    const result = await health?.stop();
+    await daemon?.process.kill();
+    await cleanup();
+    return result;
+  };
+  try {
+    if (extra.uid !== undefined) {
+      // The unprivileged daemon must be able to read its tree (mkdtemp makes the root 0700).
+      await chmod(dir, 0o755);
+      spawnSync('chown', ['-R', `${extra.uid}:${extra.gid ?? extra.uid}`, dir]);
+    }
+    const cwd = join(dir, 'work');
+    daemon = await startDaemon(['serve', '--port', '0', '--cwd', cwd, ...args], { home: join(dir, 'home'), ...extra });
+    events = await SseClient.connect(`${daemon.url}/events`);
+    await events.next((event) => event.event === 'hello');
+    health = watchHealth(daemon.url);
+    return { dir, cwd, url: daemon.url, daemon, events, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Writes a file as editors save: a temp file renamed over it (a rewrite in place is briefly empty). */
+async function save(path: string, content: string): Promise<void> {
+  await mkdir(join(path, '..'), { recursive: true });
+  await writeFile(`${path}.tmp`, content);
+  await rename(`${path}.tmp`, path);
+}
+
+describe('file-system faults (built CLI)', () => {
+  let d: Awaited<ReturnType<typeof launch>>;
+  let musepi: string;
+  let claude: string;
+  before(async () => {
+    d = await launch({
+      'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }),
+      'work/.musepi/skills/docx/SKILL.md': SK({ description: 'Word' }),
+      'work/.claude/skills/web/SKILL.md': SK({ description: 'Web' }),
+    });
+    musepi = join(d.cwd, '.musepi', 'skills');
+    claude = join(d.cwd, '.claude', 'skills');
+    assert.deepEqual(names(await listing(d.url)), ['docx', 'pdf', 'web']);
+  });
+  after(async () => {
+    const health = await d?.stop();
+    // Throughout every fault below.
+    assert.ok(health !== undefined && health.answers > 10, `too few /health answers: ${health?.answers}`);
+    assert.deepEqual(health.failures, []);
+  });
+
+  it('a provider root deleted, then recreated', async () => {
+    await rm(musepi, { recursive: true });
+    await indexEvents(d.events, { removed: ['docx', 'pdf'] });
+    assert.deepEqual(names(await listing(d.url)), ['web']);
+
+    await save(join(musepi, 'pdf', 'SKILL.md'), SK({ description: 'PDF again' }));
+    await indexEvents(d.events, { added: ['pdf'] });
+    const answer = await listing(d.url);
+    assert.deepEqual(names(answer), ['pdf', 'web']);
+    assert.equal(answer.skills[0]?.description, 'PDF again');
+    assert.deepEqual(answer.warnings, []);
+  });
+
+  it('a symlink loop as a skill entry is ignored, and the directory stays watched', async () => {
+    await symlink(join(musepi, 'loop-b'), join(musepi, 'loop-a'));
+    await symlink(join(musepi, 'loop-a'), join(musepi, 'loop-b'));
+    await save(join(musepi, 'after-loop', 'SKILL.md'), SK({ description: 'after' }));
+    await indexEvents(d.events, { added: ['after-loop'] });
+    const answer = await listing(d.url);
+    assert.deepEqual(names(answer), ['after-loop', 'pdf', 'web']);
+    assert.deepEqual(answer.warnings, []);
+    await rm(join(musepi, 'loop-a'));
+    await rm(join(musepi, 'loop-b'));
+  });
+
+  it('a symlink loop as a skills root warns, and a real directory in its place is read', async () => {
+    const agents = join(d.cwd, '.agents');
+    const root = join(agents, 'skills');
+    await mkdir(agents);
+    // The loop closes at the watched name. (Closed the other way round, the link at the watched name dangles first and
+    // its target's appearance is only found by the periodic reconciliation scan.)
+    await symlink(root, join(agents, 'other'));
+    await symlink(join(agents, 'other'), root);
+    const message = `[Agent Dirs (.agent/.agents)] Failed to read skills directory: ${root} (Error: ELOOP: too many symbolic links encountered, scandir '${root}')`;
+    const warned = await until(d.url, (answer) => answer.warnings.length > 0);
+    assert.deepEqual(
+      warned.warnings.map((warning) => warning.message),
+      [message],
+    );
+    const event = await d.events.next((e) => e.event === 'warning', 8000);
+    assert.equal((JSON.parse(event.data) as { message: string }).message, message);
+    assert.deepEqual(names(warned), ['after-loop', 'pdf', 'web']);
+
+    await rm(root);
+    await save(join(root, 'tool', 'SKILL.md'), SK({ description: 'Tool' }));
+    await indexEvents(d.events, { added: ['tool'] });
+    const answer = await until(d.url, (a) => a.warnings.length === 0);
+    assert.deepEqual(names(answer), ['after-loop', 'pdf', 'tool', 'web']);
+    assert.deepEqual(answer.warnings, []);
+  });
+
+  it('a skills directory replaced by a file warns with the reference text, and back', async () => {
+    await rm(claude, { recursive: true });
+    await writeFile(claude, 'not a directory\n');
+    const message = `[Claude Code] Failed to read skills directory: ${claude} (Error: ENOTDIR: not a directory, scandir '${claude}')`;
+    await indexEvents(d.events, { removed: ['web'] });
+    const event = await d.events.next((e) => e.event === 'warning', 8000);
+    assert.equal((JSON.parse(event.data) as { message: string }).message, message);
+    const broken = await until(d.url, (answer) => answer.warnings.length > 0);
+    assert.deepEqual(
+      broken.warnings.map((warning) => warning.message),
+      [message],
+    );
+    assert.deepEqual(names(broken), ['after-loop', 'pdf', 'tool']);
+
+    await rm(claude);
+    await save(join(claude, 'web', 'SKILL.md'), SK({ description: 'Web back' }));
+    await indexEvents(d.events, { added: ['web'] });
+    const fixed = await until(d.url, (answer) => answer.warnings.length === 0);
+    assert.deepEqual(names(fixed), ['after-loop', 'pdf', 'tool', 'web']);
+    assert.deepEqual(fixed.warnings, []);
+  });
+});
+
+describe('5,000 SKILL.md files changed in one burst (built CLI)', () => {
+  const COUNT = 5000;
+  const skillName = (i: number) => `s${String(i).padStart(4, '0')}`;
+
+  it('converges on the final files with far fewer reloads than edits', async (t) => {
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < COUNT; i++) {
+      tree[`work/.musepi/skills/${skillName(i)}/SKILL.md`] = SK({ description: 'v1' });
+    }
+    const d = await launch(tree);
+    try {
+      assert.equal((await listing(d.url)).skills.length, COUNT);
+      const skills = join(d.cwd, '.musepi', 'skills');
+      // Every file rewritten, 64 at a time, as fast as the disk takes them.
+      for (let start = 0; start < COUNT; start += 64) {
+        const batch: Promise<void>[] = [];
+        for (let i = start; i < Math.min(COUNT, start + 64); i++) {
+          batch.push(save(join(skills, skillName(i), 'SKILL.md'), SK({ description: 'v2' })));
+        }
+        await Promise.all(batch);
+      }
+      const changes = await indexEvents(d.events, {
+        changed: Array.from({ length: COUNT }, (_, i) => skillName(i)),
+      });
+      const final = await until(d.url, (answer) => answer.skills.every((skill) => skill.description === 'v2'));
+      assert.equal(final.skills.length, COUNT);
+      assert.ok(
+        final.skills.every((skill) => skill.description === 'v2'),
+        'not every skill shows its last edit',
+      );
+      // The reloads after the burst: coalesced, far fewer than one per file.
+      assert.ok(changes.length < COUNT / 20, `${changes.length} index events for ${COUNT} edits`);
+      t.diagnostic(`burst of ${COUNT} edits: ${changes.length} index events`);
+    } finally {
+      const health = await d.stop();
+      assert.deepEqual(health?.failures, []);
+    }
+  });
+});
+
+describe('an unreadable skill directory, with the daemon as an unprivileged user (built CLI)', () => {
+  const NOBODY = 65534;
+  // Root reads through any mode bits: only a daemon without privileges gets a real EACCES.
+  const canSwitchUser = process.getuid?.() === 0;
+
+  it('drops the skill while unreadable, warns for an unreadable root, and recovers on restore', {
+    skip: canSwitchUser ? false : 'switching to an unprivileged user needs root',
+  }, async () => {
+    const d = await launch(
+      {
+        'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }),
+        'work/.musepi/skills/locked/SKILL.md': SK({ description: 'Locked' }),
+        'work/.claude/skills/web/SKILL.md': SK({ description: 'Web' }),
+      },
+      { uid: NOBODY, gid: NOBODY },
+    );
+    try {
+      const musepi = join(d.cwd, '.musepi', 'skills');
+      const claude = join(d.cwd, '.claude', 'skills');
+      assert.deepEqual(names(await listing(d.url)), ['locked', 'pdf', 'web']);
+
+      // SKILLS.md §3: a candidate whose SKILL.md cannot be reached is not a candidate (no warning).
+      await chmod(join(musepi, 'locked'), 0o000);
+      await indexEvents(d.events, { removed: ['locked'] });
+      assert.deepEqual(names(await listing(d.url)), ['pdf', 'web']);
+      await chmod(join(musepi, 'locked'), 0o755);
+      await indexEvents(d.events, { added: ['locked'] });
+      assert.deepEqual(names(await listing(d.url)), ['locked', 'pdf', 'web']);
+
+      // An unreadable skills directory: the reference warning, with the EACCES error.
+      await chmod(claude, 0o000);
+      const message = `[Claude Code] Failed to read skills directory: ${claude} (Error: EACCES: permission denied, scandir '${claude}')`;
+      await indexEvents(d.events, { removed: ['web'] });
+      const event = await d.events.next((e: SseEvent) => e.event === 'warning', 8000);
+      assert.equal((JSON.parse(event.data) as { message: string }).message, message);
+      assert.deepEqual(
+        (await listing(d.url)).warnings.map((warning) => warning.message),
+        [message],
+      );
+      await chmod(claude, 0o755);
+      await indexEvents(d.events, { added: ['web'] });
+      const fixed = await listing(d.url);
+      assert.deepEqual(names(fixed), ['locked', 'pdf', 'web']);
+      assert.deepEqual(fixed.warnings, []);
+    } finally {
+      const health = await d.stop();
+      assert.deepEqual(health?.failures, []);
+    }
+  });
+});
+
+describe('inotify watches exhausted (built CLI in a user namespace)', () => {
+  const unshareWorks =
+    spawnSync('unshare', ['-U', '-r', 'sh', '-c', 'echo 0 > /proc/sys/user/max_inotify_watches'], { stdio: 'ignore' })
+      .status === 0;
+
+  it('degrades to polling, says so on /health, and still sees changes', {
+    // The limit is lowered inside a new user namespace only: no other process on the machine is affected.
+    skip: unshareWorks ? false : 'unshare -U -r with /proc/sys/user/max_inotify_watches is not available here',
+  }, async () => {
+    const wrapper = [
+      'unshare',
+      '-U',
+      '-r',
+      'sh',
+      '-c',
+      'echo 0 > /proc/sys/user/max_inotify_watches && exec "$@"',
+      'sh',
+    ];
+    const d = await launch({ 'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }) }, { wrapper });
+    try {
+      const health = (await (await fetch(`${d.url}/health`)).json()) as { watchMode: string; watchers: number };
+      assert.equal(health.watchMode, 'polling');
+      assert.equal(health.watchers, 1);
+      await d.daemon.process.waitForLog((line) => line.msg === 'file watcher switching to polling');
+
+      const musepi = join(d.cwd, '.musepi', 'skills');
+      await save(join(musepi, 'docx', 'SKILL.md'), SK({ description: 'Word' }));
+      await indexEvents(d.events, { added: ['docx'] });
+      await save(join(musepi, 'pdf', 'SKILL.md'), SK({ description: 'PDF v2' }));
+      await indexEvents(d.events, { changed: ['pdf'] });
+      const answer = await listing(d.url);
+      assert.deepEqual(names(answer), ['docx', 'pdf']);
+      assert.equal(answer.skills[1]?.description, 'PDF v2');
+    } finally {
+      const health = await d.stop();
+      assert.deepEqual(health?.failures, []);
+    }
+  });
+});
