@@ -9,6 +9,7 @@ import { constants, type Stats } from 'node:fs';
 import { type FileHandle, open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { SkillsdError } from './errors.js';
+import { descriptorDirectory, descriptorPath, hasDescriptorPaths, openPathOnly } from './open-descriptor.js';
 import type { Profile, Skill, SymlinkMode } from './types.js';
 
 export type SkillContentType = 'text/markdown' | 'text/plain';
@@ -33,6 +34,8 @@ export type SkillResource =
       mtimeMs: number;
       ino: number;
       dev: number;
+      /** The real skill directory the opened file must still be in; null when containment is not checked. */
+      containedIn: string | null;
       /** `skill://<name>[/<relative>]`, as used in error messages. */
       url: string;
     }
@@ -96,8 +99,10 @@ export async function resolveSkillResource(
 /**
  * Opens a resolved file for streaming. The file is opened by its real path with `O_NOFOLLOW` (a symlink swapped in
  * after the check is refused instead of followed) and `O_NONBLOCK` (a FIFO swapped in cannot hang the open), and the
- * descriptor is `fstat`-ed: it must be the very regular file (device + inode) that was checked. This narrows the
- * check-to-use window to nothing an attacker can use (FINDINGS.md, local-daemon security). The caller closes the handle.
+ * descriptor is `fstat`-ed: it must be the very regular file (device + inode) that was checked. In contain mode the
+ * descriptor's own path must still be inside the skill: a directory on the checked path swapped for a link out of the
+ * skill between the check and the open would otherwise serve the file behind it (FINDINGS.md, local-daemon security).
+ * The caller closes the handle.
  */
 export async function openSkillFile(resource: SkillFileResource): Promise<{ handle: FileHandle; stat: Stats }> {
   let handle: FileHandle;
@@ -125,7 +130,10 @@ export async function openSkillFile(resource: SkillFileResource): Promise<{ hand
       throw new SkillsdError('NotAFile', `skill:// URL must resolve to a file or directory: ${resource.url}`);
     }
     if (info.ino !== resource.ino || info.dev !== resource.dev) {
-      throw new SkillsdError('PathEscapesSkill', `File changed between check and open, refusing it: ${resource.path}`);
+      throw changedAfterCheck(resource.path);
+    }
+    if (resource.containedIn !== null && !(await stillInside(handle, info, resource.realPath, resource.containedIn))) {
+      throw changedAfterCheck(resource.path);
     }
     return { handle, stat: info };
   } catch (error) {
@@ -213,7 +221,7 @@ async function resolveTarget(
     if (options.profile === 'xcsh') {
       throw new SkillsdError('NotAFile', `skill:// URL must resolve to a file, not a directory: ${url}`);
     }
-    const entries = await listDirectory(realTarget, contain ? realBase : null);
+    const entries = await listDirectory(realTarget, contain ? realBase : null, target);
     return { kind: 'directory', skill, path: target, entries, listing: renderListing(entries), url };
   }
   if (!info.isFile()) {
@@ -229,6 +237,7 @@ async function resolveTarget(
     mtimeMs: info.mtimeMs,
     ino: info.ino,
     dev: info.dev,
+    containedIn: checkContainment ? realBase : null,
     url,
   };
 }
@@ -288,10 +297,82 @@ async function realBaseOf(base: string, target: string): Promise<string> {
 }
 
 /**
+ * Where the opened file is now must be inside `realBase`. On Linux the descriptor itself says so; elsewhere the
+ * checked path is resolved again and must still lead to the opened file, which narrows the window to the open itself.
+ */
+async function stillInside(handle: FileHandle, opened: Stats, realPath: string, realBase: string): Promise<boolean> {
+  const where = await descriptorPath(handle);
+  if (where !== undefined) return isInside(realBase, where);
+  try {
+    const again = await stat(realPath);
+    return isInside(realBase, await realpath(realPath)) && again.ino === opened.ino && again.dev === opened.dev;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * The entries of a directory with their types. A symlink is listed as what it points to; in contain mode a link
  * that leaves the skill's real directory is listed as a plain file of size 0, so a listing reveals nothing outside.
  */
-async function listDirectory(dir: string, realBase: string | null): Promise<SkillDirectoryEntry[]> {
+async function listDirectory(dir: string, realBase: string | null, target: string): Promise<SkillDirectoryEntry[]> {
+  if (realBase !== null && (await hasDescriptorPaths())) return listOpenedDirectory(dir, realBase, target);
+  return listDirectoryByPath(dir, realBase);
+}
+
+/**
+ * Contain mode where descriptors can be resolved: the directory is opened first and read through its descriptor, so
+ * a directory on its path swapped for a link out of the skill after the check cannot make it list the outside.
+ * Each entry is classified through a descriptor as well (`O_PATH`: nothing is opened for I/O, not even a FIFO).
+ */
+async function listOpenedDirectory(dir: string, realBase: string, target: string): Promise<SkillDirectoryEntry[]> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === 'ENOENT') throw new SkillsdError('FileNotFound', `File not found: ${target}`);
+    // A link (ELOOP) or something else (ENOTDIR) now stands where the checked directory was.
+    if (code === 'ELOOP' || code === 'ENOTDIR') throw changedAfterCheck(target);
+    throw error;
+  }
+  try {
+    const where = await descriptorPath(handle);
+    if (where === undefined || !isInside(realBase, where)) throw changedAfterCheck(target);
+    const view = descriptorDirectory(handle);
+    const entries: SkillDirectoryEntry[] = [];
+    for (const dirent of await readdir(view, { withFileTypes: true })) {
+      if (dirent.isDirectory()) entries.push({ name: dirent.name, type: 'directory', size: 0 });
+      else entries.push(await classifyEntry(join(view, dirent.name), dirent.name, realBase));
+    }
+    return entries;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** One non-directory entry, by what its descriptor says: an escaping link is an empty file, as in the listing rule. */
+async function classifyEntry(path: string, name: string, realBase: string): Promise<SkillDirectoryEntry> {
+  let handle: FileHandle;
+  try {
+    handle = await openPathOnly(path);
+  } catch {
+    // Dangling link, a loop, or removed since readdir: still a name in this directory.
+    return { name, type: 'file', size: 0 };
+  }
+  try {
+    const where = await descriptorPath(handle);
+    if (where === undefined || !isInside(realBase, where)) return { name, type: 'file', size: 0 };
+    const info = await handle.stat();
+    if (info.isDirectory()) return { name, type: 'directory', size: 0 };
+    return { name, type: 'file', size: info.isFile() ? info.size : 0 };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Follow mode, or contain mode where descriptors cannot be resolved: the entries by path. */
+async function listDirectoryByPath(dir: string, realBase: string | null): Promise<SkillDirectoryEntry[]> {
   const dirents = await readdir(dir, { withFileTypes: true });
   const entries: SkillDirectoryEntry[] = [];
   for (const dirent of dirents) {
@@ -320,6 +401,10 @@ async function listDirectory(dir: string, realBase: string | null): Promise<Skil
 function isInside(base: string, path: string): boolean {
   if (path === base) return true;
   return path.startsWith(base.endsWith(sep) ? base : base + sep);
+}
+
+function changedAfterCheck(path: string): SkillsdError {
+  return new SkillsdError('PathEscapesSkill', `File changed between check and open, refusing it: ${path}`);
 }
 
 function escapes(target: string): SkillsdError {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { realpath, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -590,6 +590,20 @@ describe('openSkillFile', () => {
     await rm(join(dir, 's/link.md'));
     await symlink(join(dir, 'secret.txt'), join(dir, 's/link.md'));
     await assert.rejects(openSkillFile(resource), rejectsWith('PathEscapesSkill'));
+  });
+
+  it('refuses a file reached through a directory swapped for an escaping link after the check', async () => {
+    await writeTree(dir, { 's/d/f.txt': 'inside', 'outside/f.txt': 'outside secret' });
+    const resource = asFile(await resolveSkillResource(skills, 's', 'd/f.txt', CONTAIN));
+    await rename(join(dir, 's/d'), join(dir, 's/d-parked'));
+    await symlink(join(dir, 'outside'), join(dir, 's/d'));
+    // The check's stat can run just after such a swap (between its realpath and its stat): it then saw the outside
+    // file, so the device and inode of the opened file agree with it, and only where the descriptor is can tell.
+    const outside = await stat(join(dir, 'outside/f.txt'));
+    await assert.rejects(
+      openSkillFile({ ...resource, ino: outside.ino, dev: outside.dev }),
+      rejectsWith('PathEscapesSkill', `File changed between check and open, refusing it: ${dir}/s/d/f.txt`),
+    );
   });
 
   it('refuses a file replaced by a FIFO without blocking', async () => {
