@@ -56,6 +56,10 @@ describe('POST /invocations', () => {
   const bad: Array<[string, unknown, string]> = [
     ['a missing text', {}, "body must have required property 'text'"],
     ['a non-string text', { text: { a: 1 } }, 'body/text must be string'],
+    // A JSON body has real types: nothing is coerced as a query string would be.
+    ['a number text', { text: 3 }, 'body/text must be string'],
+    ['a null text', { text: null }, 'body/text must be string'],
+    ['a list text', { text: ['/skill:pdf'] }, 'body/text must be string'],
     ['an unknown field', { text: '/skill:pdf', extra: 1 }, 'body must NOT have additional properties'],
   ];
   for (const [label, body, message] of bad) {

@@ -1,6 +1,7 @@
 // `POST /invocations`: turns what the user typed into the `/skill:<name>` message of SKILLS.md §7.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { SkillsdError } from '../../discovery/errors.js';
 import { invokeSkill } from '../../discovery/skill-invocation.js';
 import type { Skill } from '../../discovery/types.js';
 import { errorResponses } from '../schemas/common.js';
@@ -15,6 +16,14 @@ export const invocationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: InvocationsQuery,
         body: InvocationBody,
         response: { 200: InvocationResponse, ...errorResponses() },
+      },
+      // The app's validator coerces types, as query strings need (`?hidden=false`); a JSON body has real types, and
+      // coercing would take `{"text":["/skill:pdf"]}` or `{"text":null}` for text. Checked before validation runs.
+      preValidation: async (request) => {
+        const body = request.body as Record<string, unknown> | null | undefined;
+        if (typeof body === 'object' && body !== null && 'text' in body && typeof body.text !== 'string') {
+          throw new SkillsdError('BadRequest', 'body/text must be string');
+        }
       },
     },
     async (request) => {
