@@ -35,7 +35,7 @@ export async function runDiscoveryBench(ctx: BenchContext): Promise<BenchSection
   const rows: Row[] = [];
   for (const n of sizes) {
     // The largest N costs tens of seconds per child: fewer repeats there keep the full suite within its budget.
-    const iterations = ctx.quick ? 3 : n >= 50_000 ? 1 : n >= 10_000 ? 3 : 5;
+    const iterations = ctx.quick ? 2 : n >= 50_000 ? 1 : n >= 10_000 ? 3 : 5;
     const warmRuns = n >= 50_000 ? 1 : WARM_RUNS;
     const fixture = await ctx.fixtures.get(n);
     const timeoutMs = 60_000 + n * 20;
@@ -82,7 +82,7 @@ export async function runDiscoveryBench(ctx: BenchContext): Promise<BenchSection
   const cold: BenchSection = {
     title: 'Cold discovery vs the I/O floor',
     intro:
-      'Median of fresh child processes per N (5 up to 1,000, 3 at 10,000, 1 at 50,000; quick: 3). *Discovery* = `discoverSkills` with default settings (every provider). ' +
+      'Median of fresh child processes per N (5 up to 1,000, 3 at 10,000, 1 at 50,000; quick: 2). *Discovery* = `discoverSkills` with default settings (every provider). ' +
       '*Floor* = readdir of the same `scannedDirs` + `stat` + `readFile` of every SKILL.md, all at once. ' +
       'Peak RSS is the process high-water mark (`resourceUsage().maxRSS`); Δ subtracts the RSS before the run.',
     headers: [

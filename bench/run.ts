@@ -1,10 +1,12 @@
 // Runs the benchmarks and prints their tables; writes them to bench/results/latest.md.
 // Usage: npm run bench [-- [--quick] [--no-build] [discovery|startup|reload|http|memory ...]]
+// The daemon benchmarks rebuild dist/ first when a file under src/ is newer than dist/cli.js (--no-build: never).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync, statSync } from 'node:fs';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runDiscoveryBench } from './discovery.bench.js';
 import { runHttpBench } from './http.bench.js';
@@ -52,7 +54,7 @@ async function main(): Promise<number> {
 
   let daemonProblem: string | undefined;
   if (selected.some((b) => b.needsDaemon)) {
-    if (build) {
+    if (build && (await distIsStale())) {
       log('building dist/ (npm run build)');
       const result = spawnSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: REPO_ROOT, encoding: 'utf8' });
       if (result.status !== 0) log(`build reported errors:\n${(result.stdout + result.stderr).slice(-3000)}`);
@@ -120,6 +122,14 @@ async function main(): Promise<number> {
   await writeFile(RESULTS, `${header}\n${output.join('\n')}`);
   log(`wrote ${RESULTS} (${totalSeconds.toFixed(0)} s)`);
   return failures === 0 ? 0 : 1;
+}
+
+/** dist/cli.js is missing or older than some file under src/. */
+async function distIsStale(): Promise<boolean> {
+  if (!existsSync(DAEMON_CLI)) return true;
+  const built = statSync(DAEMON_CLI).mtimeMs;
+  const entries = await readdir(join(REPO_ROOT, 'src'), { recursive: true, withFileTypes: true });
+  return entries.some((e) => e.isFile() && statSync(join(e.parentPath, e.name)).mtimeMs > built);
 }
 
 function skipped(name: string, reason: string): BenchSection {
