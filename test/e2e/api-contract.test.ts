@@ -580,6 +580,11 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
         (await invoke(JSON.stringify({ text: '/skill:pdf', extra: 1 }))).body,
         errorBody(400, 'BadRequest', 'Bad Request', 'body must NOT have additional properties'),
       );
+      // A JSON body keeps its types: a list is not taken for its one string.
+      assert.deepEqual(
+        (await invoke(JSON.stringify({ text: ['/skill:pdf'] }))).body,
+        errorBody(400, 'BadRequest', 'Bad Request', 'body/text must be string'),
+      );
       const broken = await invoke('{"text":');
       assert.equal(broken.status, 400);
       assert.equal(broken.body.code, 'BadRequest');
@@ -642,6 +647,98 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       const { status, body } = await getJson(`${base}/nope`);
       assert.equal(status, 404);
       assert.deepEqual(body, errorBody(404, 'NotFound', 'Not Found', 'Route GET /nope not found'));
+    });
+
+    it('GET /events refuses a bad query with 400 BadRequest and a client that refuses event streams with 406', async () => {
+      const bad = await getJson(`${base}/events?lastEventId=abc`);
+      assert.equal(bad.status, 400);
+      assert.deepEqual(
+        bad.body,
+        errorBody(400, 'BadRequest', 'Bad Request', 'querystring/lastEventId must match pattern "^[0-9]{1,16}$"'),
+      );
+      const types = await getJson(`${base}/events?types=index,bogus`);
+      assert.equal(types.status, 400);
+      assert.equal(types.body.code, 'BadRequest');
+      const refused = await getJson(`${base}/events`, { headers: { accept: 'application/json' } });
+      assert.equal(refused.status, 406);
+      assert.equal(refused.body.code, 'NotAcceptable');
+    });
+  });
+
+  // Last: it opens a second workspace, which /health counts.
+  describe('?cwd= on every endpoint', () => {
+    let other: string;
+    let cwd: string;
+    before(async () => {
+      other = `${root}/other`;
+      cwd = `cwd=${encodeURIComponent(other)}`;
+      await writeTree(root, {
+        'other/.git': { dir: true },
+        'other/AGENTS.md': 'Other rules\n',
+        'other/.musepi/skills/only-there/SKILL.md': SK({ description: 'Other workspace' }),
+      });
+    });
+
+    it('answers the skills, files, prompt, collisions, context files and invocations of that workspace', async () => {
+      const dir = `${other}/.musepi/skills/only-there`;
+      const record = skill('only-there', 'Other workspace', dir, 'native:project', 'MusePi', {
+        description: 'Other workspace',
+      });
+      const list = await getJson(`${base}/skills?${cwd}`);
+      assert.deepEqual(list.body, {
+        generation: 1,
+        profile: 'musepi',
+        cwd: other,
+        // User-level skills belong to every workspace.
+        skills: [skills[1], record],
+        warnings: [],
+        collisions: [],
+      });
+      assert.deepEqual((await getJson(`${base}/skills/only-there?${cwd}`)).body, { ...record, shadowed: [] });
+      assert.deepEqual(
+        (await getJson(`${base}/skills/pdf?${cwd}`)).body,
+        errorBody(404, 'SkillNotFound', 'Not Found', 'Unknown skill: pdf\nAvailable: git-helper, only-there'),
+      );
+      const file = await fetch(`${base}/skill/only-there?${cwd}`);
+      assert.equal(file.headers.get('x-skill-source-path'), `${dir}/SKILL.md`);
+      assert.equal(await file.text(), SK({ description: 'Other workspace' }));
+      const { stdout } = await run('curl', ['-s', `${base}/skill/only-there/SKILL.md?${cwd}`]);
+      assert.equal(stdout, SK({ description: 'Other workspace' }));
+      assert.equal(
+        await (await fetch(`${base}/prompt?${cwd}&format=xml`)).text(),
+        [
+          '<available_skills>',
+          '  <skill>',
+          '    <name>git-helper</name>',
+          '    <description>Git ops</description>',
+          `    <location>${skills[1].filePath}</location>`,
+          '  </skill>',
+          '  <skill>',
+          '    <name>only-there</name>',
+          '    <description>Other workspace</description>',
+          `    <location>${dir}/SKILL.md</location>`,
+          '  </skill>',
+          '</available_skills>',
+        ].join('\n'),
+      );
+      assert.deepEqual((await getJson(`${base}/collisions?${cwd}`)).body, { generation: 1, collisions: [] });
+      assert.deepEqual((await getJson(`${base}/context-files?${cwd}`)).body, {
+        files: [{ path: `${other}/AGENTS.md`, content: 'Other rules\n', level: 'project', depth: 0 }],
+      });
+      const invoked = await fetch(`${base}/invocations?${cwd}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: '/skill:only-there' }),
+      });
+      assert.deepEqual(((await invoked.json()) as Json).details, {
+        name: 'only-there',
+        path: `${dir}/SKILL.md`,
+        lineCount: 1,
+      });
+      const health = (await getJson(`${base}/health?${cwd}`)).body;
+      assert.deepEqual([health.status, health.generation, health.skills, health.workspaces], ['ok', 1, 2, 2]);
+      // The default workspace is unchanged.
+      assert.equal((await getJson(`${base}/health`)).body.skills, 4);
     });
   });
 });
