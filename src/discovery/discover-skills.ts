@@ -18,7 +18,7 @@ import { MANAGED_NAME, sanitizeManagedDescription } from './sanitize-description
 import type { SkillFileCache } from './skill-file-cache.js';
 import { createSkillFilters, type SkillFilters } from './skill-filters.js';
 import { compareSkills } from './sort-skills.js';
-import type { DiscoveryContext, DiscoveryResult, Profile, Skill, SkillWarning } from './types.js';
+import type { DiscoveryContext, DiscoveryResult, Profile, Skill, SkillDiagnostic, SkillWarning } from './types.js';
 import { expandCustomDirectory, resolveWorkspaceContext } from './workspace-context.js';
 
 export interface DiscoverOptions {
@@ -35,16 +35,20 @@ interface ProviderItem extends Candidate {
 export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOptions = {}): Promise<DiscoveryResult> {
   // Step 0: switched off → nothing, without touching the file system (not even to look for the repository).
   if (ctx.settings.skills.enabled === false) {
-    return { skills: [], warnings: [], collisions: [], scannedDirs: [], repoRoot: null };
+    return { skills: [], warnings: [], collisions: [], diagnostics: [], scannedDirs: [], repoRoot: null };
   }
   const ws = await resolveWorkspaceContext(ctx);
   const disabledProviders = new Set(ctx.settings.disabledProviders);
   const plans = planProviders(ws).filter((plan) => !disabledProviders.has(plan.id));
   const customDirs = ctx.settings.skills.customDirectories.map((dir) => expandCustomDirectory(dir, ws.home, ws.cwd));
 
+  // Diagnostics (daemon-only): one list per provider and per custom directory, joined in scan order below.
+  const providerNotes = plans.map((): SkillDiagnostic[] => []);
+  const customNotes = customDirs.map((): SkillDiagnostic[] => []);
+  const profile = ws.profile.profile;
   const [providerRuns, customRuns] = await Promise.all([
-    Promise.all(plans.map((plan) => runProvider(plan, ws.profile.profile, options.cache))),
-    Promise.all(customDirs.map((dir) => scanCustomDir(dir, ws.profile.profile, options.cache))),
+    Promise.all(plans.map((plan, i) => runProvider(plan, profile, options.cache, undefined, providerNotes[i]))),
+    Promise.all(customDirs.map((dir, i) => scanCustomDir(dir, profile, options.cache, undefined, customNotes[i]))),
   ]);
 
   const filters = createSkillFilters(ctx.settings);
@@ -108,6 +112,7 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     skills: [...winners.values()].sort(compareSkills),
     warnings: [...warnings, ...collisionWarnings],
     collisions: ledger.collisions(winners),
+    diagnostics: uniqueDiagnostics([...providerNotes.flat(), ...customNotes.flat()]),
     scannedDirs: scannedDirsOf(plans, customDirs),
     repoRoot: ws.repoRoot,
   };
@@ -237,6 +242,17 @@ async function realpathsOf(skills: Skill[]): Promise<Map<string, string>> {
   const paths = [...new Set(skills.map((skill) => skill.filePath))];
   const resolved = await Promise.all(paths.map((path) => realpath(path).catch(() => path)));
   return new Map(paths.map((path, index) => [path, resolved[index] ?? path]));
+}
+
+/** Each diagnostic once: a directory scanned twice (xcsh's HOME, a custom directory that is also a provider's). */
+function uniqueDiagnostics(diagnostics: SkillDiagnostic[]): SkillDiagnostic[] {
+  const seen = new Set<string>();
+  return diagnostics.filter(({ skillPath, message }) => {
+    const key = `${skillPath}\0${message}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Every directory scanned, in scan order, each once (xcsh's HOME can be both a project and a user directory). */

@@ -37,6 +37,14 @@ class ParsedYaml {
   constructor(readonly value: unknown) {}
 }
 
+/** A block refused before `yaml` or gray-matter sees it, because reading it would cost too much. */
+export class FrontmatterLimitError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FrontmatterLimitError';
+  }
+}
+
 function refuseEngine(): never {
   throw new Error('only YAML frontmatter is read');
 }
@@ -61,7 +69,9 @@ const MATTER_OPTIONS = {
  * including an excessive alias count.
  */
 export function parseYaml(text: string): unknown {
-  if (flowDepth(text) > MAX_FLOW_DEPTH) throw new Error('frontmatter nests too deeply');
+  if (flowDepth(text) > MAX_FLOW_DEPTH) {
+    throw new FrontmatterLimitError(`flow collections nested more than ${MAX_FLOW_DEPTH} deep`);
+  }
   const doc = parseDocument(text, YAML_OPTIONS);
   const [error] = doc.errors;
   if (error) throw error;
@@ -77,7 +87,7 @@ export function parseYaml(text: string): unknown {
 export function parseFrontmatterBlock(block: string): unknown {
   // gray-matter scans `\n<block>` (what follows the opening fence) with its comment regex.
   if (commentScanCost(`\n${block}`) > commentScanBudget(block.length)) {
-    throw new Error('frontmatter block has too many consecutive blank lines');
+    throw new FrontmatterLimitError('too many consecutive blank lines');
   }
   const file = matter(`---\n${block}\n---\n`, MATTER_OPTIONS);
   const data: unknown = file.data;

@@ -1,7 +1,7 @@
 // SKILL.md frontmatter (SKILLS.md §2): where the block is, how it is read, and the repairs for hand-written YAML.
 
-import { parseFrontmatterBlock, parseYaml } from './frontmatter-yaml.js';
-import { camelKey, expansionBudget, normaliseKeys } from './normalise-keys.js';
+import { FrontmatterLimitError, parseFrontmatterBlock, parseYaml } from './frontmatter-yaml.js';
+import { camelKey, expansionBudget, FrontmatterTooLargeError, normaliseKeys } from './normalise-keys.js';
 import type { Profile } from './types.js';
 
 export interface ParsedFrontmatter {
@@ -27,26 +27,63 @@ const FALLBACK_LINE = /^([\w-]+):\s*(.*)$/;
 const MAX_FALLBACK_REREADS = 1000;
 /** Rule 6: after the opening fence, only nothing or a YAML language name; any other names another engine. */
 const YAML_LANGUAGE = /^(ya?ml)?$/i;
+/** A fence naming a language (`---js`, `---coffee`, `---constructor`): what gray-matter would pick an engine by. */
+const ENGINE_NAME = /^[A-Za-z]/;
+/** Past either, a block is reported as unusually large (it is still read: the read cap bounds it). */
+const LARGE_BLOCK_LINES = 1000;
+const LARGE_BLOCK_CHARACTERS = 64 * 1024;
+/** Longest error text quoted in a note (a YAML message can quote an alias name taken from the file). */
+const MAX_REASON_LENGTH = 200;
 /** Shared by every result without keys; frozen like every other frontmatter. */
 const NO_KEYS: Record<string, unknown> = Object.freeze({});
 
-export function parseFrontmatter(text: string, profile: Profile): ParsedFrontmatter {
+/**
+ * `notes`, when given, receives one line per thing a user should know about how the block was read (an engine
+ * fence refused, YAML repaired or read line by line, a safety limit hit, an unusually large block). The result is
+ * the same with or without it: notes are daemon-only and never change what the reference computes.
+ */
+export function parseFrontmatter(text: string, profile: Profile, notes?: string[]): ParsedFrontmatter {
   const normalised = removeHtmlComments(text.replace(LINE_BREAK, '\n'));
-  const block = findBlock(normalised);
+  const block = findBlock(normalised, notes);
   if (!block) return { frontmatter: NO_KEYS, body: normalised.trim(), hasFrontmatter: false };
-  return { frontmatter: readBlock(block.yaml.replace(TAB, '  '), profile), body: block.body, hasFrontmatter: true };
+  if (notes) noteLargeBlock(block.yaml, notes);
+  return {
+    frontmatter: readBlock(block.yaml.replace(TAB, '  '), profile, notes),
+    body: block.body,
+    hasFrontmatter: true,
+  };
 }
 
 /** Rule 2: the text starts with `---`; the block ends at the first `\n---` after offset 3. */
-function findBlock(text: string): { yaml: string; body: string } | undefined {
+function findBlock(text: string, notes?: string[]): { yaml: string; body: string } | undefined {
   if (!text.startsWith('---')) return undefined;
+  // The rest of the fence line names gray-matter's engine (`---js` would be eval-ed): only YAML is read.
+  const lineEnd = text.indexOf('\n', 3);
+  const language = text.slice(3, lineEnd === -1 ? undefined : lineEnd).trim();
+  if (!YAML_LANGUAGE.test(language)) {
+    if (notes && ENGINE_NAME.test(language)) {
+      notes.push(
+        `frontmatter fence ${JSON.stringify(`---${language.slice(0, 40)}`)} names a non-YAML engine: it is never ` +
+          'run, and the file is read as having no frontmatter',
+      );
+    }
+    return undefined;
+  }
   const close = text.indexOf('\n---', 3);
   if (close === -1) return undefined;
-  // The rest of the fence line names gray-matter's engine (`---js` would be eval-ed): only YAML is read.
-  const fenceEnd = text.indexOf('\n', 3);
-  if (!YAML_LANGUAGE.test(text.slice(3, fenceEnd).trim())) return undefined;
-  const yaml = fenceEnd === close ? '' : text.slice(fenceEnd + 1, close);
+  const yaml = lineEnd === close ? '' : text.slice(lineEnd + 1, close);
   return { yaml, body: text.slice(close + 4).trim() };
+}
+
+function noteLargeBlock(yaml: string, notes: string[]): void {
+  if (yaml.length <= LARGE_BLOCK_CHARACTERS && yaml.length < LARGE_BLOCK_LINES) return;
+  let lines = 1;
+  for (let at = yaml.indexOf('\n'); at !== -1; at = yaml.indexOf('\n', at + 1)) lines++;
+  if (yaml.length <= LARGE_BLOCK_CHARACTERS && lines <= LARGE_BLOCK_LINES) return;
+  notes.push(
+    `frontmatter is unusually large (${lines} lines, ${yaml.length} characters; more than ${LARGE_BLOCK_LINES} ` +
+      `lines or ${LARGE_BLOCK_CHARACTERS} characters): it is read in full and served with the skill`,
+  );
 }
 
 /** Rule 1. Linear: after an unclosed `<!--` nothing further can close, so the scan stops there. */
@@ -66,27 +103,66 @@ function removeHtmlComments(text: string): string {
   return parts.join('');
 }
 
-function readBlock(yaml: string, profile: Profile): Record<string, unknown> {
+function readBlock(yaml: string, profile: Profile, notes?: string[]): Record<string, unknown> {
   const parsed = tryBlock(yaml);
-  if (parsed) return parsed;
+  if (parsed.ok) return parsed.value;
   if (profile !== 'xcsh') {
     const quoted = quoteColonValues(yaml);
     // Parsing an unchanged text again would only fail again (and a big block costs a second or so).
     const repaired = quoted === yaml ? undefined : tryBlock(quoted);
-    if (repaired) return repaired;
+    if (repaired?.ok) {
+      notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; read again with values containing ": " quoted`);
+      return repaired.value;
+    }
   }
-  return readLines(yaml, profile);
+  const { value, rawValues } = readLines(yaml, profile);
+  if (notes) {
+    const kept = rawValues > 0 ? ` (the last ${rawValues} values kept as raw text, unparsed)` : '';
+    notes.push(`frontmatter ${describeFailure(parsed.error, yaml)}; read line by line${kept}`);
+  }
+  return value;
 }
 
-/** Rule 3 and 5: a map result, key-normalised; null, a scalar or a list count as `{}`. Undefined on any error. */
-function tryBlock(yaml: string): Record<string, unknown> | undefined {
+type BlockRead = { ok: true; value: Record<string, unknown> } | { ok: false; error: unknown };
+
+/** Rule 3 and 5: a map result, key-normalised; null, a scalar or a list count as `{}`. The error on failure. */
+function tryBlock(yaml: string): BlockRead {
   try {
     const value = parseFrontmatterBlock(yaml);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return NO_KEYS;
-    return normaliseKeys(value, expansionBudget(yaml.length)) as Record<string, unknown>;
-  } catch {
-    return undefined;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: true, value: NO_KEYS };
+    return { ok: true, value: normaliseKeys(value, expansionBudget(yaml.length)) as Record<string, unknown> };
+  } catch (error) {
+    return { ok: false, error };
   }
+}
+
+/** `is not valid YAML (…)` or `exceeds a safety limit (…)`, for the note of a block whose parse failed. */
+function describeFailure(error: unknown, yaml: string): string {
+  if (error instanceof FrontmatterLimitError) return `exceeds a safety limit (${error.message})`;
+  if (error instanceof FrontmatterTooLargeError)
+    return 'exceeds a safety limit (expands beyond its size or depth budget)';
+  const message = error instanceof Error ? error.message : String(error);
+  // `yaml` stops a "billion laughs" expansion with this ReferenceError (maxAliasCount).
+  if (error instanceof ReferenceError && /alias count/i.test(message)) {
+    return 'exceeds a safety limit (too many alias expansions)';
+  }
+  const position = yamlErrorLine(error, yaml);
+  const where = position === undefined ? '' : `line ${position} of the block: `;
+  return `is not valid YAML (${where}${oneLine(message)})`;
+}
+
+/** The 1-based line of the block where `yaml` placed its error, when it says. */
+function yamlErrorLine(error: unknown, yaml: string): number | undefined {
+  const pos = (error as { pos?: unknown }).pos;
+  if (!Array.isArray(pos) || typeof pos[0] !== 'number') return undefined;
+  let line = 1;
+  for (let at = yaml.indexOf('\n'); at !== -1 && at < pos[0]; at = yaml.indexOf('\n', at + 1)) line++;
+  return line;
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g, ' ').trim();
+  return flat.length > MAX_REASON_LENGTH ? `${flat.slice(0, MAX_REASON_LENGTH)}…` : flat;
 }
 
 /** Rule 4, quoting pass: `description: Use when: the user asks` becomes `description: "Use when: the user asks"`. */
@@ -104,15 +180,20 @@ function quoteColonValues(yaml: string): string {
     .join('\n');
 }
 
-/** Rule 4, line fallback: one key per `key: value` line at column 0. */
-function readLines(yaml: string, profile: Profile): Record<string, unknown> {
+/**
+ * Rule 4, line fallback: one key per `key: value` line at column 0. `rawValues` counts the values left as raw
+ * text only because of the re-read cap (xcsh keeps raw text by rule).
+ */
+function readLines(yaml: string, profile: Profile): { value: Record<string, unknown>; rawValues: number } {
   const result: Record<string, unknown> = {};
   let rereads = 0;
+  let rawValues = 0;
   for (const line of yaml.split('\n')) {
     const match = FALLBACK_LINE.exec(line);
     if (!match) continue;
     const raw = match[2]!.trim();
     const reread = profile !== 'xcsh' && rereads++ < MAX_FALLBACK_REREADS;
+    if (profile !== 'xcsh' && !reread) rawValues++;
     Object.defineProperty(result, camelKey(match[1]!), {
       value: reread ? readScalar(raw) : raw,
       enumerable: true,
@@ -120,7 +201,7 @@ function readLines(yaml: string, profile: Profile): Record<string, unknown> {
       configurable: true,
     });
   }
-  return Object.freeze(result);
+  return { value: Object.freeze(result), rawValues };
 }
 
 /** The text re-read as one YAML value: kept when a non-null scalar or a list, else the raw text. */

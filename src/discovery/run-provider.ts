@@ -5,7 +5,7 @@
 import type { ProviderPlan } from './providers.js';
 import { type ScanOptions, type ScanResult, scanSkillsDir } from './scan-skills-dir.js';
 import type { SkillFileCache } from './skill-file-cache.js';
-import type { Profile, Skill } from './types.js';
+import type { Profile, Skill, SkillDiagnostic } from './types.js';
 
 export type ScanFunction = (dir: string, options: ScanOptions) => Promise<ScanResult>;
 
@@ -25,15 +25,21 @@ export interface CustomDirRun {
 export const CUSTOM_PROVIDER = 'custom';
 export const CUSTOM_DISPLAY_NAME = 'Custom';
 
+/**
+ * `diagnostics`, when given, receives the scans' diagnostics in the documented directory order (the scans run
+ * concurrently, each into its own list).
+ */
 export async function runProvider(
   plan: ProviderPlan,
   profile: Profile,
   cache?: SkillFileCache,
   scan: ScanFunction = scanSkillsDir,
+  diagnostics?: SkillDiagnostic[],
 ): Promise<ProviderRun> {
+  const perDir = plan.dirs.map((): SkillDiagnostic[] => []);
   try {
     const results = await Promise.all(
-      plan.dirs.map((dir) =>
+      plan.dirs.map((dir, index) =>
         scan(dir.path, {
           requireDescription: plan.requireDescription,
           profile,
@@ -41,9 +47,11 @@ export async function runProvider(
           providerName: plan.displayName,
           level: dir.level,
           ...(cache === undefined ? {} : { cache }),
+          ...(diagnostics === undefined ? {} : { diagnostics: perDir[index] }),
         }),
       ),
     );
+    diagnostics?.push(...perDir.flat());
     return {
       plan,
       skills: results.flatMap((result) => result.skills),
@@ -60,6 +68,7 @@ export async function scanCustomDir(
   profile: Profile,
   cache?: SkillFileCache,
   scan: ScanFunction = scanSkillsDir,
+  diagnostics?: SkillDiagnostic[],
 ): Promise<CustomDirRun> {
   try {
     const result = await scan(dir, {
@@ -69,6 +78,7 @@ export async function scanCustomDir(
       providerName: CUSTOM_DISPLAY_NAME,
       level: 'user',
       ...(cache === undefined ? {} : { cache }),
+      ...(diagnostics === undefined ? {} : { diagnostics }),
     });
     return { dir, skills: result.skills, warnings: result.warnings };
   } catch (error) {

@@ -4,10 +4,11 @@ import type { Dirent, Stats } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseFrontmatter } from './frontmatter.js';
-import { readSkillFile } from './read-skill-file.js';
+import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from './read-skill-file.js';
 import { type SkillFileCache, stampOf } from './skill-file-cache.js';
+import { skillNameNote } from './skill-name-notes.js';
 import { compareSkills } from './sort-skills.js';
-import type { Level, Profile, Skill } from './types.js';
+import type { Level, Profile, Skill, SkillDiagnostic } from './types.js';
 
 export interface ScanOptions {
   requireDescription: boolean;
@@ -16,6 +17,11 @@ export interface ScanOptions {
   providerName: string;
   level: Level;
   cache?: SkillFileCache;
+  /**
+   * Receives this scan's diagnostics (daemon-only, see `SkillDiagnostic`) once it is done, ordered by SKILL.md
+   * path. The reference skips these files silently; `skills` and `warnings` are the same with or without it.
+   */
+  diagnostics?: SkillDiagnostic[];
 }
 
 export interface ScanResult {
@@ -42,17 +48,42 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     (entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()),
   );
   const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) => loadSkill(dir, entry.name, options));
-  const skills = loaded.filter((skill): skill is Skill => skill !== undefined);
+  const skills = loaded.flatMap((result) => (result.skill === undefined ? [] : [result.skill]));
   skills.sort(compareSkills);
+  if (options.diagnostics) {
+    const noted = loaded.filter((result) => result.notes.length > 0);
+    noted.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
+    for (const { filePath, notes } of noted) {
+      for (const message of notes) options.diagnostics.push({ skillPath: filePath, message });
+    }
+  }
   return { skills, warnings: [] };
 }
 
-/** One candidate `<dir>/<entryName>`; undefined when it is silently not a skill (§3 steps 2–3). */
-async function loadSkill(dir: string, entryName: string, options: ScanOptions): Promise<Skill | undefined> {
+interface LoadedCandidate {
+  filePath: string;
+  /** Undefined when the candidate is silently not a skill (§3 steps 2–3). */
+  skill: Skill | undefined;
+  notes: readonly string[];
+}
+
+/** One candidate `<dir>/<entryName>`. */
+async function loadSkill(dir: string, entryName: string, options: ScanOptions): Promise<LoadedCandidate> {
   const baseDir = join(dir, entryName);
   const filePath = join(baseDir, SKILL_FILE_NAME);
-  const frontmatter = await readFrontmatter(filePath, options);
-  if (!frontmatter) return undefined;
+  const { frontmatter, notes } = await readFrontmatter(filePath, options);
+  const skill = frontmatter && toSkill(frontmatter, entryName, baseDir, filePath, options);
+  const nameNote = skill && skillNameNote(skill.name);
+  return { filePath, skill, notes: nameNote ? [...notes, nameNote] : notes };
+}
+
+function toSkill(
+  frontmatter: Record<string, unknown>,
+  entryName: string,
+  baseDir: string,
+  filePath: string,
+  options: ScanOptions,
+): Skill | undefined {
   if (frontmatter.enabled === false) return undefined;
   if (options.requireDescription && !frontmatter.description) return undefined;
   const { name, description } = frontmatter;
@@ -73,29 +104,68 @@ async function loadSkill(dir: string, entryName: string, options: ScanOptions): 
   };
 }
 
-/** The file's normalised frontmatter; undefined when it is missing, not a file, empty or unreadable. */
-async function readFrontmatter(filePath: string, options: ScanOptions): Promise<Record<string, unknown> | undefined> {
+const NO_NOTES: readonly string[] = Object.freeze([]);
+
+/**
+ * The file's normalised frontmatter; undefined when it is missing, not a file, empty or unreadable. `notes` are
+ * the diagnostics of the read and the parse: a missing or empty file has none (that is how a skill is removed, or
+ * how an editor saves), a file that exists but cannot be read does.
+ */
+async function readFrontmatter(
+  filePath: string,
+  options: ScanOptions,
+): Promise<{ frontmatter: Record<string, unknown> | undefined; notes: readonly string[] }> {
   let stats: Stats;
   try {
     // Follows symlinks: a dangling link, a link to a file (ENOTDIR) or a missing SKILL.md all end here.
     stats = await stat(filePath);
-  } catch {
-    return undefined;
+  } catch (error) {
+    const code = isErrnoException(error) ? error.code : undefined;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { frontmatter: undefined, notes: NO_NOTES };
+    return { frontmatter: undefined, notes: [unreadableNote(error)] };
   }
-  if (!stats.isFile() || stats.size === 0) return undefined;
+  if (!stats.isFile()) {
+    return {
+      frontmatter: undefined,
+      notes: [`SKILL.md is not a regular file (${fileKind(stats)}); the skill is skipped`],
+    };
+  }
+  if (stats.size === 0) return { frontmatter: undefined, notes: NO_NOTES };
   const stamp = stampOf(stats);
-  const cached = options.cache?.get(filePath, stamp, options.profile);
+  const cached = options.cache?.lookup(filePath, stamp, options.profile);
   if (cached) return cached;
-  let text: string;
+  let head: Awaited<ReturnType<typeof readSkillFileHead>>;
   try {
-    text = await readSkillFile(filePath);
-  } catch {
-    return undefined;
+    head = await readSkillFileHead(filePath);
+  } catch (error) {
+    return { frontmatter: undefined, notes: [unreadableNote(error)] };
   }
-  if (text === '') return undefined;
-  const { frontmatter } = parseFrontmatter(text, options.profile);
-  options.cache?.set(filePath, stamp, options.profile, frontmatter, text.length);
-  return frontmatter;
+  if (head.text === '') return { frontmatter: undefined, notes: NO_NOTES };
+  const notes: string[] = [];
+  if (head.truncated) {
+    notes.push(
+      `SKILL.md is ${head.size} bytes, more than the ${MAX_SKILL_FILE_BYTES}-byte read limit: only its first ` +
+        `${MAX_SKILL_FILE_BYTES} bytes were read (the frontmatter must close within them)`,
+    );
+  }
+  if (!head.validUtf8) notes.push('SKILL.md is not valid UTF-8: its invalid bytes were read as U+FFFD');
+  const { frontmatter } = parseFrontmatter(head.text, options.profile, notes);
+  options.cache?.set(filePath, stamp, options.profile, frontmatter, head.text.length, notes);
+  return { frontmatter, notes };
+}
+
+function unreadableNote(error: unknown): string {
+  const reason = isErrnoException(error) && error.code !== undefined ? error.code : String(error);
+  return `SKILL.md cannot be read (${reason}); the skill is skipped`;
+}
+
+function fileKind(stats: Stats): string {
+  if (stats.isDirectory()) return 'a directory';
+  if (stats.isFIFO()) return 'a FIFO';
+  if (stats.isSocket()) return 'a socket';
+  if (stats.isCharacterDevice()) return 'a character device';
+  if (stats.isBlockDevice()) return 'a block device';
+  return 'not a file';
 }
 
 async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {

@@ -18,9 +18,18 @@ export interface SkillFileCacheStats {
   misses: number;
 }
 
+/** What reading and parsing one SKILL.md gave. */
+export interface CachedSkillFile {
+  frontmatter: Record<string, unknown>;
+  /** The diagnostics of the read and the parse (see `SkillDiagnostic`), replayed on every hit. */
+  notes: readonly string[];
+}
+
 export interface SkillFileCache {
   /** The frontmatter parsed for `path` under `profile`, if the file still has this stamp. Counts a hit or a miss. */
   get(path: string, stamp: SkillFileStamp, profile: Profile): Record<string, unknown> | undefined;
+  /** `get`, with the notes stored alongside. */
+  lookup(path: string, stamp: SkillFileStamp, profile: Profile): CachedSkillFile | undefined;
   /** Stores `frontmatter` (frozen) parsed from `textLength` characters of the file with this stamp. */
   set(
     path: string,
@@ -28,6 +37,7 @@ export interface SkillFileCache {
     profile: Profile,
     frontmatter: Record<string, unknown>,
     textLength: number,
+    notes?: readonly string[],
   ): void;
   delete(path: string): void;
   clear(): void;
@@ -42,8 +52,11 @@ interface Entry {
   stamp: SkillFileStamp;
   profile: Profile;
   frontmatter: Record<string, unknown>;
+  notes: readonly string[];
   weight: number;
 }
+
+const NO_NOTES: readonly string[] = Object.freeze([]);
 
 export function stampOf(stats: Stats): SkillFileStamp {
   return { mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, size: stats.size, ino: stats.ino };
@@ -65,23 +78,29 @@ export function createSkillFileCache(
     totalWeight -= entry.weight;
   }
 
+  function lookup(path: string, stamp: SkillFileStamp, profile: Profile): CachedSkillFile | undefined {
+    const entry = entries.get(path);
+    if (!entry || entry.profile !== profile || !sameStamp(entry.stamp, stamp)) {
+      stats.misses++;
+      return undefined;
+    }
+    stats.hits++;
+    entries.delete(path);
+    entries.set(path, entry);
+    return { frontmatter: entry.frontmatter, notes: entry.notes };
+  }
+
   return {
     get(path, stamp, profile) {
-      const entry = entries.get(path);
-      if (!entry || entry.profile !== profile || !sameStamp(entry.stamp, stamp)) {
-        stats.misses++;
-        return undefined;
-      }
-      stats.hits++;
-      entries.delete(path);
-      entries.set(path, entry);
-      return entry.frontmatter;
+      return lookup(path, stamp, profile)?.frontmatter;
     },
-    set(path, stamp, profile, frontmatter, textLength) {
+    lookup,
+    set(path, stamp, profile, frontmatter, textLength, notes = NO_NOTES) {
       remove(path);
       const weight = Math.max(1, textLength);
       if (maxEntries < 1 || weight > maxTextBytes) return;
-      entries.set(path, { stamp: { ...stamp }, profile, frontmatter, weight });
+      const kept = notes.length === 0 ? NO_NOTES : Object.freeze([...notes]);
+      entries.set(path, { stamp: { ...stamp }, profile, frontmatter, notes: kept, weight });
       totalWeight += weight;
       for (const oldest of entries.keys()) {
         if (entries.size <= maxEntries && totalWeight <= maxTextBytes) break;

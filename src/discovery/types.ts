@@ -35,6 +35,17 @@ export interface SkillWarning {
   message: string;
 }
 
+/**
+ * Beyond the reference (daemon-only): something a user must know about one SKILL.md (read cut at the cap, YAML
+ * repaired, an engine fence refused, a safety limit hit, invalid UTF-8, an unreadable file, a name that tools will
+ * struggle with). Never changes `skills` or `warnings`.
+ */
+export interface SkillDiagnostic {
+  /** The SKILL.md concerned, as discovered. */
+  skillPath: string;
+  message: string;
+}
+
 export interface CollisionCandidate {
   filePath: string;
   source: SkillSource;
@@ -54,6 +65,8 @@ export interface DiscoveryResult {
   skills: Skill[];
   warnings: SkillWarning[];
   collisions: Collision[];
+  /** Per-file diagnostics in scan order (providers by priority, then custom directories); see `SkillDiagnostic`. */
+  diagnostics: SkillDiagnostic[];
   /**
    * Every skills directory this discovery tried to read (existing or not), in scan order: provider roots and
    * custom directories. The watcher watches exactly these.

@@ -116,7 +116,14 @@ describe('discoverSkills (SKILLS.md §5)', () => {
         env: { PI_CODING_AGENT_DIR: join(base, 'custom-file') },
         settings,
       });
-      assert.deepEqual(result, { skills: [], warnings: [], collisions: [], scannedDirs: [], repoRoot: null });
+      assert.deepEqual(result, {
+        skills: [],
+        warnings: [],
+        collisions: [],
+        diagnostics: [],
+        scannedDirs: [],
+        repoRoot: null,
+      });
     });
 
     it('does not even look at CWD: a CWD that is not a path at all still answers empty', async () => {

@@ -44,5 +44,5 @@ export function discoveryResult(
   warnings: SkillWarning[] = [],
   collisions: Collision[] = [],
 ): DiscoveryResult {
-  return { skills, warnings, collisions, scannedDirs: ['/w/.musepi/skills'], repoRoot: '/w' };
+  return { skills, warnings, collisions, diagnostics: [], scannedDirs: ['/w/.musepi/skills'], repoRoot: '/w' };
 }
