@@ -80,6 +80,12 @@ describe('GET /events with misbehaving clients', () => {
     const workspace = await s.registry.get();
     await workspace.ready;
 
+    // A stalled stream must not grow anything per event but its bounded buffer (no listener per pending write).
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    t.after(() => process.off('warning', onWarning));
+
     const slow = await openRawStream(s.port);
     t.after(() => slow.destroy());
     const reader = await SseClient.connect(`${s.base}/events?types=index`);
@@ -103,6 +109,7 @@ describe('GET /events with misbehaving clients', () => {
       sent += event.data.length;
     }
     assert.equal(s.app.eventStreams.size, 1, `the slow client is still connected after ${toggles} events`);
+    assert.deepEqual(warnings, []);
     const health = await getJson(`${s.base}/health`);
     assert.equal(health.body.eventStreams, 1);
     t.diagnostic(`slow client cut off after ${toggles} events (${Math.round(sent / 1024)} KiB of event data)`);

@@ -111,6 +111,13 @@ function writer(reply: FastifyReply) {
       reply.sse.close();
       return;
     }
+    if (reply.raw.writableNeedDrain) {
+      // Backed up: @fastify/sse's send() would add a 'drain' and an 'error' listener per event until the client reads
+      // (thousands of small events for a stalled client). The same frame goes straight into the buffer instead; the
+      // cap above still bounds it. `data` is one line of JSON.
+      reply.raw.write(`id: ${id}\nevent: ${event}\ndata: ${data}\n${retry === undefined ? '' : `retry: ${retry}\n`}\n`);
+      return;
+    }
     const message = retry === undefined ? { id: String(id), event, data } : { id: String(id), event, data, retry };
     reply.sse.send(message).catch(() => reply.sse.close());
   };
