@@ -226,6 +226,11 @@ describe('GET /events (built daemon, real sockets)', () => {
       theirSkills.skills.map((skill) => skill.name),
       ['only-there', 'other-two'],
     );
+    // A user-level skill belongs to both: each stream hears of it, with its own workspace's generation.
+    await writeTree(root, { 'home/.claude/skills/shared/SKILL.md': SK({ description: 'Shared' }) });
+    assert.deepEqual(data(await theirs.next()), { generation: 3, added: ['shared'], removed: [], changed: [] });
+    // The default workspace is at its twelfth answer by now: eleven changes made by the tests above.
+    assert.deepEqual(data(await mine.next()), { generation: 12, added: ['shared'], removed: [], changed: [] });
     mine.close();
     theirs.close();
   });
