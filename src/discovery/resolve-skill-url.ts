@@ -6,7 +6,7 @@
 // `%2e%2e`, `..%2f`, `..%5c` and `%00` before a route saw them (FINDINGS.md), so the raw URL text is what gets checked.
 
 import { constants, type Stats } from 'node:fs';
-import { type FileHandle, open, readdir, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { SkillsdError } from './errors.js';
 import { descriptorDirectory, descriptorPath, hasDescriptorPaths, openPathOnly } from './open-descriptor.js';
@@ -61,6 +61,8 @@ const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['md', 'markdown', 'mdx
 const DRIVE_PREFIX = /^[A-Za-z]:/;
 const SEPARATORS = /[\\/]/;
 const EMPTY_LISTING = '(empty directory)';
+// Linux's limit on symlinks followed in one lookup (MAXSYMLINKS).
+const MAX_LINK_HOPS = 40;
 
 /**
  * Resolves `skill://<name>[/<rawRelative>]` against `skills` (hidden skills included). `rawRelative` is the text
@@ -255,7 +257,7 @@ async function describeUnreachable(
 ): Promise<unknown> {
   const code = errorCode(error);
   if (code === 'ENOENT' || code === 'ENOTDIR') {
-    if (checkContainment && (await nearestExistingAncestorEscapes(base, target))) return escapes(target);
+    if (checkContainment && (await missingTargetEscapes(base, target))) return escapes(target);
     if (code === 'ENOENT') return new SkillsdError('FileNotFound', `File not found: ${target}`);
     return new SkillsdError('NotADirectory', `Not a directory: a part of the path is a file: ${target}`);
   }
@@ -267,22 +269,51 @@ async function describeUnreachable(
   return error;
 }
 
-async function nearestExistingAncestorEscapes(base: string, target: string): Promise<boolean> {
+/**
+ * Where a path that does not resolve would have led. Links are followed as far as they go (up to the kernel's 40
+ * hops) and the deepest existing directory reached must be inside the skill, so `dir-out/missing` and a dangling
+ * link to `/elsewhere/missing` are escapes as well: 404 versus 403 cannot probe what exists outside the skill.
+ */
+async function missingTargetEscapes(base: string, target: string): Promise<boolean> {
   let realBase: string;
   try {
     realBase = await realpath(base);
   } catch {
     return false;
   }
-  for (let dir = dirname(target); isInside(base, dir); dir = dirname(dir)) {
+  let path = target;
+  for (let hop = 0; hop < MAX_LINK_HOPS; hop += 1) {
+    const reached = await deepestExisting(path);
+    if (reached === undefined) return false;
+    if (!isInside(realBase, reached.real)) return true;
+    const [missing, ...below] = reached.rest;
+    // Resolves after all (it changed meanwhile): nothing missing to judge.
+    if (missing === undefined) return false;
+    let link: string;
     try {
-      return !isInside(realBase, await realpath(dir));
+      link = await readlink(join(reached.real, missing));
     } catch {
-      // Missing too, or a file in the way: look one level up.
+      // Simply missing, or a file in the way.
+      return false;
     }
-    if (dir === base) break;
+    path = resolve(reached.real, link, ...below);
   }
   return false;
+}
+
+/** The real path of the deepest ancestor of `path` (itself included) that resolves, and the names below it. */
+async function deepestExisting(path: string): Promise<{ real: string; rest: string[] } | undefined> {
+  const rest: string[] = [];
+  for (let dir = path; ; ) {
+    try {
+      return { real: await realpath(dir), rest };
+    } catch {
+      const up = dirname(dir);
+      if (up === dir) return undefined;
+      rest.unshift(basename(dir));
+      dir = up;
+    }
+  }
 }
 
 async function realBaseOf(base: string, target: string): Promise<string> {

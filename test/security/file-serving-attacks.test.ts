@@ -50,6 +50,12 @@ const TREE = {
   'work/.musepi/skills/s/in-link': { symlink: 'a/inner.txt' },
   'work/.musepi/skills/s/in-dir': { symlink: 'a' },
   'work/.musepi/skills/s/fifo-link': { symlink: 'fifo' },
+  // Dangling links: whether their target exists outside must not show (403 either way), inside it is a plain 404.
+  'work/.musepi/skills/s/dangling-in': { symlink: 'no-such-file' },
+  'work/.musepi/skills/s/dangling-out': { symlink: '../../../../outside/no-such-file' },
+  'work/.musepi/skills/s/dangling-dir-out': { symlink: '../../../../outside/no-such-dir' },
+  'work/.musepi/skills/s/dangling-hop': { symlink: 'dangling-out' },
+  'work/.musepi/skills/s/dangling-abs': { symlink: `/no-such-dir-${MARK}/x` },
   'work/.musepi/skills/s/flip-dir/f.txt': INSIDE,
   'work/.musepi/skills/linked': { symlink: '../../../store/linked-real' },
   'store/linked-real/SKILL.md': SKILL_LINKED,
@@ -240,6 +246,10 @@ describe('symlinks in contain mode (the default)', () => {
     ['/skill/s/hop-out', 'hop-out'],
     ['/skill/s/sibling', 'sibling'],
     ['/skill/s/dev-null', 'dev-null'],
+    ['/skill/s/dangling-out', 'dangling-out'],
+    ['/skill/s/dangling-dir-out/x', 'dangling-dir-out/x'],
+    ['/skill/s/dangling-hop', 'dangling-hop'],
+    ['/skill/s/dangling-abs', 'dangling-abs'],
     ['/skill/s/file%2Dout', 'file-out'],
     ['/skill/s/dir-out%2Finner.txt', 'dir-out/inner.txt'],
   ];
@@ -275,6 +285,10 @@ describe('symlinks in contain mode (the default)', () => {
     await expectFile('/skill/s/in-dir/inner.txt', INSIDE, `${base}/in-dir/inner.txt`);
   });
 
+  it('answers a dangling link that stays inside with 404 FileNotFound', async () => {
+    await expectError('/skill/s/dangling-in', 404, 'FileNotFound', `File not found: ${base}/dangling-in`);
+  });
+
   it('lists escaping links as empty files, so a listing reveals nothing outside', async () => {
     const response = await send('/skill/s/.', 'GET', ['Accept: application/json']);
     assertNoSecret(response, 'listing');
@@ -288,6 +302,11 @@ describe('symlinks in contain mode (the default)', () => {
         directory('flip-dir'),
         directory('in-dir'),
         file('abs-out'),
+        file('dangling-abs'),
+        file('dangling-dir-out'),
+        file('dangling-hop'),
+        file('dangling-in'),
+        file('dangling-out'),
         file('dev-null'),
         file('dir-out'),
         file('fifo'),
@@ -319,6 +338,11 @@ describe('symlinks in follow mode (the reference behaviour)', () => {
     const listing = await send('/skill/s/dir-out');
     assert.equal(listing.status, 200);
     assert.equal(listing.body, `f.txt\ninner.txt\n${MARK}.txt`);
+  });
+
+  it('answers dangling links with 404 FileNotFound', async () => {
+    await expectError('/skill/s/dangling-out', 404, 'FileNotFound', `File not found: ${base}/dangling-out`);
+    await expectError('/skill/s/dangling-dir-out/x', 404, 'FileNotFound', `File not found: ${base}/dangling-dir-out/x`);
   });
 
   it('still refuses traversal and devices', async () => {
