@@ -170,7 +170,7 @@ describe('live reload (built daemon, real file system)', () => {
     await expectIndex({ changed: ['alpha'] });
   });
 
-  it('a higher-priority duplicate: collision new, and resolved when it goes', async () => {
+  it('a higher-priority duplicate: collision new, changed by a third candidate, resolved when it goes', async () => {
     const claudeX = `${home}/.claude/skills/xray/SKILL.md`;
     const nativeX = `${skillsDir}/xray/SKILL.md`;
     const claude = {
@@ -195,6 +195,35 @@ describe('live reload (built daemon, real file system)', () => {
     );
     const collisions = (await (await fetch(`${daemon.url}/collisions`)).json()) as unknown;
     assert.deepEqual(collisions, { generation, collisions: [record] });
+
+    // A third candidate: the same winner, one more loser.
+    const agentsX = `${root}/project/.agents/skills/xray/SKILL.md`;
+    const agents = {
+      filePath: agentsX,
+      source: {
+        id: 'agents:project',
+        provider: 'agents',
+        providerName: 'Agent Dirs (.agent/.agents)',
+        level: 'project',
+        path: agentsX,
+      },
+      reason: 'precedence',
+    };
+    await writeTree(root, { 'project/.agents/skills/xray/SKILL.md': SK({ description: 'Agents X-ray' }) });
+    await expectIndex({});
+    const grown = { ...record, shadowed: [...record.shadowed, agents] };
+    assert.deepEqual(JSON.parse((await events.next(is('collision'))).data), {
+      name: 'xray',
+      state: 'changed',
+      collision: grown,
+    });
+    await rm(`${root}/project/.agents`, { recursive: true });
+    await expectIndex({});
+    assert.deepEqual(JSON.parse((await events.next(is('collision'))).data), {
+      name: 'xray',
+      state: 'changed',
+      collision: record,
+    });
 
     await rm(`${skillsDir}/xray`, { recursive: true });
     await expectIndex({ changed: ['xray'] });
