@@ -8,6 +8,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { requestRawPath } from '../helpers/http-raw-path.js';
+import { rawRequest } from '../helpers/raw-http.js';
 import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
@@ -21,6 +22,16 @@ type Json = any;
 
 function errorBody(statusCode: number, code: string, error: string, message: string) {
   return { statusCode, code, error, message };
+}
+
+/**
+ * The fields of `GET /skills` that API.md fixes. The daemon may add its own (API.md leaves the rest to design), so
+ * answers are compared on these, exactly, and must hold every one of them.
+ */
+function skillsFields(body: Json): Json {
+  const keys = ['generation', 'profile', 'cwd', 'skills', 'warnings', 'collisions'];
+  for (const key of keys) assert.ok(key in body, `GET /skills answers "${key}"`);
+  return Object.fromEntries(keys.map((key) => [key, body[key]]));
 }
 
 async function getJson(url: string, init: RequestInit = {}): Promise<{ status: number; headers: Headers; body: Json }> {
@@ -133,7 +144,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       const { status, headers, body } = await getJson(`${base}/skills`);
       assert.equal(status, 200);
       assert.equal(headers.get('content-type'), JSON_TYPE);
-      assert.deepEqual(body, {
+      assert.deepEqual(skillsFields(body), {
         generation: 1,
         profile: 'musepi',
         cwd: project,
@@ -145,7 +156,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
 
     it('answers the same JSON to curl -s', async () => {
       const { stdout } = await run('curl', ['-s', `${base}/skills`]);
-      assert.deepEqual(JSON.parse(stdout), {
+      assert.deepEqual(skillsFields(JSON.parse(stdout)), {
         generation: 1,
         profile: 'musepi',
         cwd: project,
@@ -649,6 +660,26 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       assert.deepEqual(body, errorBody(404, 'NotFound', 'Not Found', 'Route GET /nope not found'));
     });
 
+    it('refuses a foreign Host or any Origin with 403 (DNS rebinding and browser guards)', async () => {
+      const host = await rawRequest(daemon.port, ['GET /skills HTTP/1.1', 'Host: attacker.example:80']);
+      assert.equal(host.status, 403);
+      assert.deepEqual(
+        JSON.parse(host.body),
+        errorBody(403, 'ForbiddenHost', 'Forbidden', 'Host "attacker.example:80" is not allowed'),
+      );
+      const origin = await getJson(`${base}/skill/pdf`, { headers: { origin: 'https://attacker.example' } });
+      assert.equal(origin.status, 403);
+      assert.deepEqual(
+        origin.body,
+        errorBody(403, 'ForbiddenOrigin', 'Forbidden', 'Origin "https://attacker.example" is not allowed'),
+      );
+      // The usual loopback names pass, with any port.
+      for (const name of ['localhost:1', '127.0.0.1', '[::1]:7420']) {
+        const ok = await rawRequest(daemon.port, ['GET /health HTTP/1.1', `Host: ${name}`]);
+        assert.equal(ok.status, 200, name);
+      }
+    });
+
     it('GET /events refuses a bad query with 400 BadRequest and a client that refuses event streams with 406', async () => {
       const bad = await getJson(`${base}/events?lastEventId=abc`);
       assert.equal(bad.status, 400);
@@ -685,7 +716,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
         description: 'Other workspace',
       });
       const list = await getJson(`${base}/skills?${cwd}`);
-      assert.deepEqual(list.body, {
+      assert.deepEqual(skillsFields(list.body), {
         generation: 1,
         profile: 'musepi',
         cwd: other,
