@@ -16,11 +16,13 @@ import { SK, writeTree } from '../test/helpers/temp-tree.js';
 
 const SKILLS = 100;
 const WARM_RELOADS = 100;
+const SAMPLE_AT = new Set([WARM_RELOADS, 1000, 2500, 5000, 7500]);
 
 export interface MemorySample {
   reloads: number;
   rssBytes: number;
   heapUsedBytes: number;
+  externalBytes: number;
 }
 
 export interface SoakResult {
@@ -28,6 +30,8 @@ export interface SoakResult {
   generation: number;
   warm: MemorySample;
   end: MemorySample;
+  /** Every sample: after 100, 1,000 (the event log holds its last 1000 events from here on), … and N reloads. */
+  samples: MemorySample[];
   ms: number;
 }
 
@@ -53,22 +57,24 @@ export async function soakReloads(reloads: number): Promise<SoakResult> {
       gc();
       gc();
       const usage = process.memoryUsage();
-      return { reloads: count, rssBytes: usage.rss, heapUsedBytes: usage.heapUsed };
+      return { reloads: count, rssBytes: usage.rss, heapUsedBytes: usage.heapUsed, externalBytes: usage.external };
     };
     const started = performance.now();
-    let warm: MemorySample | undefined;
+    const samples: MemorySample[] = [];
     for (let reload = 1; reload <= reloads; reload++) {
       // A new description every time: a real change, a new generation, an `index` event in the log.
       const file = join(root, 'work', '.musepi', 'skills', `s${reload % SKILLS}`, 'SKILL.md');
       await writeFile(`${file}.tmp`, SK({ description: `skill ${reload % SKILLS} edit ${reload}` }));
       await rename(`${file}.tmp`, file);
       await index.rebuild();
-      if (reload === WARM_RELOADS) warm = sample(reload);
+      if (SAMPLE_AT.has(reload) && reload < reloads) samples.push(sample(reload));
     }
     const end = sample(reloads);
+    samples.push(end);
     const generation = index.snapshot?.generation ?? 0;
     await index.close();
-    return { reloads, generation, warm: warm ?? end, end, ms: Math.round(performance.now() - started) };
+    const warm = samples.find((s) => s.reloads === WARM_RELOADS) ?? end;
+    return { reloads, generation, warm, end, samples, ms: Math.round(performance.now() - started) };
   } finally {
     await rm(root, { recursive: true, force: true });
   }
@@ -86,8 +92,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   } else {
     const { warm, end } = result;
     console.log(`${result.reloads} reloads in ${result.ms} ms (generation ${result.generation})`);
-    console.log(`after ${warm.reloads}: rss ${mib(warm.rssBytes)}, heapUsed ${mib(warm.heapUsedBytes)}`);
-    console.log(`after ${end.reloads}: rss ${mib(end.rssBytes)}, heapUsed ${mib(end.heapUsedBytes)}`);
+    for (const s of result.samples) {
+      console.log(
+        `after ${s.reloads}: rss ${mib(s.rssBytes)}, heapUsed ${mib(s.heapUsedBytes)}, external ${mib(s.externalBytes)}`,
+      );
+    }
     console.log(
       `difference: rss ${mib(end.rssBytes - warm.rssBytes)}, heapUsed ${mib(end.heapUsedBytes - warm.heapUsedBytes)}`,
     );
