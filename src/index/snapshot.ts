@@ -6,7 +6,16 @@
 // so the tag changes exactly when the answer would change (API.md §GET /skills).
 
 import { createHash } from 'node:crypto';
-import type { Collision, DiscoveryResult, Level, Profile, Settings, Skill, SkillWarning } from '../discovery/types.js';
+import type {
+  Collision,
+  DiscoveryResult,
+  Level,
+  Profile,
+  Settings,
+  Skill,
+  SkillDiagnostic,
+  SkillWarning,
+} from '../discovery/types.js';
 
 /** The query filters of `GET /skills`; they never change `generation`. */
 export interface SkillsFilter {
@@ -40,7 +49,7 @@ export interface SnapshotInput {
 
 /** The serialised content of a discovery: everything of the `/skills` answer except `generation`. */
 export interface SnapshotContent {
-  /** `{"profile":…,"cwd":…,"skills":…,"warnings":…,"collisions":…}` */
+  /** `{"profile":…,"cwd":…,"skills":…,"warnings":…,"collisions":…,"diagnostics":…}` */
   json: string;
   /** Hex SHA-256 of `json`. */
   hash: string;
@@ -53,6 +62,7 @@ export function snapshotContent(cwd: string, profile: Profile, result: Discovery
     skills: result.skills,
     warnings: result.warnings,
     collisions: result.collisions,
+    diagnostics: result.diagnostics,
   });
   return { json, hash: createHash('sha256').update(json).digest('hex') };
 }
@@ -66,6 +76,8 @@ export class WorkspaceSnapshot {
   readonly skills: readonly Skill[];
   readonly warnings: readonly SkillWarning[];
   readonly collisions: readonly Collision[];
+  /** Daemon-only diagnostics of the discovery (part of the answer, so of the content hash and the ETag). */
+  readonly diagnostics: readonly SkillDiagnostic[];
   /** Every skills directory discovery read: what the watcher watches. */
   readonly scannedDirs: readonly string[];
   readonly repoRoot: string | null;
@@ -88,6 +100,7 @@ export class WorkspaceSnapshot {
     this.skills = Object.freeze([...result.skills]);
     this.warnings = Object.freeze([...result.warnings]);
     this.collisions = Object.freeze([...result.collisions]);
+    this.diagnostics = Object.freeze([...result.diagnostics]);
     this.scannedDirs = Object.freeze([...result.scannedDirs]);
     this.repoRoot = result.repoRoot;
     this.contentHash = content.hash;
@@ -108,7 +121,7 @@ export class WorkspaceSnapshot {
     return this.collisionByName.get(name);
   }
 
-  /** The `/skills` answer for `filter`; filters apply to `skills` only (warnings and collisions stay whole). */
+  /** The `/skills` answer for `filter`; filters apply to `skills` only (warnings, collisions, diagnostics stay whole). */
   answer(filter: SkillsFilter = {}): SkillsAnswer {
     const key = filterKey(filter);
     if (key === '') return { body: this.body, etag: this.etag };
@@ -121,6 +134,7 @@ export class WorkspaceSnapshot {
       skills: this.skills.filter(skillFilter(filter)),
       warnings: this.warnings,
       collisions: this.collisions,
+      diagnostics: this.diagnostics,
     });
     // Same generation + content + filter ⇒ same body; the filter part keeps tags of different filters apart.
     const filterHash = createHash('sha256').update(key).digest('hex').slice(0, 12);

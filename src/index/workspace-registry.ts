@@ -42,6 +42,8 @@ export interface RegistryHealth {
   generation: number;
   /** Loaded skills of the workspace. */
   skills: number;
+  /** The workspace's discovery diagnostics (`GET /skills` lists them). */
+  diagnostics: number;
   uptimeS: number;
   /** Live workspaces, the default one included. */
   workspaces: number;
@@ -154,6 +156,7 @@ export class WorkspaceRegistry {
       status: snapshot === undefined ? 'starting' : 'ok',
       generation: snapshot?.generation ?? 0,
       skills: snapshot?.skills.length ?? 0,
+      diagnostics: snapshot?.diagnostics.length ?? 0,
       uptimeS: Math.floor((Date.now() - this.startedAt) / 1000),
       workspaces: this.workspaces.size,
       watchers,

@@ -19,6 +19,7 @@ describe('WorkspaceSnapshot', () => {
       skills: result.skills,
       warnings: result.warnings,
       collisions: result.collisions,
+      diagnostics: [],
     });
     assert.ok(snap.body.startsWith('{"generation":3,"profile":"musepi","cwd":"/w","skills":['));
     assert.equal(snap.answer().body, snap.body);

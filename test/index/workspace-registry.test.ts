@@ -131,6 +131,7 @@ describe('WorkspaceRegistry', () => {
         status: 'ok',
         generation: 1,
         skills: 1,
+        diagnostics: 0,
         uptimeS: 0,
         workspaces: 1,
         watchers: 0,

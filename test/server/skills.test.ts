@@ -70,6 +70,7 @@ describe('GET /skills', () => {
           ],
         },
       ],
+      diagnostics: [],
     });
   });
 
@@ -91,6 +92,7 @@ describe('GET /skills', () => {
       skills: expected.skills,
       warnings: expected.warnings,
       collisions: expected.collisions,
+      diagnostics: expected.diagnostics,
     });
   });
 

@@ -13,7 +13,7 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/skills',
     {
       schema: {
-        summary: 'The loaded skills, warnings and collisions',
+        summary: 'The loaded skills, warnings, collisions and diagnostics',
         description:
           'Filters apply to `skills` only and never change `generation`. `ETag` on every answer; `If-None-Match` ' +
           'with the current tag answers 304.',

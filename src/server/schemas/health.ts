@@ -6,6 +6,7 @@ export const HealthResponse = Type.Object({
   status: Type.Enum(['ok', 'starting'], { description: '`starting` until the default workspace is first indexed' }),
   generation: Type.Integer({ description: 'Generation of the default workspace (0 before its first index)' }),
   skills: Type.Integer({ description: 'Skills loaded in the default workspace' }),
+  diagnostics: Type.Integer({ description: 'Diagnostics of the default workspace (listed by `GET /skills`)' }),
   uptimeS: Type.Integer(),
   workspaces: Type.Integer({ description: 'Workspaces currently indexed, the default one included' }),
   watchers: Type.Integer({ description: 'File watchers running' }),

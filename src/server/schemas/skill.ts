@@ -28,6 +28,19 @@ export const SkillWarningSchema = Type.Object({
   message: Type.String({ description: 'The reference warning text' }),
 });
 
+export const SkillDiagnosticSchema = Type.Object(
+  {
+    skillPath: Type.String({ description: 'The SKILL.md concerned, as discovered' }),
+    message: Type.String(),
+  },
+  {
+    description:
+      'Beyond the reference: something to know about one SKILL.md that the reference skips or repairs silently ' +
+      '(read cut at the size cap, invalid UTF-8, unreadable, YAML repaired, a non-YAML fence refused, a safety ' +
+      'limit hit, an unusual name). Never changes `skills` or `warnings`.',
+  },
+);
+
 export const CollisionCandidateSchema = Type.Object({ filePath: Type.String(), source: SkillSourceSchema });
 
 export const ShadowedCandidateSchema = Type.Object({

@@ -2,7 +2,13 @@
 
 import { Type } from 'typebox';
 import { CwdProperty } from './common.js';
-import { CollisionSchema, ShadowedCandidateSchema, SkillSchema, SkillWarningSchema } from './skill.js';
+import {
+  CollisionSchema,
+  ShadowedCandidateSchema,
+  SkillDiagnosticSchema,
+  SkillSchema,
+  SkillWarningSchema,
+} from './skill.js';
 
 export const SkillsQuery = Type.Object({
   cwd: Type.Optional(CwdProperty),
@@ -21,6 +27,7 @@ export const SkillsResponse = Type.Object({
   skills: Type.Array(SkillSchema, { description: 'Loaded skills in SKILLS.md order, filtered by the query' }),
   warnings: Type.Array(SkillWarningSchema),
   collisions: Type.Array(CollisionSchema),
+  diagnostics: Type.Array(SkillDiagnosticSchema, { description: 'Daemon-only, in scan order; not filtered' }),
 });
 
 export const SkillNameParams = Type.Object({ name: Type.String({ description: 'Exact, case-sensitive skill name' }) });
