@@ -15,6 +15,14 @@ export interface SkillsPromptOptions {
   format: SkillsPromptFormat;
 }
 
+/** A run of line breaks (CR, LF, VT, FF, NEL, U+2028, U+2029) with the spaces and tabs around it. */
+const LINE_BREAK_RUN = /[ \t]*(?:[\n\r\v\f\u0085\u2028\u2029][ \t]*)+/g;
+/** The `<` opening a `<skills>` or `</skills>` tag (any case, any attributes). */
+const SKILLS_TAG_START = /<(?=\/?\s*skills\b)/gi;
+/** Characters XML 1.0 cannot hold even escaped: C0 controls but TAB/LF/CR, U+FFFE/U+FFFF, lone surrogates. */
+const NOT_XML_CHAR =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 const XML_ESCAPES: Readonly<Record<string, string>> = {
   '&': '&amp;',
   '<': '&lt;',
@@ -37,17 +45,39 @@ function renderMusePi(skills: readonly Skill[]): string {
     '# Skills & Rules',
     'Skills are specialized knowledge. If one matches your task, you MUST read `skill://<name>` before proceeding.',
     '<skills>',
-    ...skills.map((skill) => `- ${skill.name}: ${skill.description}`),
+    ...skills.map((skill) => `- ${listValue(skill.name)}: ${listValue(skill.description)}`),
     '</skills>',
   ].join('\n');
 }
 
 /** `# Skills`, then one `## <name>` section per skill holding its description. */
 function renderXcsh(skills: readonly Skill[]): string {
-  const sections = skills.map((skill) =>
-    skill.description === '' ? `## ${skill.name}` : `## ${skill.name}\n${skill.description}`,
-  );
+  const sections = skills.map((skill) => {
+    const name = oneLine(skill.name);
+    const description = oneLine(skill.description);
+    return description === '' ? `## ${name}` : `## ${name}\n${description}`;
+  });
   return ['# Skills', ...sections].join('\n\n');
+}
+
+/**
+ * The markdown forms are read line by line: a name or description holding a line break could close `<skills>`
+ * early, add list items or fake a `##` section, steering the model that reads the prompt. Each run of line
+ * breaks (with the spaces around it) becomes one space, or nothing at either end (the trailing newline of a YAML
+ * block scalar). A one-line value, i.e. every ordinary skill, is printed byte for byte as the reference prints it.
+ */
+function oneLine(text: string): string {
+  return text.replace(LINE_BREAK_RUN, (run: string, offset: number) =>
+    offset === 0 || offset + run.length === text.length ? '' : ' ',
+  );
+}
+
+/**
+ * A value of the MusePi `<skills>` list: on one line, and without a `<skills>`/`</skills>` tag of its own (its `<`
+ * written `&lt;`), so that a client cutting the block at `</skills>` stops at the real end.
+ */
+function listValue(text: string): string {
+  return oneLine(text).replace(SKILLS_TAG_START, '&lt;');
 }
 
 /** The Agent Skills standard's `<available_skills>` block; every value is XML-escaped. */
@@ -64,6 +94,7 @@ function renderAgentSkillsXml(skills: readonly Skill[]): string {
   return ['<available_skills>', ...entries, '</available_skills>'].join('\n');
 }
 
+/** XML-escapes `text`; characters XML cannot hold at all (NUL, most controls) become U+FFFD, so it stays well-formed. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char] ?? char);
+  return text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char] ?? char).replace(NOT_XML_CHAR, '\ufffd');
 }
