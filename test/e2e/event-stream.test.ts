@@ -141,11 +141,14 @@ describe('GET /events (built daemon, real sockets)', () => {
     for (const client of [resumed, byQuery, current]) client.close();
   });
 
-  it('sends reset after hello when the id is too old (header or query)', async () => {
+  it('sends reset after hello when the id is too old (header or query), from the future or malformed', async () => {
     const generation = await generationOf();
     for (const [path, headers] of [
       ['/events', { 'last-event-id': '1' }],
       ['/events?lastEventId=1', {}],
+      // From the future (another daemon run) or malformed: the client cannot be caught up either.
+      ['/events', { 'last-event-id': '99999999999999' }],
+      ['/events', { 'last-event-id': 'abc' }],
     ] as const) {
       const client = await connect(path, headers);
       const hello = await client.next();

@@ -112,6 +112,7 @@ describe('live reload (built daemon, real file system)', () => {
     await expectIndex({ changed: ['alpha'] });
     assert.deepEqual(await loaded(), ['alpha=Alpha, edited', 'beta=Beta']);
     assert.equal((await skillsAnswer()).generation, generation);
+    assert.equal(await (await fetch(`${daemon.url}/skill/alpha`)).text(), SK({ description: 'Alpha, edited' }));
   });
 
   it('a new skill directory: added', async () => {
