@@ -233,6 +233,50 @@ describe('live reload (built daemon, real file system)', () => {
     assert.deepEqual(await (await fetch(`${daemon.url}/collisions`)).json(), { generation, collisions: [] });
   });
 
+  it('a skill moved from one root to another: changed, with its new source', async () => {
+    await rename(`${home}/.claude/skills/xray`, `${skillsDir}/xray`);
+    await expectIndex({ changed: ['xray'] });
+    const xray = (await skillsAnswer()).skills.find((skill) => skill.name === 'xray');
+    assert.equal(xray?.source.id, 'native:project');
+    await rename(`${skillsDir}/xray`, `${home}/.claude/skills/xray`);
+    await expectIndex({ changed: ['xray'] });
+  });
+
+  it('a skills root that becomes a symlink to a shared directory, then points elsewhere', async () => {
+    await writeTree(root, {
+      'dotfiles/skills/dot-one/SKILL.md': SK({ description: 'Dot one' }),
+      'dotfiles/other/dot-two/SKILL.md': SK({ description: 'Dot two' }),
+    });
+    const userSkills = `${home}/.claude/skills`;
+    await rename(userSkills, `${root}/old-claude-skills`);
+    await symlink(`${root}/dotfiles/skills`, userSkills);
+    // One step on disk (a rename, then a link): reloads may land between the two.
+    const seen: IndexData[] = [];
+    while (!seen.some((event) => event.added.includes('dot-one'))) {
+      seen.push(JSON.parse((await events.next(is('index'))).data) as IndexData);
+    }
+    generation = seen.at(-1)!.generation;
+    assert.deepEqual(await loaded(), ['alpha=Alpha, third', 'dot-one=Dot one']);
+    // Edits inside the link's target are seen.
+    await saveAtomically(`${root}/dotfiles/skills/dot-one/SKILL.md`, SK({ description: 'Dot one, edited' }));
+    await expectIndex({ changed: ['dot-one'] });
+    // The link re-pointed in one rename.
+    await symlink(`${root}/dotfiles/other`, `${root}/next-link`);
+    await rename(`${root}/next-link`, userSkills);
+    await expectIndex({ added: ['dot-two'], removed: ['dot-one'] });
+    await saveAtomically(`${root}/dotfiles/other/dot-two/SKILL.md`, SK({ description: 'Dot two, edited' }));
+    await expectIndex({ changed: ['dot-two'] });
+    // Back to the real directory, for the tests below.
+    await rm(userSkills);
+    await rename(`${root}/old-claude-skills`, userSkills);
+    const back: IndexData[] = [];
+    while (!back.some((event) => event.added.includes('xray'))) {
+      back.push(JSON.parse((await events.next(is('index'))).data) as IndexData);
+    }
+    generation = back.at(-1)!.generation;
+    assert.deepEqual(await loaded(), ['alpha=Alpha, third', 'xray=X-ray']);
+  });
+
   it('a custom directory that turns out to be a file: a warning event', async () => {
     const custom = `${root}/custom`;
     const warning = {
