@@ -5,8 +5,8 @@
 // The relative part arrives still percent-encoded and is decoded exactly once here: Fastify would have decoded
 // `%2e%2e`, `..%2f`, `..%5c` and `%00` before a route saw them (FINDINGS.md), so the raw URL text is what gets checked.
 
-import { constants, type Stats } from 'node:fs';
-import { type FileHandle, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { constants, type Dirent, type Stats } from 'node:fs';
+import { type FileHandle, lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { SkillsdError } from './errors.js';
 import { descriptorDirectory, descriptorPath, hasDescriptorPaths, openPathOnly } from './open-descriptor.js';
@@ -373,8 +373,7 @@ async function listOpenedDirectory(dir: string, realBase: string, target: string
     const view = descriptorDirectory(handle);
     const entries: SkillDirectoryEntry[] = [];
     for (const dirent of await readdir(view, { withFileTypes: true })) {
-      if (dirent.isDirectory()) entries.push({ name: dirent.name, type: 'directory', size: 0 });
-      else entries.push(await classifyEntry(join(view, dirent.name), dirent.name, realBase));
+      entries.push(await classifyEntry(dirent, join(view, dirent.name), realBase));
     }
     return entries;
   } finally {
@@ -382,8 +381,24 @@ async function listOpenedDirectory(dir: string, realBase: string, target: string
   }
 }
 
-/** One non-directory entry, by what its descriptor says: an escaping link is an empty file, as in the listing rule. */
-async function classifyEntry(path: string, name: string, realBase: string): Promise<SkillDirectoryEntry> {
+/**
+ * One entry of an opened directory; `path` goes through its descriptor. A plain file or directory is what `lstat`
+ * says (it follows nothing); a link is judged by where a descriptor of its target is: one that leaves the skill is an
+ * empty file, as in the listing rule.
+ */
+async function classifyEntry(dirent: Dirent, path: string, realBase: string): Promise<SkillDirectoryEntry> {
+  const name = dirent.name;
+  if (dirent.isDirectory()) return { name, type: 'directory', size: 0 };
+  if (!dirent.isSymbolicLink()) {
+    try {
+      const info = await lstat(path);
+      if (info.isDirectory()) return { name, type: 'directory', size: 0 };
+      // Anything but a link that appeared since readdir: a file, or a special file listed with size 0.
+      if (!info.isSymbolicLink()) return { name, type: 'file', size: info.isFile() ? info.size : 0 };
+    } catch {
+      return { name, type: 'file', size: 0 };
+    }
+  }
   let handle: FileHandle;
   try {
     handle = await openPathOnly(path);
