@@ -55,6 +55,11 @@ export async function resolveTarget(path: string, hops = 0): Promise<Resolution>
   return { exists: true, isDir: true, real: sep, ino: 0, watchDir: sep, watchName: '', linkWatch: null };
 }
 
+/** Where the target of the dangling (or looping) link at `path` would appear: a directory and the name to watch in it. */
+export function danglingLinkWatch(path: string): Promise<{ dir: string; name: string } | null> {
+  return linkTargetWatch(path, 0);
+}
+
 /** Where the target of the link at `path` would appear (following further links), or null past the hop limit. */
 async function linkTargetWatch(path: string, hops: number): Promise<{ dir: string; name: string } | null> {
   if (hops >= MAX_LINK_HOPS) return null;

@@ -9,6 +9,7 @@
 import type { Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { danglingLinkWatch } from './watch-resolve.js';
 import { SKILL_FILE } from './watch-skills-root.js';
 
 export type WatchKeyKind = 'dir' | 'entry' | 'marker' | 'file';
@@ -26,7 +27,7 @@ export interface RefreshResult {
   staleDirs: string[];
 }
 
-/** A watch needed outside chokidar's reach: `<dir>/<name>` is what `entryPath`'s SKILL.md really is. */
+/** A watch needed outside chokidar's reach: `<dir>/<name>` is what `entryPath`'s SKILL.md really is, or where a dangling `entryPath` link's target would appear. */
 export interface LinkTarget {
   dir: string;
   name: string;
@@ -40,6 +41,8 @@ interface EntryState {
   isLink: boolean;
   entryReal: string | null;
   skillReal: string | null;
+  /** A symlinked entry that leads nowhere yet: where its target would appear. */
+  pendingLink: { dir: string; name: string } | null;
 }
 
 const ABSENT = 'absent';
@@ -109,6 +112,7 @@ export class WatchSignature {
     const out: LinkTarget[] = [];
     for (const [entryPath, state] of this.entries) {
       if (state.isLink && state.entryReal !== null) out.push({ dir: state.entryReal, name: SKILL_FILE, entryPath });
+      if (state.pendingLink !== null) out.push({ ...state.pendingLink, entryPath });
       if (state.skillReal !== null) {
         out.push({ dir: dirname(state.skillReal), name: basename(state.skillReal), entryPath });
       }
@@ -176,6 +180,8 @@ export class WatchSignature {
     const isLink = link.isSymbolicLink();
     const entryReal = isLink ? await realpath(path).catch(() => null) : null;
     const entryFp = `${isLink ? 'link' : 'dir'}:${link.ino}:${entryReal ?? ''}`;
+    // Dangling: its target may be created anywhere, outside every watched directory.
+    const pendingLink = isLink && entryReal === null ? await danglingLinkWatch(path) : null;
     const skillPath = join(path, SKILL_FILE);
     const skill = await lstat(skillPath).catch(() => null);
     let skillFp = NO_SKILL;
@@ -200,7 +206,7 @@ export class WatchSignature {
       // Same name, new directory: chokidar's watch on the old one is dead (FINDINGS.md).
       if (!before.isLink && !isLink && before.ino !== link.ino) staleDirs.add(dirname(path));
     }
-    this.entries.set(path, { entryFp, skillFp, ino: link.ino, isLink, entryReal, skillReal });
+    this.entries.set(path, { entryFp, skillFp, ino: link.ino, isLink, entryReal, skillReal, pendingLink });
     const dir = dirname(path);
     let known = this.entriesByDir.get(dir);
     if (known === undefined) {
