@@ -138,7 +138,6 @@ describe('traversal in the raw request target', () => {
     ['/skill/s/..%00', NUL],
     ['/skill/s/%00/../x', NUL],
     ['/skill/s//etc/passwd', ABSOLUTE],
-    [`/skill/s/${encodeURIComponent(`${'/'}etc/passwd`)}`, ABSOLUTE],
     ['/skill/s/%2Fetc%2Fpasswd', ABSOLUTE],
     ['/skill/s/%2fetc/passwd', ABSOLUTE],
     ['/skill/s/%5cetc%5cpasswd', ABSOLUTE],
