@@ -323,6 +323,23 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       assert.equal(await markdown.text(), '# Guide\n');
     });
 
+    it('percent-decodes the name and each path segment exactly once', async () => {
+      const encoded = await requestRawPath(daemon.port, '/skill/%70df/docs%2Fnotes.txt');
+      assert.equal(encoded.status, 200);
+      assert.equal(encoded.body, 'notes');
+      assert.equal(encoded.headers['x-skill-source-path'], `${pdfDir}/docs/notes.txt`);
+      // `%252F` is `%2F` once decoded: a file name holding those three characters, not a separator.
+      const twice = await requestRawPath(daemon.port, '/skill/pdf/docs%252Fnotes.txt');
+      assert.equal(twice.status, 404);
+      assert.deepEqual(
+        JSON.parse(twice.body),
+        errorBody(404, 'FileNotFound', 'Not Found', `File not found: ${pdfDir}/docs%2Fnotes.txt`),
+      );
+      const traversalTwice = await requestRawPath(daemon.port, '/skill/pdf/%252e%252e');
+      assert.equal(traversalTwice.status, 404);
+      assert.equal(JSON.parse(traversalTwice.body).message, `File not found: ${pdfDir}/%2e%2e`);
+    });
+
     it('answers HEAD with the headers of GET and no body', async () => {
       const get = await fetch(`${base}/skill/pdf/docs/guide.md`);
       await get.text();
