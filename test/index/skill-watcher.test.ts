@@ -16,6 +16,8 @@ import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 const DEADLINE_MS = 5000;
 /** Re-checks out of the way: a test that a watch is still alive must not pass thanks to the re-check of an edit. */
 const NO_RECHECK = { rereadDelayMs: 600_000 };
+/** No change is seen but by reconciliation: polling whose first poll is ten minutes away. */
+const BLIND = { usePolling: true, pollIntervalMs: 600_000 };
 
 /** Records onChange calls and lets a test wait, with a deadline, for a condition on them. */
 class Recorder {
@@ -433,10 +435,10 @@ describe('createSkillWatcher', () => {
   it('reconciliation reports a change no event announced', async (t) => {
     const box = await Sandbox.create(t);
     const dir = box.dir;
-    // A dangling symlinked entry: nothing watches where it points, so its target appearing has no event.
+    // Polling far too slow to notice anything within the test: only reconciliation can see the target appear.
     await writeTree(dir, { 'skills/late': { symlink: '../elsewhere/late' } });
     const skills = join(dir, 'skills');
-    const { watcher, rec } = await box.watch({ skillDirs: [skills], markerDirs: [] });
+    const { watcher, rec } = await box.watch({ skillDirs: [skills], markerDirs: [] }, BLIND);
     assert.equal(await watcher.reconcileNow(), false);
 
     await writeTree(dir, { 'elsewhere/late/SKILL.md': SK({ description: 'late' }) });
@@ -452,7 +454,10 @@ describe('createSkillWatcher', () => {
     const dir = box.dir;
     await writeTree(dir, { 'skills/late': { symlink: '../elsewhere/late' } });
     const skills = join(dir, 'skills');
-    const { watcher, rec } = await box.watch({ skillDirs: [skills], markerDirs: [] }, { reconcileIntervalMs: 50 });
+    const { watcher, rec } = await box.watch(
+      { skillDirs: [skills], markerDirs: [] },
+      { ...BLIND, reconcileIntervalMs: 50 },
+    );
     await writeTree(dir, { 'elsewhere/late/SKILL.md': SK({ description: 'late' }) });
     await rec.waitForPaths(0, [join(skills, 'late', 'SKILL.md')]);
     assert.ok(watcher.status().reconciliations >= 1);
