@@ -261,8 +261,10 @@ async function describeUnreachable(
     if (code === 'ENOENT') return new SkillsdError('FileNotFound', `File not found: ${target}`);
     return new SkillsdError('NotADirectory', `Not a directory: a part of the path is a file: ${target}`);
   }
-  // A symlink loop resolves to nothing at all.
+  // A symlink loop resolves to nothing at all; one that leaves the skill is an escape like any other, so that 409
+  // versus 403 cannot tell whether a loop exists outside either.
   if (code === 'ELOOP') {
+    if (checkContainment && (await missingTargetEscapes(base, target))) return escapes(target);
     return new SkillsdError('NotAFile', `skill:// URL must resolve to a file or directory: ${url}`);
   }
   if (code === 'ENAMETOOLONG') return new SkillsdError('InvalidPath', `Path too long: ${target}`);
@@ -270,7 +272,7 @@ async function describeUnreachable(
 }
 
 /**
- * Where a path that does not resolve would have led. Links are followed as far as they go (up to the kernel's 40
+ * Where a path that does not resolve (missing, or a link loop) would have led. Links are followed as far as they go (up to the kernel's 40
  * hops) and the deepest existing directory reached must be inside the skill, so `dir-out/missing` and a dangling
  * link to `/elsewhere/missing` are escapes as well: 404 versus 403 cannot probe what exists outside the skill.
  */

@@ -33,6 +33,7 @@ const AVAILABLE = 'Available: linked, s';
 const TREE = {
   'outside/secret.txt': SECRET,
   'outside/relay': { symlink: 'secret.txt' },
+  'outside/loop': { symlink: 'loop' },
   'outside/dir/inner.txt': SECRET,
   'outside/dir/f.txt': SECRET,
   [`outside/dir/${MARK}.txt`]: SECRET,
@@ -56,6 +57,8 @@ const TREE = {
   'work/.musepi/skills/s/dangling-dir-out': { symlink: '../../../../outside/no-such-dir' },
   'work/.musepi/skills/s/dangling-hop': { symlink: 'dangling-out' },
   'work/.musepi/skills/s/dangling-abs': { symlink: `/no-such-dir-${MARK}/x` },
+  'work/.musepi/skills/s/loop-in': { symlink: 'loop-in' },
+  'work/.musepi/skills/s/loop-out': { symlink: '../../../../outside/loop' },
   'work/.musepi/skills/s/flip-dir/f.txt': INSIDE,
   'work/.musepi/skills/linked': { symlink: '../../../store/linked-real' },
   'store/linked-real/SKILL.md': SKILL_LINKED,
@@ -249,6 +252,7 @@ describe('symlinks in contain mode (the default)', () => {
     ['/skill/s/dangling-dir-out/x', 'dangling-dir-out/x'],
     ['/skill/s/dangling-hop', 'dangling-hop'],
     ['/skill/s/dangling-abs', 'dangling-abs'],
+    ['/skill/s/loop-out', 'loop-out'],
     ['/skill/s/file%2Dout', 'file-out'],
     ['/skill/s/dir-out%2Finner.txt', 'dir-out/inner.txt'],
   ];
@@ -284,8 +288,14 @@ describe('symlinks in contain mode (the default)', () => {
     await expectFile('/skill/s/in-dir/inner.txt', INSIDE, `${base}/in-dir/inner.txt`);
   });
 
-  it('answers a dangling link that stays inside with 404 FileNotFound', async () => {
+  it('answers a dangling link that stays inside with 404 FileNotFound, and a loop inside with 409 NotAFile', async () => {
     await expectError('/skill/s/dangling-in', 404, 'FileNotFound', `File not found: ${base}/dangling-in`);
+    await expectError(
+      '/skill/s/loop-in',
+      409,
+      'NotAFile',
+      'skill:// URL must resolve to a file or directory: skill://s/loop-in',
+    );
   });
 
   it('lists escaping links as empty files, so a listing reveals nothing outside', async () => {
@@ -314,6 +324,8 @@ describe('symlinks in contain mode (the default)', () => {
         file('hop'),
         file('hop-out'),
         file('in-link', INSIDE.length),
+        file('loop-in'),
+        file('loop-out'),
         file('sibling'),
         file('SKILL.md', Buffer.byteLength(SKILL_S)),
         file('sock'),
