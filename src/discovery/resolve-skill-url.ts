@@ -272,9 +272,10 @@ async function describeUnreachable(
 }
 
 /**
- * Where a path that does not resolve (missing, or a link loop) would have led. Links are followed as far as they go (up to the kernel's 40
- * hops) and the deepest existing directory reached must be inside the skill, so `dir-out/missing` and a dangling
- * link to `/elsewhere/missing` are escapes as well: 404 versus 403 cannot probe what exists outside the skill.
+ * Where a path that does not resolve (missing, or a link loop) would have led. Links are followed as far as they
+ * go (up to the kernel's 40 hops) and the deepest existing directory reached must be inside the skill, so
+ * `dir-out/missing`, a dangling link to `/elsewhere/missing` and a link to a loop elsewhere are escapes as well:
+ * 404 or 409 versus 403 cannot probe what exists outside the skill.
  */
 async function missingTargetEscapes(base: string, target: string): Promise<boolean> {
   let realBase: string;
