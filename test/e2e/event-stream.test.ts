@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { rename, writeFile } from 'node:fs/promises';
+import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
 import { SseClient, type SseEvent } from '../helpers/sse-client.js';
@@ -24,6 +25,18 @@ function assertGrowingIds(events: SseEvent[]): void {
   for (let index = 1; index < ids.length; index++) {
     assert.ok(ids[index]! > ids[index - 1]!, `ids grow: ${ids.join(', ')}`);
   }
+}
+
+/** A raw TCP connection to the daemon; `closed` resolves when the server (or anyone) ends it. */
+async function openSocket(port: number): Promise<{ socket: Socket; closed: Promise<void> }> {
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => undefined);
+  socket.resume();
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', resolve);
+    socket.once('error', reject);
+  });
+  return { socket, closed: new Promise((resolve) => socket.once('close', () => resolve())) };
 }
 
 describe('GET /events (built daemon, real sockets)', () => {
@@ -238,15 +251,20 @@ describe('GET /events (built daemon, real sockets)', () => {
     theirs.close();
   });
 
-  it('SIGTERM with two open streams: both end and the process exits 0 within 5 s', async () => {
+  it('SIGTERM with two open streams (and idle or half-sent connections): all end, exit 0 within 5 s', async () => {
     const a = await connect('/events');
     const b = await connect(`/events?cwd=${encodeURIComponent(other)}`);
     await a.next(is('hello'));
     await b.next(is('hello'));
+    // A connection that never sends a request, and one stuck halfway through its head.
+    const idle = await openSocket(daemon.port);
+    const half = await openSocket(daemon.port);
+    half.socket.write('GET /skills HTTP/1.1\r\nHost: 127.0.0.1\r\n');
     const signalled = Date.now();
     daemon.process.child.kill('SIGTERM');
-    await Promise.all([a.closedByServer(5000), b.closedByServer(5000)]);
+    await Promise.all([a.closedByServer(5000), b.closedByServer(5000), idle.closed, half.closed]);
     assert.deepEqual(await daemon.process.waitForExit(5000), { code: 0, signal: null });
-    assert.ok(Date.now() - signalled < 5000);
+    assert.ok(Date.now() - signalled < 5000, `exited after ${Date.now() - signalled} ms`);
+    assert.ok(daemon.process.logs.some((line) => line.msg === 'skillsd stopped'));
   });
 });
