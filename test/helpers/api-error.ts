@@ -12,7 +12,10 @@ export interface ApiError {
   message: string;
 }
 
-/** The status of every code of API.md §Errors (`BadRequest` also stands for other 4xx refusals of the HTTP layer). */
+/**
+ * The status of every code of API.md §Errors, plus the daemon's load shedding (`BadRequest` also stands for other 4xx
+ * refusals of the HTTP layer).
+ */
 export const API_ERROR_STATUS: Readonly<Record<string, number>> = {
   InvalidPath: 400,
   BadRequest: 400,
@@ -25,6 +28,8 @@ export const API_ERROR_STATUS: Readonly<Record<string, number>> = {
   NotADirectory: 404,
   NotAFile: 409,
   NotReady: 503,
+  // Load shedding (SECURITY.md §Overload): a busy machine may answer any route but /health this way.
+  Overloaded: 503,
 };
 
 /** Parses and checks the shape of an error answer (GET: a body is required) and returns its body. */
