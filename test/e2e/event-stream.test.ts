@@ -45,6 +45,7 @@ describe('GET /events (built daemon, real sockets)', () => {
   let daemon: RunningDaemon;
   let project: string;
   let other: string;
+  let lastIdBeforeStop = Number.NaN;
   const clients: SseClient[] = [];
 
   async function connect(path: string, headers: Record<string, string> = {}): Promise<SseClient> {
@@ -266,5 +267,19 @@ describe('GET /events (built daemon, real sockets)', () => {
     assert.deepEqual(await daemon.process.waitForExit(5000), { code: 0, signal: null });
     assert.ok(Date.now() - signalled < 5000, `exited after ${Date.now() - signalled} ms`);
     assert.ok(daemon.process.logs.some((line) => line.msg === 'skillsd stopped'));
+    lastIdBeforeStop = Number(a.events.at(-1)?.id);
+  });
+
+  it('after a restart, ids keep growing and an id of the previous run gets reset', async () => {
+    assert.ok(Number.isSafeInteger(lastIdBeforeStop));
+    daemon = await startDaemon(['serve', '--port', '0', '--cwd', project], { home: `${root}/home` });
+    const resumed = await connect('/events', { 'last-event-id': String(lastIdBeforeStop) });
+    const hello = await resumed.next();
+    const reset = await resumed.next();
+    assert.equal(hello.event, 'hello');
+    assert.ok(Number(hello.id) > lastIdBeforeStop, `${hello.id} > ${lastIdBeforeStop}`);
+    // A new run starts at generation 1 again: the client must refetch, which reset tells it.
+    assert.deepEqual([reset.event, data(reset)], ['reset', { generation: 1 }]);
+    assertGrowingIds([hello, reset]);
   });
 });
