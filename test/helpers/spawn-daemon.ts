@@ -153,12 +153,17 @@ export interface RunningDaemon {
 }
 
 const LISTENING = /skillsd listening on (http:\/\/\S+)/;
+/**
+ * Loading the daemon's modules costs ~0.6 s of CPU: with the whole suite sharing two busy cores, a start can take
+ * several seconds. Only a failing start waits this long (an early exit rejects at once).
+ */
+const STARTUP_DEADLINE_MS = 30_000;
 
 /** Spawns `skillsd <args>` and waits for its listening line. The caller must `kill()` it (use `t.after`). */
 export async function startDaemon(args: string[], options: SpawnOptions): Promise<RunningDaemon> {
   const daemon = new DaemonProcess(args, options);
   try {
-    const line = await daemon.waitForLog((log) => LISTENING.test(log.msg));
+    const line = await daemon.waitForLog((log) => LISTENING.test(log.msg), STARTUP_DEADLINE_MS);
     const url = LISTENING.exec(line.msg)?.[1] ?? '';
     return { process: daemon, url, port: Number(new URL(url).port) };
   } catch (error) {
