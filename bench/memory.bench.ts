@@ -73,9 +73,9 @@ export async function runMemoryBench(ctx: BenchContext): Promise<BenchSection[]>
         workspace: small.workspace,
         editable,
         reloads,
-        maxMs: ctx.quick ? 20_000 : 180_000,
+        maxMs: ctx.quick ? 20_000 : 100_000,
       },
-      ctx.quick ? 40_000 : 240_000,
+      ctx.quick ? 40_000 : 160_000,
     );
   } finally {
     await Promise.all(editable.map((f, i) => writeFile(f, originals[i]!)));

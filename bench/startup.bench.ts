@@ -8,7 +8,7 @@ import type { BenchSection } from './lib/table.js';
 
 export async function runStartupBench(ctx: BenchContext): Promise<BenchSection[]> {
   const sizes = ctx.quick ? [1_000] : [1_000, 10_000];
-  const iterations = ctx.quick ? 2 : 5;
+  const iterations = ctx.quick ? 2 : 3;
   const rows: string[][] = [];
   let listeningSeen = true;
   for (const n of sizes) {
