@@ -310,6 +310,30 @@ describe('live reload (built daemon, real file system)', () => {
     assert.equal(events.events.filter(is('warning')).length, 2);
   });
 
+  it('a burst of 30 new skills: every one added, none lost, in few events', async () => {
+    const names = Array.from({ length: 30 }, (_, index) => `burst-${String(index).padStart(2, '0')}`);
+    await writeTree(
+      skillsDir,
+      Object.fromEntries(names.map((name) => [`${name}/SKILL.md`, SK({ description: `Burst ${name}` })])),
+    );
+    const added: string[] = [];
+    let count = 0;
+    while (added.length < names.length) {
+      added.push(...(JSON.parse((await expectIndexOf(['added'])).data) as IndexData).added);
+      count += 1;
+    }
+    assert.deepEqual(added.sort(), names);
+    // Coalesced: a reload covers whatever arrived since the last one.
+    assert.ok(count < names.length, `${count} events`);
+    await Promise.all(names.map((name) => rm(`${skillsDir}/${name}`, { recursive: true })));
+    const removed: string[] = [];
+    while (removed.length < names.length) {
+      removed.push(...(JSON.parse((await expectIndexOf(['removed'])).data) as IndexData).removed);
+    }
+    assert.deepEqual(removed.sort(), names);
+    assert.deepEqual(await loaded(), ['alpha=Alpha, third', 'xray=X-ray']);
+  });
+
   it('two writes 10 ms apart: the final description is the one served', async () => {
     const path = `${skillsDir}/alpha/SKILL.md`;
     await writeFile(path, SK({ description: 'First of two' }));
