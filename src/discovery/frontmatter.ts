@@ -29,9 +29,12 @@ const MAX_FALLBACK_REREADS = 1000;
 const YAML_LANGUAGE = /^(ya?ml)?$/i;
 /** A fence naming a language (`---js`, `---coffee`, `---constructor`): what gray-matter would pick an engine by. */
 const ENGINE_NAME = /^[A-Za-z]/;
-/** Past either, a block is reported as unusually large (it is still read: the read cap bounds it). */
-const LARGE_BLOCK_LINES = 1000;
-const LARGE_BLOCK_CHARACTERS = 64 * 1024;
+/**
+ * Largest block handed to the YAML parser. Parsing is synchronous: a 1 MiB block of valid YAML blocks the event loop
+ * for seconds (10,000 lines took 0.2–1.5 s here), long enough for every other request to wait or be shed. Real
+ * frontmatter is a few hundred bytes; past this a block is read by the line fallback of rule 4, which is linear.
+ */
+export const MAX_YAML_BLOCK_CHARACTERS = 64 * 1024;
 /** Longest error text quoted in a note (a YAML message can quote an alias name taken from the file). */
 const MAX_REASON_LENGTH = 200;
 /** Shared by every result without keys; frozen like every other frontmatter. */
@@ -46,7 +49,6 @@ export function parseFrontmatter(text: string, profile: Profile, notes?: string[
   const normalised = removeHtmlComments(text.replace(LINE_BREAK, '\n'));
   const block = findBlock(normalised, notes);
   if (!block) return { frontmatter: NO_KEYS, body: normalised.trim(), hasFrontmatter: false };
-  if (notes) noteLargeBlock(block.yaml, notes);
   return {
     frontmatter: readBlock(block.yaml.replace(TAB, '  '), profile, notes),
     body: block.body,
@@ -75,17 +77,6 @@ function findBlock(text: string, notes?: string[]): { yaml: string; body: string
   return { yaml, body: text.slice(close + 4).trim() };
 }
 
-function noteLargeBlock(yaml: string, notes: string[]): void {
-  if (yaml.length <= LARGE_BLOCK_CHARACTERS && yaml.length < LARGE_BLOCK_LINES) return;
-  let lines = 1;
-  for (let at = yaml.indexOf('\n'); at !== -1; at = yaml.indexOf('\n', at + 1)) lines++;
-  if (yaml.length <= LARGE_BLOCK_CHARACTERS && lines <= LARGE_BLOCK_LINES) return;
-  notes.push(
-    `frontmatter is unusually large (${lines} lines, ${yaml.length} characters; more than ${LARGE_BLOCK_LINES} ` +
-      `lines or ${LARGE_BLOCK_CHARACTERS} characters): it is read in full and served with the skill`,
-  );
-}
-
 /** Rule 1. Linear: after an unclosed `<!--` nothing further can close, so the scan stops there. */
 function removeHtmlComments(text: string): string {
   let start = text.indexOf('<!--');
@@ -104,6 +95,14 @@ function removeHtmlComments(text: string): string {
 }
 
 function readBlock(yaml: string, profile: Profile, notes?: string[]): Record<string, unknown> {
+  if (yaml.length > MAX_YAML_BLOCK_CHARACTERS) {
+    const { value, rawValues } = readLines(yaml, profile);
+    notes?.push(
+      `frontmatter exceeds a safety limit (${yaml.length} characters, more than the ${MAX_YAML_BLOCK_CHARACTERS} ` +
+        `parsed as YAML); ${LINE_BY_LINE}${rawTail(rawValues)}`,
+    );
+    return value;
+  }
   const parsed = tryBlock(yaml);
   if (parsed.ok) return parsed.value;
   if (profile !== 'xcsh') {
@@ -116,11 +115,14 @@ function readBlock(yaml: string, profile: Profile, notes?: string[]): Record<str
     }
   }
   const { value, rawValues } = readLines(yaml, profile);
-  if (notes) {
-    const kept = rawValues > 0 ? ` (the last ${rawValues} values kept as raw text, unparsed)` : '';
-    notes.push(`frontmatter ${describeFailure(parsed.error, yaml)}; read line by line${kept}`);
-  }
+  notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; ${LINE_BY_LINE}${rawTail(rawValues)}`);
   return value;
+}
+
+const LINE_BY_LINE = 'read line by line';
+
+function rawTail(rawValues: number): string {
+  return rawValues > 0 ? ` (the last ${rawValues} values kept as raw text, unparsed)` : '';
 }
 
 type BlockRead = { ok: true; value: Record<string, unknown> } | { ok: false; error: unknown };

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import matter from 'gray-matter';
-import { type ParsedFrontmatter, parseFrontmatter } from '../../src/discovery/frontmatter.js';
+import {
+  MAX_YAML_BLOCK_CHARACTERS,
+  type ParsedFrontmatter,
+  parseFrontmatter,
+} from '../../src/discovery/frontmatter.js';
 import type { Profile } from '../../src/discovery/types.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
@@ -301,13 +305,25 @@ describe('parseFrontmatter bounds hostile input', () => {
     assert.deepEqual(parseFrontmatter(text, 'musepi'), block({ name: 'x', description: 'd' }, 'B'));
   });
 
-  it('checks duplicate keys among 20,000 keys without comparing every pair', () => {
-    const lines = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`);
+  it('checks duplicate keys among 5,000 keys without comparing every pair', () => {
+    // 5,000 lines stay under the block size parsed as YAML (MAX_YAML_BLOCK_CHARACTERS).
+    const lines = Array.from({ length: 5_000 }, (_, i) => `k${i}: ${i}`);
     const unique = parseFrontmatter(`---\n${lines.join('\n')}\n---`, 'musepi').frontmatter;
-    assert.equal(Object.keys(unique).length, 20_000);
-    assert.equal(unique.k19999, 19_999);
+    assert.equal(Object.keys(unique).length, 5_000);
+    assert.equal(unique.k4999, 4_999);
     const duplicated = parseFrontmatter(`---\n${lines.join('\n')}\nk0: last\n---`, 'musepi').frontmatter;
     assert.equal(duplicated.k0, 'last');
+  });
+
+  it('reads a block over the YAML size limit line by line: 20,000 keys, the first 1,000 values re-read', () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) => `k${i}: ${i}`);
+    assert.ok(lines.join('\n').length > MAX_YAML_BLOCK_CHARACTERS);
+    const { frontmatter } = parseFrontmatter(`---\nk: [1]\n${lines.join('\n')}\n---`, 'musepi');
+    assert.equal(Object.keys(frontmatter).length, 20_001);
+    assert.deepEqual(frontmatter.k, [1]);
+    assert.equal(frontmatter.k998, 998);
+    assert.equal(frontmatter.k999, '999');
+    assert.equal(frontmatter.k19999, '19999');
   });
 
   it('the line fallback re-reads the first 1,000 values as YAML and keeps the rest as text', () => {

@@ -27,12 +27,8 @@ const NOT_YAML = (line: number, reason: string) => `is not valid YAML (line ${li
 const NESTED = 'Nested mappings are not allowed in compact mappings';
 const LINE_BY_LINE = 'read line by line';
 const QUOTED = 'read again with values containing ": " quoted';
-/** The note for a block of `lines` lines holding `text` (between the fences). */
-const LARGE = (block: string) =>
-  `frontmatter is unusually large (${block.split('\n').length} lines, ${block.length} characters; more than 1000 ` +
-  'lines or 65536 characters): it is read in full and served with the skill';
 const BLANKS = `description: d\n${'\n'.repeat(2000)}x: 1`;
-const KEYS = `description: d\n${Array.from({ length: 1000 }, (_, i) => `k${i}: v`).join('\n')}`;
+const KEYS = `description: d\n${Array.from({ length: 7000 }, (_, i) => `key${i}: v`).join('\n')}`;
 const RAW_TAIL = `bad: "a": b\n${Array.from({ length: 1003 }, (_, i) => `k${i}: 1`).join('\n')}`;
 const BOMB =
   '---\ndescription: d\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n' +
@@ -83,16 +79,25 @@ describe('parseFrontmatter notes', () => {
     {
       label: 'a run of blank lines gray-matter would scan quadratically',
       text: `---\n${BLANKS}\n---\n`,
-      notes: [LARGE(BLANKS), `frontmatter exceeds a safety limit (too many consecutive blank lines); ${LINE_BY_LINE}`],
+      notes: [`frontmatter exceeds a safety limit (too many consecutive blank lines); ${LINE_BY_LINE}`],
     },
-    { label: 'an unusually large block', text: `---\n${KEYS}\n---\n`, notes: [LARGE(KEYS)] },
+    {
+      label: 'a block over the size parsed as YAML',
+      text: `---\n${KEYS}\n---\n`,
+      notes: [
+        `frontmatter exceeds a safety limit (${KEYS.length} characters, more than the 65536 parsed as YAML); ` +
+          `${LINE_BY_LINE} (the last 6001 values kept as raw text, unparsed)`,
+      ],
+    },
+    {
+      label: 'a block just under that size',
+      text: `---\n${KEYS.slice(0, KEYS.lastIndexOf('\n', 65536))}\n---\n`,
+      notes: [],
+    },
     {
       label: 'a line fallback past its re-read cap',
       text: `---\n${RAW_TAIL}\n---\n`,
-      notes: [
-        LARGE(RAW_TAIL),
-        `frontmatter ${NOT_YAML(1, NESTED)}; ${LINE_BY_LINE} (the last 4 values kept as raw text, unparsed)`,
-      ],
+      notes: [`frontmatter ${NOT_YAML(1, NESTED)}; ${LINE_BY_LINE} (the last 4 values kept as raw text, unparsed)`],
     },
   ];
   for (const fence of ['js', 'javascript', 'coffee', 'constructor', 'JS ', 'toml']) {

@@ -12,12 +12,13 @@ import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { DiscoveryResult, SkillDiagnostic } from '../../src/discovery/types.js';
 import type { JsonBody } from '../helpers/app-server.js';
-import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
+import { DaemonProcess } from '../helpers/spawn-daemon.js';
 import { makeTempDir, SK, type TreeEntry, writeTree } from '../helpers/temp-tree.js';
 
 const HUGE_BYTES = 100 * 1024 * 1024;
 const MAX_HWM_KB = 300 * 1024;
 const START_DEADLINE_MS = 30_000;
+const LISTENING = /skillsd listening on (http:\/\/\S+)/;
 
 const LOADED = 'the skill is still loaded under that name, as the reference does';
 const NO_FRONTMATTER = (fence: string) =>
@@ -128,8 +129,8 @@ function expectedDiagnostics(f: Fixture): SkillDiagnostic[] {
     at(NEWLINE_DIR, `skill name contains a line break (/prompt shows it as a space); ${LOADED}`),
     at(
       'long-frontmatter',
-      `frontmatter is unusually large (10000 lines, ${LONG_BLOCK.length} characters; more than 1000 lines or 65536 ` +
-        'characters): it is read in full and served with the skill',
+      `frontmatter exceeds a safety limit (${LONG_BLOCK.length} characters, more than the 65536 parsed as YAML); ` +
+        'read line by line (the last 9000 values kept as raw text, unparsed)',
     ),
     at('long-name', `skill name is 10240 characters long (more than 1024); ${LOADED}`),
     at('loop', 'SKILL.md cannot be read (ELOOP); the skill is skipped'),
@@ -178,7 +179,7 @@ async function replaceFile(path: string, content: string): Promise<void> {
 
 describe('hostile SKILL.md content against the real daemon', () => {
   let f: Fixture;
-  let daemon: RunningDaemon;
+  let daemon: DaemonProcess;
   let base: string;
   let reference: DiscoveryResult;
   let cleanup: () => Promise<void>;
@@ -190,13 +191,15 @@ describe('hostile SKILL.md content against the real daemon', () => {
     f = await buildFixture(temp.dir);
     reference = await discoverSkills({ home: f.home, cwd: f.cwd, env: {}, settings: defaultSettings() });
     const started = Date.now();
-    daemon = await startDaemon(['serve', '--port', '0', '--cwd', f.cwd], { home: f.home });
+    daemon = new DaemonProcess(['serve', '--port', '0', '--cwd', f.cwd], { home: f.home });
+    // The listening line comes once the first index is built, hostile files included.
+    const line = await daemon.waitForLog((log) => LISTENING.test(log.msg), START_DEADLINE_MS);
     startMs = Date.now() - started;
-    base = daemon.url;
+    base = LISTENING.exec(line.msg)?.[1] ?? '';
   });
 
   after(async () => {
-    await daemon?.process.kill();
+    await daemon?.kill();
     await cleanup?.();
   });
 
@@ -280,7 +283,7 @@ describe('hostile SKILL.md content against the real daemon', () => {
   });
 
   it('keeps its peak memory bounded with a 100 MB SKILL.md present', async (t) => {
-    const hwm = await peakRssKb(daemon.process.child.pid!);
+    const hwm = await peakRssKb(daemon.child.pid!);
     assert.ok(hwm > 0 && hwm < MAX_HWM_KB, `VmHWM ${hwm} kB`);
     t.diagnostic(`daemon VmHWM ${hwm} kB`);
   });
