@@ -83,7 +83,8 @@ export async function runDiscoveryBench(ctx: BenchContext): Promise<BenchSection
     title: 'Cold discovery vs the I/O floor',
     intro:
       'Median of fresh child processes per N (5 up to 1,000, 3 at 10,000, 1 at 50,000; quick: 2). *Discovery* = `discoverSkills` with default settings (every provider). ' +
-      '*Floor* = readdir of the same `scannedDirs` + `stat` + `readFile` of every SKILL.md, all at once. ' +
+      "*Floor* = readdir of the same `scannedDirs` + `stat` + `readFile` of every SKILL.md, with the pipeline's " +
+      'concurrency (every directory at once, 64 files at a time in each). ' +
       'Peak RSS is the process high-water mark (`resourceUsage().maxRSS`); Δ subtracts the RSS before the run.',
     headers: [
       'N',
