@@ -150,8 +150,20 @@ async function readFrontmatter(
   }
   if (!head.validUtf8) notes.push('SKILL.md is not valid UTF-8: its invalid bytes were read as U+FFFD');
   const { frontmatter } = parseFrontmatter(head.text, options.profile, notes);
-  options.cache?.set(filePath, stamp, options.profile, frontmatter, head.text.length, notes);
+  options.cache?.set(filePath, stamp, options.profile, frontmatter, keptTextLength(head.text, notes), notes);
   return { frontmatter, notes };
+}
+
+/**
+ * What a cache entry really holds, in characters of source: the frontmatter block (up to its closing fence) and the
+ * notes, never the body. Weighing by the whole file made 50,000 skills of 6.7 KiB outweigh the cache's bound while the
+ * frontmatter it keeps is a few hundred bytes each, so the LRU evicted everything on every scan.
+ */
+export function keptTextLength(text: string, notes: readonly string[]): number {
+  const close = text.startsWith('---') ? text.indexOf('\n---', 3) : -1;
+  let length = close === -1 ? 0 : close;
+  for (const note of notes) length += note.length;
+  return length;
 }
 
 function unreadableNote(error: unknown): string {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills-dir.js';
+import { keptTextLength, type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills-dir.js';
 import { createSkillFileCache, type SkillFileStamp } from '../../src/discovery/skill-file-cache.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
@@ -189,5 +189,29 @@ describe('scanSkillsDir with a cache', () => {
       skills.map((skill) => skill.name),
       ['b'],
     );
+  });
+
+  it('weighs an entry by its frontmatter block, not the body: big files under a small bound all stay cached', async (t) => {
+    const { dir, cleanup } = await makeTempDir();
+    t.after(cleanup);
+    const body = `\n${'body text '.repeat(2000)}\n`;
+    await writeTree(dir, {
+      'a/SKILL.md': `${SK({ name: 'a', description: 'first' })}${body}`,
+      'b/SKILL.md': `${SK({ name: 'b', description: 'second' })}${body}`,
+      'c/SKILL.md': `${SK({ name: 'c', description: 'third' })}${body}`,
+    });
+    // Each file is over 20,000 characters; each block is a few dozen. Weighed by file, not one would fit in 4,096.
+    const cache = createSkillFileCache(100, 4096);
+    await scanSkillsDir(dir, { ...OPTIONS, cache });
+    assert.equal(cache.size, 3);
+    await scanSkillsDir(dir, { ...OPTIONS, cache });
+    assert.deepEqual(cache.stats, { hits: 3, misses: 3 });
+  });
+
+  it('keptTextLength counts the block up to its closing fence and the notes', () => {
+    assert.equal(keptTextLength('---\nname: a\n---\nbody', []), 11);
+    assert.equal(keptTextLength('---\nname: a\n---\nbody', ['xy', 'z']), 14);
+    assert.equal(keptTextLength('no frontmatter at all', []), 0);
+    assert.equal(keptTextLength('---\nunclosed', ['n']), 1);
   });
 });
