@@ -12,7 +12,7 @@ describe('WorkspaceSnapshot', () => {
   it('serialises the unfiltered /skills answer once, generation first', () => {
     const result = discoveryResult([skillRecord('pdf')], [{ skillPath: '', message: 'w' }], [collisionRecord('pdf')]);
     const snap = snapshot(3, result);
-    assert.deepEqual(JSON.parse(snap.body), {
+    assert.deepEqual(JSON.parse(snap.body.toString('utf8')), {
       generation: 3,
       profile: 'musepi',
       cwd: '/w',
@@ -21,7 +21,7 @@ describe('WorkspaceSnapshot', () => {
       collisions: result.collisions,
       diagnostics: [],
     });
-    assert.ok(snap.body.startsWith('{"generation":3,"profile":"musepi","cwd":"/w","skills":['));
+    assert.ok(snap.body.toString('utf8').startsWith('{"generation":3,"profile":"musepi","cwd":"/w","skills":['));
     assert.equal(snap.answer().body, snap.body);
     assert.equal(snap.answer({ hidden: true }).etag, snap.etag);
     assert.equal(snap.skill('pdf')?.name, 'pdf');
@@ -50,7 +50,9 @@ describe('WorkspaceSnapshot', () => {
     const result = discoveryResult([user, skillRecord('pdf'), claude, hidden], [{ skillPath: '', message: 'w' }]);
     const snap = snapshot(4, result);
     const names = (filter: Parameters<typeof snap.answer>[0]) =>
-      (JSON.parse(snap.answer(filter).body) as { skills: { name: string }[] }).skills.map((skill) => skill.name);
+      (JSON.parse(snap.answer(filter).body.toString('utf8')) as { skills: { name: string }[] }).skills.map(
+        (skill) => skill.name,
+      );
     assert.deepEqual(names({ hidden: false }), ['git-helper', 'pdf', 'review']);
     assert.deepEqual(names({ provider: 'claude' }), ['review']);
     assert.deepEqual(names({ provider: 'native:user' }), ['git-helper']);
@@ -58,7 +60,7 @@ describe('WorkspaceSnapshot', () => {
     assert.deepEqual(names({ q: 'git ops' }), ['git-helper']);
     assert.deepEqual(names({ q: 'PD' }), ['pdf']);
     assert.deepEqual(names({ level: 'project', hidden: false }), ['pdf', 'review']);
-    const filtered = JSON.parse(snap.answer({ q: 'nothing' }).body);
+    const filtered = JSON.parse(snap.answer({ q: 'nothing' }).body.toString('utf8'));
     assert.equal(filtered.generation, 4);
     assert.deepEqual(filtered.warnings, [{ skillPath: '', message: 'w' }]);
     assert.deepEqual(filtered.skills, []);

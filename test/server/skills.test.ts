@@ -96,6 +96,29 @@ describe('GET /skills', () => {
     });
   });
 
+  it('sends the JSON as UTF-8 bytes with their Content-Length, unfiltered and filtered', async (t) => {
+    // Multi-byte characters: a length counted in UTF-16 units instead of bytes would cut the body short.
+    const s = await startServer(t, {
+      tree: {
+        'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'Résumé → PDF, 日本語 ✓ 🎉' }),
+        'work/.musepi/skills/docx/SKILL.md': SK({ description: 'Word' }),
+      },
+    });
+    for (const query of ['', '?q=%C3%A9sum']) {
+      const res = await fetch(`${s.base}/skills${query}`);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      const body = JSON.parse(bytes.toString('utf8'));
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), JSON_TYPE);
+      assert.equal(res.headers.get('content-length'), String(bytes.length));
+      assert.deepEqual(bytes, Buffer.from(JSON.stringify(body), 'utf8'));
+      assert.deepEqual(
+        body.skills.map((skill: { description: string }) => skill.description),
+        query === '' ? ['Word', 'Résumé → PDF, 日本語 ✓ 🎉'] : ['Résumé → PDF, 日本語 ✓ 🎉'],
+      );
+    }
+  });
+
   it('tags every answer and answers 304 to the current tag only', async (t) => {
     const s = await startServer(t, { tree: { 'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }) } });
     const first = await fetch(`${s.base}/skills`);

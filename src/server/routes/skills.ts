@@ -29,7 +29,7 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // No payload at all: a serialised `null` would announce a Content-Length that a 304 never carries.
       if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag))
         return reply.code(304).send(undefined as never);
-      // Pre-serialised JSON: Fastify sends a string with a JSON content type as it is.
+      // Pre-encoded JSON: Fastify writes a Buffer as it is (no serialiser), with its byte length as Content-Length.
       return reply.type('application/json; charset=utf-8').send(answer.body as never);
     },
   );
