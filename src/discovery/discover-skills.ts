@@ -13,8 +13,10 @@
 import { realpath } from 'node:fs/promises';
 import { type Candidate, CollisionLedger } from './collision-ledger.js';
 import { isSourceEnabled, type ProviderPlan, planProviders } from './providers.js';
-import { CUSTOM_PROVIDER, runProvider, scanCustomDir } from './run-provider.js';
+import { CUSTOM_PROVIDER, runProvider, type ScanFunction, scanCustomDir } from './run-provider.js';
 import { MANAGED_NAME, sanitizeManagedDescription } from './sanitize-description.js';
+import type { ScanMemo } from './scan-memo.js';
+import { scanSkillsDir } from './scan-skills-dir.js';
 import type { SkillFileCache } from './skill-file-cache.js';
 import { createSkillFilters, type SkillFilters } from './skill-filters.js';
 import { compareSkills } from './sort-skills.js';
@@ -24,6 +26,11 @@ import { expandCustomDirectory, resolveWorkspaceContext } from './workspace-cont
 export interface DiscoverOptions {
   /** Parsed SKILL.md files, reused across discoveries while their content is unchanged. */
   cache?: SkillFileCache;
+  /**
+   * The previous discovery's directory scans: only those the caller invalidated are scanned again (see scan-memo.ts).
+   * The answer is the same as without it as long as the caller invalidated every changed directory.
+   */
+  scans?: ScanMemo;
 }
 
 /** A provider's candidates, tagged with what step 2 and step 5 need to know about their source. */
@@ -46,10 +53,18 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   const providerNotes = plans.map((): SkillDiagnostic[] => []);
   const customNotes = customDirs.map((): SkillDiagnostic[] => []);
   const profile = ws.profile.profile;
+  // Step 3's realpaths, gathered by the scans (one `realpath` per directory, one per symlinked entry or file).
+  const scannedRealpaths = new Map<string, string>();
+  const { scans } = options;
+  const scan: ScanFunction = (dir, scanOptions) => {
+    const withSink = { ...scanOptions, realpaths: scannedRealpaths };
+    return scans === undefined ? scanSkillsDir(dir, withSink) : scans.scan(dir, withSink);
+  };
   const [providerRuns, customRuns] = await Promise.all([
-    Promise.all(plans.map((plan, i) => runProvider(plan, profile, options.cache, undefined, providerNotes[i]))),
-    Promise.all(customDirs.map((dir, i) => scanCustomDir(dir, profile, options.cache, undefined, customNotes[i]))),
+    Promise.all(plans.map((plan, i) => runProvider(plan, profile, options.cache, scan, providerNotes[i]))),
+    Promise.all(customDirs.map((dir, i) => scanCustomDir(dir, profile, options.cache, scan, customNotes[i]))),
   ]);
+  scans?.prune();
 
   const filters = createSkillFilters(ctx.settings);
   const warnings: SkillWarning[] = [];
@@ -67,7 +82,7 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     }
   }
   const customSkills = customRuns.flatMap((run) => run.skills.filter((skill) => !filters.isDisabled(skill.name)));
-  const realpaths = await realpathsOf([...providerSkills.map((item) => item.skill), ...customSkills]);
+  const realpaths = await realpathsOf([...providerSkills.map((item) => item.skill), ...customSkills], scannedRealpaths);
 
   const all: ProviderItem[] = providerSkills.map(({ skill, managed }) => ({
     skill,
@@ -237,11 +252,16 @@ function passes(item: ProviderItem, filters: SkillFilters): boolean {
   return item.sourceEnabled && !filters.isIgnored(item.skill.name) && filters.isIncluded(item.skill.name);
 }
 
-/** realpath of every distinct filePath, concurrently; a file that vanished meanwhile keeps its own path. */
-async function realpathsOf(skills: Skill[]): Promise<Map<string, string>> {
-  const paths = [...new Set(skills.map((skill) => skill.filePath))];
+/**
+ * realpath of every distinct filePath: the scans' answer when they gave one, else resolved here, concurrently; a file
+ * that vanished meanwhile keeps its own path.
+ */
+async function realpathsOf(skills: Skill[], known: ReadonlyMap<string, string>): Promise<Map<string, string>> {
+  const paths = [...new Set(skills.map((skill) => skill.filePath))].filter((path) => !known.has(path));
   const resolved = await Promise.all(paths.map((path) => realpath(path).catch(() => path)));
-  return new Map(paths.map((path, index) => [path, resolved[index] ?? path]));
+  const out = new Map(known);
+  for (const [index, path] of paths.entries()) out.set(path, resolved[index] ?? path);
+  return out;
 }
 
 /** Each diagnostic once: a directory scanned twice (xcsh's HOME, a custom directory that is also a provider's). */

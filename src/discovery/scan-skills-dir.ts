@@ -1,7 +1,7 @@
 // Scanning one skills directory (SKILLS.md §3) into skill records (§1).
 
 import type { Dirent, Stats } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseFrontmatter } from './frontmatter.js';
 import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from './read-skill-file.js';
@@ -22,6 +22,12 @@ export interface ScanOptions {
    * path. The reference skips these files silently; `skills` and `warnings` are the same with or without it.
    */
   diagnostics?: SkillDiagnostic[];
+  /**
+   * Receives the realpath of every loaded skill's SKILL.md (SKILLS.md §5 step 3), keyed by its `filePath`. The
+   * directory is resolved once; only entries that are symlinks or hold a symlinked SKILL.md are resolved one by one,
+   * since below a real directory a real entry's real file has the path `<realpath(dir)>/<entry>/SKILL.md`.
+   */
+  realpaths?: Map<string, string>;
 }
 
 export interface ScanResult {
@@ -47,7 +53,11 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const candidates = entries.filter(
     (entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()),
   );
-  const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) => loadSkill(dir, entry.name, options));
+  const realDir = options.realpaths === undefined ? undefined : realpath(dir).catch(() => undefined);
+  const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) =>
+    loadSkill(dir, entry.name, entry.isSymbolicLink(), options),
+  );
+  if (options.realpaths !== undefined) await recordRealpaths(loaded, await realDir, options.realpaths);
   const skills = loaded.flatMap((result) => (result.skill === undefined ? [] : [result.skill]));
   skills.sort(compareSkills);
   if (options.diagnostics) {
@@ -61,20 +71,53 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
 }
 
 interface LoadedCandidate {
+  entryName: string;
   filePath: string;
+  /** The entry or its SKILL.md is a symlink: its realpath is not the directory's joined with the names. */
+  linked: boolean;
   /** Undefined when the candidate is silently not a skill (§3 steps 2–3). */
   skill: Skill | undefined;
   notes: readonly string[];
 }
 
 /** One candidate `<dir>/<entryName>`. */
-async function loadSkill(dir: string, entryName: string, options: ScanOptions): Promise<LoadedCandidate> {
+async function loadSkill(
+  dir: string,
+  entryName: string,
+  entryIsLink: boolean,
+  options: ScanOptions,
+): Promise<LoadedCandidate> {
   const baseDir = join(dir, entryName);
   const filePath = join(baseDir, SKILL_FILE_NAME);
-  const { frontmatter, notes } = await readFrontmatter(filePath, options);
+  const { frontmatter, notes, fileIsLink } = await readFrontmatter(filePath, options);
   const skill = frontmatter && toSkill(frontmatter, entryName, baseDir, filePath, options);
   const nameNote = skill && skillNameNote(skill.name);
-  return { filePath, skill, notes: nameNote ? [...notes, nameNote] : notes };
+  return {
+    entryName,
+    filePath,
+    linked: entryIsLink || fileIsLink,
+    skill,
+    notes: nameNote ? [...notes, nameNote] : notes,
+  };
+}
+
+/** The realpath of each loaded skill's file; one that vanished meanwhile keeps its own path (as `realpath` fails). */
+async function recordRealpaths(
+  loaded: readonly LoadedCandidate[],
+  realDir: string | undefined,
+  into: Map<string, string>,
+): Promise<void> {
+  const resolved = await Promise.all(
+    loaded.map(({ skill, linked, filePath, entryName }) => {
+      if (skill === undefined) return undefined;
+      if (!linked && realDir !== undefined) return join(realDir, entryName, SKILL_FILE_NAME);
+      return realpath(filePath).catch(() => filePath);
+    }),
+  );
+  loaded.forEach(({ filePath }, index) => {
+    const real = resolved[index];
+    if (real !== undefined) into.set(filePath, real);
+  });
 }
 
 function toSkill(
@@ -114,33 +157,41 @@ const NO_NOTES: readonly string[] = Object.freeze([]);
 async function readFrontmatter(
   filePath: string,
   options: ScanOptions,
-): Promise<{ frontmatter: Record<string, unknown> | undefined; notes: readonly string[] }> {
+): Promise<{ frontmatter: Record<string, unknown> | undefined; notes: readonly string[]; fileIsLink: boolean }> {
   let stats: Stats;
+  let fileIsLink = false;
   try {
-    // Follows symlinks: a dangling link, a link to a file (ENOTDIR) or a missing SKILL.md all end here.
-    stats = await stat(filePath);
+    // The entry's own symlink is followed either way; `lstat` tells whether SKILL.md itself is a link, and gives
+    // the same stats as `stat` when it is not.
+    stats = await lstat(filePath);
+    if (stats.isSymbolicLink()) {
+      fileIsLink = true;
+      // Follows symlinks: a dangling link, a link to a file (ENOTDIR) or a missing SKILL.md all end here.
+      stats = await stat(filePath);
+    }
   } catch (error) {
     const code = isErrnoException(error) ? error.code : undefined;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { frontmatter: undefined, notes: NO_NOTES };
-    return { frontmatter: undefined, notes: [unreadableNote(error)] };
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { frontmatter: undefined, notes: NO_NOTES, fileIsLink };
+    return { frontmatter: undefined, notes: [unreadableNote(error)], fileIsLink };
   }
   if (!stats.isFile()) {
     return {
       frontmatter: undefined,
       notes: [`SKILL.md is not a regular file (${fileKind(stats)}); the skill is skipped`],
+      fileIsLink,
     };
   }
-  if (stats.size === 0) return { frontmatter: undefined, notes: NO_NOTES };
+  if (stats.size === 0) return { frontmatter: undefined, notes: NO_NOTES, fileIsLink };
   const stamp = stampOf(stats);
   const cached = options.cache?.lookup(filePath, stamp, options.profile);
-  if (cached) return cached;
+  if (cached) return { ...cached, fileIsLink };
   let head: Awaited<ReturnType<typeof readSkillFileHead>>;
   try {
     head = await readSkillFileHead(filePath);
   } catch (error) {
-    return { frontmatter: undefined, notes: [unreadableNote(error)] };
+    return { frontmatter: undefined, notes: [unreadableNote(error)], fileIsLink };
   }
-  if (head.text === '') return { frontmatter: undefined, notes: NO_NOTES };
+  if (head.text === '') return { frontmatter: undefined, notes: NO_NOTES, fileIsLink };
   const notes: string[] = [];
   if (head.truncated) {
     notes.push(
@@ -151,7 +202,7 @@ async function readFrontmatter(
   if (!head.validUtf8) notes.push('SKILL.md is not valid UTF-8: its invalid bytes were read as U+FFFD');
   const { frontmatter } = parseFrontmatter(head.text, options.profile, notes);
   options.cache?.set(filePath, stamp, options.profile, frontmatter, keptTextLength(head.text, notes), notes);
-  return { frontmatter, notes };
+  return { frontmatter, notes, fileIsLink };
 }
 
 /**

@@ -1,0 +1,193 @@
+// The scans kept between discoveries: what invalidates them, and that a discovery through them equals a fresh one,
+// including the realpath dedup of SKILLS.md §5 step 3 computed once per directory.
+
+import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { createScanMemo } from '../../src/discovery/scan-memo.js';
+import { type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills-dir.js';
+import { defaultSettings } from '../../src/discovery/settings.js';
+import type { DiscoveryContext, DiscoveryResult } from '../../src/discovery/types.js';
+import { makeTempDir, SK, type TreeEntry, writeTree } from '../helpers/temp-tree.js';
+
+const OPTIONS: ScanOptions = {
+  requireDescription: true,
+  profile: 'musepi',
+  provider: 'native',
+  providerName: 'MusePi',
+  level: 'project',
+};
+
+let root = '';
+let cleanup: () => Promise<void> = async () => {};
+let counter = 0;
+
+before(async () => {
+  ({ dir: root, cleanup } = await makeTempDir('skillsd-scan-memo-'));
+});
+after(() => cleanup());
+
+async function workspace(tree: Record<string, TreeEntry>): Promise<{ base: string; ctx: DiscoveryContext }> {
+  const base = join(root, String(counter++));
+  await writeTree(base, { 'H/.keep': '', 'P/.git/HEAD': '', ...tree });
+  return { base, ctx: { home: join(base, 'H'), cwd: join(base, 'P'), env: {}, settings: defaultSettings() } };
+}
+
+function comparable(result: DiscoveryResult) {
+  const { skills, warnings, collisions, diagnostics, scannedDirs } = result;
+  return { skills, warnings, collisions, diagnostics, scannedDirs };
+}
+
+describe('createScanMemo', () => {
+  it('scans a directory once per set of options until a path in it is invalidated', async () => {
+    const { base } = await workspace({ 'd/a/SKILL.md': SK({ description: 'one' }) });
+    const dir = join(base, 'd');
+    const calls: string[] = [];
+    const memo = createScanMemo((scanned, options) => {
+      calls.push(`${scanned}|${options.provider}`);
+      return scanSkillsDir(scanned, options);
+    });
+    const first = await memo.scan(dir, OPTIONS);
+    assert.deepEqual(await memo.scan(dir, OPTIONS), first);
+    await memo.scan(dir, { ...OPTIONS, provider: 'claude' });
+    assert.deepEqual(calls, [`${dir}|native`, `${dir}|claude`]);
+    assert.equal(memo.invalidate([join(dir, 'a', 'SKILL.md')]), true);
+    assert.equal(memo.size, 0);
+    await writeFile(join(dir, 'a', 'SKILL.md'), SK({ description: 'two' }));
+    const second = await memo.scan(dir, OPTIONS);
+    assert.equal(second.skills[0]?.description, 'two');
+    assert.equal(calls.length, 3);
+  });
+
+  it('maps a path to its directory only on a separator boundary; a marker or an unknown path is refused', async () => {
+    const { base } = await workspace({ 'd/a/SKILL.md': SK({ description: 'one' }) });
+    const dir = join(base, 'd');
+    const memo = createScanMemo();
+    await memo.scan(dir, OPTIONS);
+    assert.equal(memo.invalidate([`${dir}-other/a/SKILL.md`]), false);
+    assert.equal(memo.invalidate([join(dir, 'x', '.git')]), false);
+    assert.equal(memo.invalidate([join(base, 'elsewhere')]), false);
+    assert.equal(memo.size, 1);
+    assert.equal(memo.invalidate([]), true);
+    assert.equal(memo.size, 1);
+    assert.equal(memo.invalidate([dir]), true);
+    assert.equal(memo.size, 0);
+  });
+
+  it('replays diagnostics and realpaths on a hit', async () => {
+    const { base } = await workspace({
+      'd/a/SKILL.md': SK({ description: 'one' }),
+      'd/b/SKILL.md': { symlink: '../a/SKILL.md' },
+      'd/c/SKILL.md': '---\nname: [unclosed\n---\n',
+    });
+    const dir = join(base, 'd');
+    const memo = createScanMemo();
+    const runs = [];
+    for (let i = 0; i < 2; i++) {
+      const diagnostics: ScanOptions['diagnostics'] = [];
+      const realpaths = new Map<string, string>();
+      const result = await memo.scan(dir, { ...OPTIONS, requireDescription: false, diagnostics, realpaths });
+      runs.push({ result, diagnostics, realpaths: [...realpaths].sort() });
+    }
+    assert.deepEqual(runs[1], runs[0]);
+    assert.deepEqual(runs[0]?.realpaths, [
+      [join(dir, 'a', 'SKILL.md'), join(dir, 'a', 'SKILL.md')],
+      [join(dir, 'b', 'SKILL.md'), join(dir, 'a', 'SKILL.md')],
+      [join(dir, 'c', 'SKILL.md'), join(dir, 'c', 'SKILL.md')],
+    ]);
+    assert.equal(runs[0]?.diagnostics.length, 1);
+  });
+
+  it('drops the scans of directories a discovery no longer used', async () => {
+    const { base } = await workspace({});
+    const memo = createScanMemo();
+    await memo.scan(join(base, 'x'), OPTIONS);
+    memo.prune();
+    await memo.scan(join(base, 'y'), OPTIONS);
+    memo.prune();
+    assert.equal(memo.size, 1);
+    assert.equal(memo.invalidate([join(base, 'x', 'a')]), false);
+  });
+});
+
+describe('discoverSkills through a scan memo equals a fresh discovery', () => {
+  it('with a symlinked skills directory, symlinked entries and a symlinked SKILL.md, after an edit', async () => {
+    const { base, ctx } = await workspace({
+      'P/.musepi/skills/real/SKILL.md': SK({ description: 'd' }),
+      'P/.musepi/skills/other/SKILL.md': SK({ description: 'o' }),
+      // A whole skills directory that is a symlink to another one: every skill is a realpath duplicate.
+      'P/.claude': { symlink: '.musepi' },
+      'P/.agents/skills/alias': { symlink: '../../.musepi/skills/real' },
+      'P/.agents/skills/file-link/SKILL.md': { symlink: '../../../.musepi/skills/other/SKILL.md' },
+      'H/.agents/skills/own/SKILL.md': SK({ description: 'h' }),
+      'shared/lib/SKILL.md': SK({ name: 'libname', description: 'l' }),
+      'H/.claude/skills/lib': { symlink: '../../../shared/lib' },
+      'H/.codex/skills/lib-again': { symlink: '../../../shared/lib' },
+    });
+    const memo = createScanMemo();
+    const cached = await discoverSkills(ctx, { scans: memo });
+    assert.deepEqual(comparable(cached), comparable(await discoverSkills(ctx)));
+    assert.deepEqual(
+      cached.skills.map((skill) => skill.name),
+      ['libname', 'other', 'own', 'real'],
+    );
+    // The three kinds of link all dedup by realpath (step 3).
+    assert.deepEqual(
+      cached.collisions.map((c) => [c.name, c.shadowed.map((l) => [l.reason, l.filePath.slice(base.length + 1)])]),
+      [
+        ['libname', [['duplicate-file', 'H/.codex/skills/lib-again/SKILL.md']]],
+        [
+          'other',
+          [
+            ['duplicate-file', 'P/.claude/skills/other/SKILL.md'],
+            ['duplicate-file', 'P/.agents/skills/file-link/SKILL.md'],
+          ],
+        ],
+        [
+          'real',
+          [
+            ['duplicate-file', 'P/.claude/skills/real/SKILL.md'],
+            ['duplicate-file', 'P/.agents/skills/alias/SKILL.md'],
+          ],
+        ],
+      ],
+    );
+    // An edit through the symlinked SKILL.md's target, reported under the directory that was scanned.
+    await writeFile(join(base, 'P/.musepi/skills/other/SKILL.md'), SK({ description: 'edited' }));
+    assert.equal(
+      memo.invalidate([join(base, 'P/.musepi/skills/other/SKILL.md'), join(base, 'P/.agents/skills')]),
+      true,
+    );
+    const after = await discoverSkills(ctx, { scans: memo });
+    assert.deepEqual(comparable(after), comparable(await discoverSkills(ctx)));
+    assert.equal(after.skills.find((skill) => skill.name === 'other')?.description, 'edited');
+    // A removal in a directory the memo is told about.
+    await rm(join(base, 'H/.codex/skills/lib-again'));
+    assert.equal(memo.invalidate([join(base, 'H/.codex/skills/lib-again')]), true);
+    assert.deepEqual(comparable(await discoverSkills(ctx, { scans: memo })), comparable(await discoverSkills(ctx)));
+  });
+
+  it('re-scans only the invalidated directory: an edit elsewhere stays unseen until it is reported', async () => {
+    const { base, ctx } = await workspace({
+      'P/.musepi/skills/a/SKILL.md': SK({ description: 'a1' }),
+      'H/.agents/skills/b/SKILL.md': SK({ description: 'b1' }),
+    });
+    const memo = createScanMemo();
+    await discoverSkills(ctx, { scans: memo });
+    await writeFile(join(base, 'P/.musepi/skills/a/SKILL.md'), SK({ description: 'a2' }));
+    await writeFile(join(base, 'H/.agents/skills/b/SKILL.md'), SK({ description: 'b2' }));
+    assert.equal(memo.invalidate([join(base, 'P/.musepi/skills/a/SKILL.md')]), true);
+    const partial = await discoverSkills(ctx, { scans: memo });
+    assert.deepEqual(
+      partial.skills.map((skill) => [skill.name, skill.description]),
+      [
+        ['a', 'a2'],
+        ['b', 'b1'],
+      ],
+    );
+    assert.equal(memo.invalidate([join(base, 'H/.agents/skills/b')]), true);
+    assert.deepEqual(comparable(await discoverSkills(ctx, { scans: memo })), comparable(await discoverSkills(ctx)));
+  });
+});
