@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import type { BaseLogger } from 'pino';
 import { discoverSkills } from '../discovery/discover-skills.js';
 import { SkillsdError } from '../discovery/errors.js';
+import { createScanMemo, type ScanMemo } from '../discovery/scan-memo.js';
 import type { SkillFileCache } from '../discovery/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Settings } from '../discovery/types.js';
 import { diffSnapshots } from './diff-snapshots.js';
@@ -16,7 +17,10 @@ import { snapshotContent, WorkspaceSnapshot } from './snapshot.js';
 
 export type IndexLogger = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 
-export type DiscoverFn = (ctx: DiscoveryContext, options?: { cache?: SkillFileCache }) => Promise<DiscoveryResult>;
+export type DiscoverFn = (
+  ctx: DiscoveryContext,
+  options?: { cache?: SkillFileCache; scans?: ScanMemo },
+) => Promise<DiscoveryResult>;
 
 /** Tuning passed through to the file watcher (tests shorten the delays). */
 export interface WatcherTuning {
@@ -76,6 +80,11 @@ export class WorkspaceIndex {
   private isClosed = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly closeListeners = new Set<() => void>();
+  /** The previous build's directory scans: a watcher change re-scans only the directories it touched. */
+  private readonly scans = createScanMemo();
+  /** What the next build must look at again: the paths the watcher reported, or everything. */
+  private pendingPaths = new Set<string>();
+  private pendingFull = true;
 
   constructor(options: WorkspaceIndexOptions) {
     this.cwd = options.cwd;
@@ -125,8 +134,22 @@ export class WorkspaceIndex {
     this.lastUsed = Date.now();
   }
 
-  /** Rebuilds now (coalesced with any rebuild in flight); resolves when a build that saw this call has finished. */
+  /**
+   * Rebuilds now from a full discovery (coalesced with any rebuild in flight); resolves when a build that saw this
+   * call has finished.
+   */
   rebuild(): Promise<void> {
+    this.pendingFull = true;
+    return this.schedule();
+  }
+
+  /** Rebuilds after the watcher reported `paths`: only the directories holding them are scanned again. */
+  private rebuildFor(paths: readonly string[]): Promise<void> {
+    for (const path of paths) this.pendingPaths.add(path);
+    return this.schedule();
+  }
+
+  private schedule(): Promise<void> {
     if (this.running === null) {
       this.running = this.build().finally(() => {
         this.running = null;
@@ -136,7 +159,7 @@ export class WorkspaceIndex {
     if (this.queued === null) {
       this.queued = this.running.then(() => {
         this.queued = null;
-        return this.rebuild();
+        return this.schedule();
       });
     }
     return this.queued;
@@ -205,10 +228,23 @@ export class WorkspaceIndex {
   private async build(): Promise<void> {
     if (this.isClosed) return;
     const settings = this.settings;
-    const result = await this.discover(
-      { home: this.home, cwd: this.cwd, env: this.env, settings },
-      { cache: this.cache },
-    );
+    // Taken before anything is read: a change reported from here on is for the next build.
+    const full = this.pendingFull;
+    const paths = this.pendingPaths;
+    this.pendingFull = false;
+    this.pendingPaths = new Set();
+    // A path that maps to no scanned directory (a `.git` marker, a settings change, the first build): scan all.
+    if (full || !this.scans.invalidate(paths)) this.scans.clear();
+    let result: DiscoveryResult;
+    try {
+      result = await this.discover(
+        { home: this.home, cwd: this.cwd, env: this.env, settings },
+        { cache: this.cache, scans: this.scans },
+      );
+    } catch (error) {
+      this.pendingFull = true;
+      throw error;
+    }
     if (this.isClosed) return;
     const content = snapshotContent(this.cwd, settings.profile, result);
     const previous = this.current;
@@ -256,7 +292,7 @@ export class WorkspaceIndex {
       targets,
       onChange: (paths: readonly string[]) => {
         this.logger.debug({ cwd: this.cwd, paths }, 'skill files changed');
-        this.rebuild().catch((error: unknown) => {
+        this.rebuildFor(paths).catch((error: unknown) => {
           this.logger.error({ err: error, cwd: this.cwd }, 'skill rebuild failed; keeping the last index');
         });
       },
