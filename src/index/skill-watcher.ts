@@ -383,6 +383,7 @@ class SkillWatcherImpl implements SkillWatcher {
       usePolling: this.mode === 'polling',
       pollIntervalMs: this.pollIntervalMs,
       onEvent: (event, path) => this.onRootEvent(entry, event, path),
+      onMissed: (paths) => this.onRootMissed(entry, watch, paths),
       onError: (error) => this.handleError(error, 'chokidar'),
     });
     if (this.closed || this.roots.get(entry.real) !== entry) {
@@ -475,6 +476,21 @@ class SkillWatcherImpl implements SkillWatcher {
         this.note(join(entryPath, SKILL_FILE), [{ kind: 'entry', path: entryPath }]);
       }
     }
+  }
+
+  /**
+   * Entries chokidar lost during a burst (watch-skills-root.ts GapCheck): reported now, and the root started again so
+   * that their SKILL.md is watched; the reopened root is fingerprinted in depth, so nothing waits for reconciliation.
+   */
+  private onRootMissed(entry: RootEntry, watch: SkillsRootWatch, paths: string[]): void {
+    if (this.closed || entry.watch !== watch) return;
+    this.logger?.debug({ root: entry.real, missed: paths.length }, 'skills root entries missed by chokidar');
+    for (const path of paths) this.onRootEvent(entry, 'addDir', path);
+    this.run(async () => {
+      if (!this.closed && this.roots.get(entry.real) === entry && entry.watch === watch) {
+        await this.reopenRoot(entry, entry.ino);
+      }
+    });
   }
 
   private note(path: string, keys: WatchKey[]): void {

@@ -4,12 +4,20 @@
 // One instance per root, so a root that is deleted and recreated is re-armed by closing its instance and opening a
 // new one, never by chokidar's `unwatch` (which leaves the children's watches open).
 
-import type { Stats } from 'node:fs';
+import { type FSWatcher as NodeWatcher, type Stats, watch as watchDirectory } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { FSWatcher } from 'chokidar';
 
 export const SKILL_FILE = 'SKILL.md';
+
+/** Quiet time at the root's top level before its listing is compared with what chokidar tracks. */
+const GAP_CHECK_DELAY_MS = 150;
+/**
+ * An entry still untracked this much later, with nothing heard at the root's top level meanwhile, is lost: not merely
+ * queued behind a busy chokidar (each false alarm costs the caller a restart of the root).
+ */
+const GAP_CONFIRM_MS = 400;
 
 export interface SkillsRootWatchOptions {
   /** Absolute real path of an existing skills directory. */
@@ -17,6 +25,12 @@ export interface SkillsRootWatchOptions {
   usePolling: boolean;
   pollIntervalMs: number;
   onEvent: (event: string, path: string) => void;
+  /**
+   * Entry directories present on disk that chokidar does not track, found once the root's listing is quiet (see
+   * GapCheck). chokidar cannot be trusted to take them in itself: a read it still has in flight drops entries that
+   * read did not list, so the caller should start the root again.
+   */
+  onMissed: (paths: string[]) => void;
   onError: (error: Error) => void;
 }
 
@@ -65,8 +79,11 @@ export async function watchSkillsRoot(options: SkillsRootWatchOptions): Promise<
   // chokidar announces symlinked entries during its initial scan even with `ignoreInitial`: drop everything until
   // it is ready (the caller fingerprints the whole directory once it is).
   let isReady = false;
+  const gaps = new GapCheck(watcher, root, options.onMissed);
   watcher.on('all', (event, path) => {
-    if (isReady) options.onEvent(event, path);
+    if (!isReady) return;
+    options.onEvent(event, path);
+    if (!path.slice(root.length + 1).includes(sep)) gaps.schedule();
   });
   watcher.on('error', (error) => options.onError(error as Error));
   const ready = new Promise<void>((resolve) => watcher.once('ready', resolve));
@@ -74,6 +91,8 @@ export async function watchSkillsRoot(options: SkillsRootWatchOptions): Promise<
   await ready;
   isReady = true;
   await closeScanGap(watcher, root);
+  // Every change of the root's listing, straight from the kernel: chokidar may drop the re-read it causes (above).
+  const listing = options.usePolling ? null : watchListing(root, () => gaps.schedule());
   return {
     root,
     watchedPaths() {
@@ -81,8 +100,86 @@ export async function watchSkillsRoot(options: SkillsRootWatchOptions): Promise<
       for (const children of Object.values(watcher.getWatched())) count += children.length;
       return count;
     },
-    close: () => watcher.close(),
+    close: () => {
+      listing?.close();
+      gaps.close();
+      return watcher.close();
+    },
   };
+}
+
+/**
+ * chokidar re-reads a changed directory at most once per second; changes during a read ask for one more read at its
+ * end, but that request is forgotten once the second is over. A read of thousands of entries on a loaded machine
+ * lasts longer, so entries created during it were never added: no event, no watch on their SKILL.md, until the
+ * reconciliation scan 30 s later. Once the root's listing is quiet, what chokidar missed is reported here.
+ */
+class GapCheck {
+  private timer: NodeJS.Timeout | null = null;
+  private running = false;
+  private again = false;
+  private closed = false;
+  /** Bumped by every top-level event: a check that saw one while confirming is dropped (another is scheduled). */
+  private activity = 0;
+
+  constructor(
+    private readonly watcher: FSWatcher,
+    private readonly root: string,
+    private readonly onMissed: (paths: string[]) => void,
+  ) {}
+
+  /** Runs a check once the root has been quiet for GAP_CHECK_DELAY_MS. */
+  schedule(): void {
+    if (this.closed) return;
+    this.activity++;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.run();
+    }, GAP_CHECK_DELAY_MS);
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private async run(): Promise<void> {
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = true;
+    try {
+      const activity = this.activity;
+      const first = await untracked(this.watcher, this.root);
+      if (first.length === 0) return;
+      await new Promise((resolve) => setTimeout(resolve, GAP_CONFIRM_MS));
+      if (this.activity !== activity) return;
+      const still = new Set(await untracked(this.watcher, this.root));
+      const missed = first.filter((path) => still.has(path));
+      if (!this.closed && missed.length > 0) this.onMissed(missed);
+    } finally {
+      this.running = false;
+      if (this.again) {
+        this.again = false;
+        this.schedule();
+      }
+    }
+  }
+}
+
+/** A plain watch on `dir`'s listing; null when it cannot be had (chokidar reports watch exhaustion itself). */
+function watchListing(dir: string, onChange: () => void): NodeWatcher | null {
+  try {
+    const listing = watchDirectory(dir, { persistent: false }, onChange);
+    // The directory deleted, or watches exhausted: the caller's own watches report and recover from both.
+    listing.on('error', () => listing.close());
+    return listing;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -90,12 +187,20 @@ export async function watchSkillsRoot(options: SkillsRootWatchOptions): Promise<
  * would go unseen. Compare the root's listing with what chokidar holds and hand it what it missed.
  */
 async function closeScanGap(watcher: FSWatcher, root: string): Promise<void> {
+  const missed = await untracked(watcher, root);
+  if (missed.length > 0) watcher.add(missed);
+}
+
+/** Entry directories of `root` on disk that chokidar does not track. */
+async function untracked(watcher: FSWatcher, root: string): Promise<string[]> {
   const entries = await readdir(root, { withFileTypes: true }).catch(() => []);
+  if (watcher.closed) return [];
   const tracked = new Set(watcher.getWatched()[root] ?? []);
-  const missed = entries
-    // Directories only: symlinked entries are followed through their targets by the caller.
-    .filter((entry) => !tracked.has(entry.name) && entry.isDirectory())
-    .map((entry) => join(root, entry.name))
-    .filter((path) => isWatchedUnderSkillsRoot(root, path));
-  if (missed.length > 0 && !watcher.closed) watcher.add(missed);
+  return (
+    entries
+      // Directories only: symlinked entries are followed through their targets by the caller.
+      .filter((entry) => !tracked.has(entry.name) && entry.isDirectory())
+      .map((entry) => join(root, entry.name))
+      .filter((path) => isWatchedUnderSkillsRoot(root, path))
+  );
 }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -9,8 +9,10 @@ import {
   createSkillWatcher,
   type SkillWatcher,
   type SkillWatcherOptions,
+  type WatcherLogger,
   type WatchTargets,
 } from '../../src/index/skill-watcher.js';
+import { createDuringSlowRead } from '../helpers/chokidar-slow-read.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 const DEADLINE_MS = 5000;
@@ -430,6 +432,39 @@ describe('createSkillWatcher', () => {
       15_000,
     );
     assert.ok(rec.calls.length < 50, `${rec.calls.length} onChange calls`);
+  });
+
+  it('watches the entries chokidar lost while re-reading a large directory, well before reconciliation', async (t) => {
+    const box = await Sandbox.create(t);
+    const skills = join(box.dir, 'skills');
+    let late: string[] | null = null;
+    // The watcher logs each chokidar event as it arrives: the first `addDir` is the moment to strike.
+    const logger = {
+      debug(fields: unknown, msg?: string): void {
+        const event = (fields as { event?: string }).event;
+        if (late === null && msg === 'skill watcher event' && event === 'addDir') {
+          late = createDuringSlowRead(skills, 20);
+        }
+      },
+      warn(): void {},
+    };
+    const { rec } = await box.watchSkills({}, { ...NO_RECHECK, logger: logger as unknown as WatcherLogger });
+    let mark = rec.mark();
+    // At once: chokidar's next read lists all of them, and is still emitting them when the late ones are created.
+    for (let i = 0; i < 2000; i++) mkdirSync(join(skills, `early-${i}`));
+    await rec.waitFor('the late entries to be created', () => late !== null, 15_000);
+    const skillFiles = (late as unknown as string[]).map((path) => join(path, 'SKILL.md'));
+    await rec.waitForPaths(mark, skillFiles, 15_000);
+    // Settled: no onChange for a while (the root is started again once chokidar's loss is seen).
+    for (let calls = -1; calls !== rec.calls.length; ) {
+      calls = rec.calls.length;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+
+    // Their SKILL.md edits are events, not left to the 30 s reconciliation (re-checks are off).
+    mark = rec.mark();
+    for (const path of skillFiles) await writeFile(path, SK({ description: 'v2' }));
+    await rec.waitForPaths(mark, skillFiles, 10_000);
   });
 
   it('reconciliation reports a change no event announced', async (t) => {

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
-import type { Stats } from 'node:fs';
+import { mkdirSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { isWatchedUnderSkillsRoot } from '../../src/index/watch-skills-root.js';
+import { isWatchedUnderSkillsRoot, watchSkillsRoot } from '../../src/index/watch-skills-root.js';
+import { createDuringSlowRead } from '../helpers/chokidar-slow-read.js';
+import { makeTempDir } from '../helpers/temp-tree.js';
 
 const dir = { isDirectory: () => true, isSymbolicLink: () => false } as Stats;
 const link = { isDirectory: () => false, isSymbolicLink: () => true } as Stats;
@@ -30,4 +33,37 @@ describe('isWatchedUnderSkillsRoot (SKILLS.md §3: entries one level deep and th
       assert.equal(isWatchedUnderSkillsRoot(root, path, stats), expected);
     });
   }
+});
+
+describe('watchSkillsRoot: entries created while chokidar re-reads a slow root', () => {
+  it('reports the entries chokidar lost', async () => {
+    const { dir, cleanup } = await makeTempDir('skillsd-root-gap-');
+    const root = join(dir, 'skills');
+    mkdirSync(root);
+    const missed = new Set<string>();
+    let late: string[] | null = null;
+    const watch = await watchSkillsRoot({
+      root,
+      usePolling: false,
+      pollIntervalMs: 100,
+      onEvent: (event) => {
+        if (late === null && event === 'addDir') late = createDuringSlowRead(root, 20);
+      },
+      onMissed: (paths) => {
+        for (const path of paths) missed.add(path);
+      },
+      onError: (error) => assert.fail(error),
+    });
+    try {
+      for (let i = 0; i < 2000; i++) mkdirSync(join(root, `early-${i}`));
+      const end = Date.now() + 10_000;
+      while (late === null || !(late as string[]).every((path) => missed.has(path))) {
+        if (Date.now() > end) assert.fail(`not reported within 10 s: ${JSON.stringify([...missed])}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await watch.close();
+      await cleanup();
+    }
+  });
 });
