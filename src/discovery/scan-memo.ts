@@ -6,14 +6,17 @@
 // `invalidate` answer false, after which the caller clears the memo and the next discovery scans everything.
 
 import { basename, resolve, sep } from 'node:path';
+import { sameJson } from './same-json.js';
 import { type ScanOptions, type ScanResult, scanSkillsDir } from './scan-skills-dir.js';
-import type { SkillDiagnostic } from './types.js';
+import type { Skill, SkillDiagnostic } from './types.js';
 
 interface MemoEntry {
   dir: string;
   result: ScanResult;
   diagnostics: readonly SkillDiagnostic[];
   realpaths: ReadonlyMap<string, string>;
+  /** Invalidated: scanned again on next use, keeping the records that did not change. */
+  stale: boolean;
 }
 
 export interface ScanMemo {
@@ -51,7 +54,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
         }
         if (!found) return false;
       }
-      for (const [key, entry] of entries) if (stale.has(entry.dir)) entries.delete(key);
+      for (const entry of entries.values()) if (stale.has(entry.dir)) entry.stale = true;
       return true;
     },
     clear() {
@@ -62,7 +65,8 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
       const key = keyOf(dir, options);
       used.add(key);
       let entry = entries.get(key);
-      if (entry === undefined) {
+      if (entry === undefined || entry.stale) {
+        const previous = entry;
         const diagnostics: SkillDiagnostic[] = [];
         const realpaths = new Map<string, string>();
         const { cache } = options;
@@ -76,7 +80,8 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           diagnostics,
           realpaths,
         });
-        entry = { dir: resolve(dir), result, diagnostics, realpaths };
+        if (previous !== undefined) result.skills = keepUnchanged(previous.result.skills, result.skills);
+        entry = { dir: resolve(dir), result, diagnostics, realpaths, stale: false };
         entries.set(key, entry);
       }
       options.diagnostics?.push(...entry.diagnostics);
@@ -89,9 +94,23 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
       used.clear();
     },
     get size() {
-      return entries.size;
+      let fresh = 0;
+      for (const entry of entries.values()) if (!entry.stale) fresh++;
+      return fresh;
     },
   };
+}
+
+/**
+ * The new records, each replaced by the previous record of the same file when both serialise alike: the snapshot's
+ * diff and serialisation then see the very same objects for every skill an edit did not touch.
+ */
+function keepUnchanged(previous: readonly Skill[], next: Skill[]): Skill[] {
+  const byPath = new Map(previous.map((skill) => [skill.filePath, skill]));
+  return next.map((skill) => {
+    const old = byPath.get(skill.filePath);
+    return old !== undefined && sameJson(old, skill) ? old : skill;
+  });
 }
 
 /** Every option that changes what a scan returns (the cache does not). */

@@ -1,6 +1,7 @@
 // What changed between two index states: the payloads of the `index`, `collision` and `warning` events
 // (API.md §GET /events).
 
+import { sameJson } from '../discovery/same-json.js';
 import type { Collision, Skill, SkillWarning } from '../discovery/types.js';
 
 export type CollisionState = 'new' | 'changed' | 'resolved';
@@ -33,14 +34,15 @@ export interface DiffableState {
 }
 
 export function diffSnapshots(previous: DiffableState, next: DiffableState): SnapshotDiff {
-  const before = new Map(previous.skills.map((skill) => [skill.name, JSON.stringify(skill)]));
+  // Records compared as their JSON would be, but mostly by identity: a reload keeps unchanged records as they were.
+  const before = new Map(previous.skills.map((skill) => [skill.name, skill]));
   const after = new Set(next.skills.map((skill) => skill.name));
   const added: string[] = [];
   const changed: string[] = [];
   for (const skill of next.skills) {
     const old = before.get(skill.name);
     if (old === undefined) added.push(skill.name);
-    else if (old !== JSON.stringify(skill)) changed.push(skill.name);
+    else if (!sameJson(old, skill)) changed.push(skill.name);
   }
   const removed = previous.skills.filter((skill) => !after.has(skill.name)).map((skill) => skill.name);
   return {
@@ -69,7 +71,7 @@ function diffCollisions(previous: readonly Collision[], next: readonly Collision
   for (const collision of next) {
     const old = before.get(collision.name);
     if (old === undefined) changes.push({ name: collision.name, state: 'new', collision });
-    else if (JSON.stringify(old) !== JSON.stringify(collision)) {
+    else if (!sameJson(old, collision)) {
       changes.push({ name: collision.name, state: 'changed', collision });
     }
   }

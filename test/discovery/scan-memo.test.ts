@@ -9,6 +9,7 @@ import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { createScanMemo } from '../../src/discovery/scan-memo.js';
 import { type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills-dir.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
+import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryResult } from '../../src/discovery/types.js';
 import { makeTempDir, SK, type TreeEntry, writeTree } from '../helpers/temp-tree.js';
 
@@ -59,6 +60,23 @@ describe('createScanMemo', () => {
     const second = await memo.scan(dir, OPTIONS);
     assert.equal(second.skills[0]?.description, 'two');
     assert.equal(calls.length, 3);
+  });
+
+  it('a re-scan keeps the previous record object of every skill whose record did not change', async () => {
+    const { base } = await workspace({
+      'd/a/SKILL.md': SK({ description: 'one' }),
+      'd/b/SKILL.md': SK({ description: 'two' }),
+    });
+    const dir = join(base, 'd');
+    const memo = createScanMemo();
+    const cache = createSkillFileCache();
+    const first = await memo.scan(dir, { ...OPTIONS, cache });
+    await writeFile(join(dir, 'b', 'SKILL.md'), SK({ description: 'edited' }));
+    assert.equal(memo.invalidate([join(dir, 'b', 'SKILL.md')]), true);
+    const second = await memo.scan(dir, { ...OPTIONS, cache });
+    assert.equal(second.skills[0], first.skills[0]);
+    assert.notEqual(second.skills[1], first.skills[1]);
+    assert.equal(second.skills[1]?.description, 'edited');
   });
 
   it('maps a path to its directory only on a separator boundary; a marker or an unknown path is refused', async () => {
