@@ -19,7 +19,7 @@ import type { ScanMemo } from './scan-memo.js';
 import { scanSkillsDir } from './scan-skills-dir.js';
 import type { SkillFileCache } from './skill-file-cache.js';
 import { createSkillFilters, type SkillFilters } from './skill-filters.js';
-import { compareSkills } from './sort-skills.js';
+import { sortBySkill } from './sort-skills.js';
 import type { DiscoveryContext, DiscoveryResult, Profile, Skill, SkillDiagnostic, SkillWarning } from './types.js';
 import { expandCustomDirectory, resolveWorkspaceContext } from './workspace-context.js';
 
@@ -124,7 +124,7 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   // Step 6: sort; warnings are provider, then custom scan, then collision warnings.
   const winners = new Map([...registry.byName].map(([name, candidate]) => [name, candidate.skill]));
   return {
-    skills: [...winners.values()].sort(compareSkills),
+    skills: sortBySkill([...winners.values()], (skill) => skill),
     warnings: [...warnings, ...collisionWarnings],
     collisions: ledger.collisions(winners),
     diagnostics: uniqueDiagnostics([...providerNotes.flat(), ...customNotes.flat()]),
@@ -256,12 +256,12 @@ function passes(item: ProviderItem, filters: SkillFilters): boolean {
  * realpath of every distinct filePath: the scans' answer when they gave one, else resolved here, concurrently; a file
  * that vanished meanwhile keeps its own path.
  */
-async function realpathsOf(skills: Skill[], known: ReadonlyMap<string, string>): Promise<Map<string, string>> {
-  const paths = [...new Set(skills.map((skill) => skill.filePath))].filter((path) => !known.has(path));
+async function realpathsOf(skills: Skill[], known: Map<string, string>): Promise<Map<string, string>> {
+  const paths = [...new Set(skills.map((skill) => skill.filePath).filter((path) => !known.has(path)))];
+  if (paths.length === 0) return known;
   const resolved = await Promise.all(paths.map((path) => realpath(path).catch(() => path)));
-  const out = new Map(known);
-  for (const [index, path] of paths.entries()) out.set(path, resolved[index] ?? path);
-  return out;
+  for (const [index, path] of paths.entries()) known.set(path, resolved[index] ?? path);
+  return known;
 }
 
 /** Each diagnostic once: a directory scanned twice (xcsh's HOME, a custom directory that is also a provider's). */

@@ -7,7 +7,7 @@ import { parseFrontmatter } from './frontmatter.js';
 import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from './read-skill-file.js';
 import { type SkillFileCache, stampOf } from './skill-file-cache.js';
 import { skillNameNote } from './skill-name-notes.js';
-import { compareSkills } from './sort-skills.js';
+import { sortBySkill } from './sort-skills.js';
 import type { Level, Profile, Skill, SkillDiagnostic } from './types.js';
 
 export interface ScanOptions {
@@ -58,8 +58,10 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     loadSkill(dir, entry.name, entry.isSymbolicLink(), options),
   );
   if (options.realpaths !== undefined) await recordRealpaths(loaded, await realDir, options.realpaths);
-  const skills = loaded.flatMap((result) => (result.skill === undefined ? [] : [result.skill]));
-  skills.sort(compareSkills);
+  const skills = sortBySkill(
+    loaded.flatMap((result) => (result.skill === undefined ? [] : [result.skill])),
+    (skill) => skill,
+  );
   if (options.diagnostics) {
     const noted = loaded.filter((result) => result.notes.length > 0);
     noted.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
