@@ -1,4 +1,6 @@
-// The scans of the previous discovery, kept so a reload re-scans only the skills directories a change touched.
+// The scans of the previous discovery, kept so a reload re-reads only what a change touched: a directory is listed
+// again and only its touched entries (`<dir>/<entry>/…`) are read again; a change to the directory itself
+// (`<dir>`) reads all of its entries again.
 // Everything after the scans (SKILLS.md §5: precedence, filters, realpath dedup, custom directories, managed skills,
 // collisions) is in memory and runs again over all of them, so the answer is the one a full discovery would give as
 // long as every remembered scan still matches its directory. That is the caller's promise: it reports every changed
@@ -7,7 +9,7 @@
 
 import { basename, resolve, sep } from 'node:path';
 import { sameJson } from './same-json.js';
-import { type ScanOptions, type ScanResult, scanSkillsDir } from './scan-skills-dir.js';
+import { type ScannedEntry, type ScanOptions, type ScanResult, scanSkillsDir } from './scan-skills-dir.js';
 import type { Skill, SkillDiagnostic } from './types.js';
 
 interface MemoEntry {
@@ -15,15 +17,17 @@ interface MemoEntry {
   result: ScanResult;
   diagnostics: readonly SkillDiagnostic[];
   realpaths: ReadonlyMap<string, string>;
-  /** Invalidated: scanned again on next use, keeping the records that did not change. */
-  stale: boolean;
+  scanned: ReadonlyMap<string, ScannedEntry>;
+  /** `entries`: list again, read the `touched` entries again; `all`: read every entry again. */
+  stale: 'no' | 'entries' | 'all';
+  touched: Set<string>;
 }
 
 export interface ScanMemo {
   /**
-   * Forgets every scan whose directory holds one of `paths` (the directory itself or anything below it). False when
-   * a path is a `.git` marker (REPO, hence the directory list, may move) or lies in no remembered directory: the
-   * caller must then `clear()`, since nothing tells which scans it changed.
+   * Marks what `paths` touch: `<dir>` itself → the whole scan of that directory; `<dir>/<entry>/…` → that entry (and
+   * the listing). False when a path is a `.git` marker (REPO, hence the directory list, may move) or lies in no
+   * remembered directory: the caller must then `clear()`, since nothing tells which scans it changed.
    */
   invalidate(paths: Iterable<string>): boolean;
   clear(): void;
@@ -31,6 +35,7 @@ export interface ScanMemo {
   scan(dir: string, options: ScanOptions): Promise<ScanResult>;
   /** Drops the scans not used since the last call (directories no longer scanned). */
   prune(): void;
+  /** Remembered scans that are still valid. */
   readonly size: number;
 }
 
@@ -41,20 +46,32 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
   return {
     invalidate(paths) {
       const dirs = new Set([...entries.values()].map((entry) => entry.dir));
-      const stale = new Set<string>();
+      const whole = new Set<string>();
+      const touched = new Map<string, Set<string>>();
       for (const raw of paths) {
         const path = resolve(raw);
         if (basename(path) === '.git') return false;
         let found = false;
         for (const dir of dirs) {
-          if (path === dir || path.startsWith(dir === sep ? dir : `${dir}${sep}`)) {
-            stale.add(dir);
-            found = true;
-          }
+          const prefix = dir === sep ? dir : `${dir}${sep}`;
+          if (path === dir) whole.add(dir);
+          else if (path.startsWith(prefix)) {
+            const name = path.slice(prefix.length).split(sep)[0] ?? '';
+            const names = touched.get(dir) ?? new Set<string>();
+            names.add(name);
+            touched.set(dir, names);
+          } else continue;
+          found = true;
         }
         if (!found) return false;
       }
-      for (const entry of entries.values()) if (stale.has(entry.dir)) entry.stale = true;
+      for (const entry of entries.values()) {
+        if (whole.has(entry.dir)) entry.stale = 'all';
+        const names = touched.get(entry.dir);
+        if (names === undefined) continue;
+        if (entry.stale === 'no') entry.stale = 'entries';
+        for (const name of names) entry.touched.add(name);
+      }
       return true;
     },
     clear() {
@@ -65,10 +82,11 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
       const key = keyOf(dir, options);
       used.add(key);
       let entry = entries.get(key);
-      if (entry === undefined || entry.stale) {
+      if (entry === undefined || entry.stale !== 'no') {
         const previous = entry;
         const diagnostics: SkillDiagnostic[] = [];
         const realpaths = new Map<string, string>();
+        const scanned = new Map<string, ScannedEntry>();
         const { cache } = options;
         const result = await scan(dir, {
           requireDescription: options.requireDescription,
@@ -79,9 +97,11 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           ...(cache === undefined ? {} : { cache }),
           diagnostics,
           realpaths,
+          entries: scanned,
+          ...(previous?.stale === 'entries' ? { reuse: { entries: previous.scanned, touched: previous.touched } } : {}),
         });
         if (previous !== undefined) result.skills = keepUnchanged(previous.result.skills, result.skills);
-        entry = { dir: resolve(dir), result, diagnostics, realpaths, stale: false };
+        entry = { dir: resolve(dir), result, diagnostics, realpaths, scanned, stale: 'no', touched: new Set() };
         entries.set(key, entry);
       }
       options.diagnostics?.push(...entry.diagnostics);
@@ -95,7 +115,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
     },
     get size() {
       let fresh = 0;
-      for (const entry of entries.values()) if (!entry.stale) fresh++;
+      for (const entry of entries.values()) if (entry.stale === 'no') fresh++;
       return fresh;
     },
   };
@@ -109,7 +129,7 @@ function keepUnchanged(previous: readonly Skill[], next: Skill[]): Skill[] {
   const byPath = new Map(previous.map((skill) => [skill.filePath, skill]));
   return next.map((skill) => {
     const old = byPath.get(skill.filePath);
-    return old !== undefined && sameJson(old, skill) ? old : skill;
+    return old !== undefined && old !== skill && sameJson(old, skill) ? old : skill;
   });
 }
 

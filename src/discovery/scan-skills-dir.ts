@@ -28,6 +28,13 @@ export interface ScanOptions {
    * since below a real directory a real entry's real file has the path `<realpath(dir)>/<entry>/SKILL.md`.
    */
   realpaths?: Map<string, string>;
+  /** Receives every candidate entry's outcome by entry name, for `reuse` by the next scan of this directory. */
+  entries?: Map<string, ScannedEntry>;
+  /**
+   * The previous scan's entries (with the same options): an entry still listed, of the same kind and not `touched`
+   * is taken as it was instead of being read again. The caller promises that every entry changed since is touched.
+   */
+  reuse?: { entries: ReadonlyMap<string, ScannedEntry>; touched: ReadonlySet<string> };
 }
 
 export interface ScanResult {
@@ -54,10 +61,16 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     (entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()),
   );
   const realDir = options.realpaths === undefined ? undefined : realpath(dir).catch(() => undefined);
-  const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) =>
-    loadSkill(dir, entry.name, entry.isSymbolicLink(), options),
-  );
+  const { reuse } = options;
+  const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) => {
+    const kept = reuse?.entries.get(entry.name);
+    if (kept !== undefined && kept.entryIsLink === entry.isSymbolicLink() && !reuse?.touched.has(entry.name)) {
+      return kept;
+    }
+    return loadSkill(dir, entry.name, entry.isSymbolicLink(), options);
+  });
   if (options.realpaths !== undefined) await recordRealpaths(loaded, await realDir, options.realpaths);
+  if (options.entries !== undefined) for (const entry of loaded) options.entries.set(entry.entryName, entry);
   const skills = sortBySkill(
     loaded.flatMap((result) => (result.skill === undefined ? [] : [result.skill])),
     (skill) => skill,
@@ -72,14 +85,18 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   return { skills, warnings: [] };
 }
 
-interface LoadedCandidate {
-  entryName: string;
-  filePath: string;
+/** What one candidate entry gave. */
+export interface ScannedEntry {
+  readonly entryName: string;
+  readonly filePath: string;
+  readonly entryIsLink: boolean;
   /** The entry or its SKILL.md is a symlink: its realpath is not the directory's joined with the names. */
-  linked: boolean;
+  readonly linked: boolean;
+  /** The SKILL.md realpath, once resolved (loaded skills only). */
+  realpath?: string;
   /** Undefined when the candidate is silently not a skill (§3 steps 2–3). */
-  skill: Skill | undefined;
-  notes: readonly string[];
+  readonly skill: Skill | undefined;
+  readonly notes: readonly string[];
 }
 
 /** One candidate `<dir>/<entryName>`. */
@@ -88,7 +105,7 @@ async function loadSkill(
   entryName: string,
   entryIsLink: boolean,
   options: ScanOptions,
-): Promise<LoadedCandidate> {
+): Promise<ScannedEntry> {
   const baseDir = join(dir, entryName);
   const filePath = join(baseDir, SKILL_FILE_NAME);
   const { frontmatter, notes, fileIsLink } = await readFrontmatter(filePath, options);
@@ -97,6 +114,7 @@ async function loadSkill(
   return {
     entryName,
     filePath,
+    entryIsLink,
     linked: entryIsLink || fileIsLink,
     skill,
     notes: nameNote ? [...notes, nameNote] : notes,
@@ -105,20 +123,22 @@ async function loadSkill(
 
 /** The realpath of each loaded skill's file; one that vanished meanwhile keeps its own path (as `realpath` fails). */
 async function recordRealpaths(
-  loaded: readonly LoadedCandidate[],
+  loaded: readonly ScannedEntry[],
   realDir: string | undefined,
   into: Map<string, string>,
 ): Promise<void> {
   const resolved = await Promise.all(
-    loaded.map(({ skill, linked, filePath, entryName }) => {
-      if (skill === undefined) return undefined;
+    loaded.map(({ skill, linked, filePath, entryName, realpath: known }) => {
+      if (skill === undefined || known !== undefined) return known;
       if (!linked && realDir !== undefined) return join(realDir, entryName, SKILL_FILE_NAME);
       return realpath(filePath).catch(() => filePath);
     }),
   );
-  loaded.forEach(({ filePath }, index) => {
+  loaded.forEach((entry, index) => {
     const real = resolved[index];
-    if (real !== undefined) into.set(filePath, real);
+    if (real === undefined) return;
+    entry.realpath = real;
+    into.set(entry.filePath, real);
   });
 }
 
@@ -233,7 +253,7 @@ function fileKind(stats: Stats): string {
   return 'not a file';
 }
 
-async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+async function mapWithLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => R | Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   async function worker(): Promise<void> {

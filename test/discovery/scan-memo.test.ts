@@ -79,6 +79,28 @@ describe('createScanMemo', () => {
     assert.equal(second.skills[1]?.description, 'edited');
   });
 
+  it('re-reads only touched entries and new ones; the directory itself re-reads everything', async () => {
+    const { base } = await workspace({
+      'd/a/SKILL.md': SK({ description: 'a1' }),
+      'd/b/SKILL.md': SK({ description: 'b1' }),
+      'd/gone/SKILL.md': SK({ description: 'g1' }),
+    });
+    const dir = join(base, 'd');
+    const memo = createScanMemo();
+    const descriptions = async () =>
+      (await memo.scan(dir, OPTIONS)).skills.map((skill) => `${skill.name}=${skill.description}`);
+    assert.deepEqual(await descriptions(), ['a=a1', 'b=b1', 'gone=g1']);
+    await writeFile(join(dir, 'a', 'SKILL.md'), SK({ description: 'a2' }));
+    await writeFile(join(dir, 'b', 'SKILL.md'), SK({ description: 'b2' }));
+    await writeTree(dir, { 'c/SKILL.md': SK({ description: 'c1' }) });
+    await rm(join(dir, 'gone'), { recursive: true });
+    assert.equal(memo.invalidate([join(dir, 'a', 'SKILL.md')]), true);
+    // b was not reported, so its previous read stands; c is new in the listing and gone is no longer listed.
+    assert.deepEqual(await descriptions(), ['a=a2', 'b=b1', 'c=c1']);
+    assert.equal(memo.invalidate([dir]), true);
+    assert.deepEqual(await descriptions(), ['a=a2', 'b=b2', 'c=c1']);
+  });
+
   it('maps a path to its directory only on a separator boundary; a marker or an unknown path is refused', async () => {
     const { base } = await workspace({ 'd/a/SKILL.md': SK({ description: 'one' }) });
     const dir = join(base, 'd');
