@@ -13,7 +13,8 @@ import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Settings } from '
 import { diffSnapshots } from './diff-snapshots.js';
 import { type EventIdSource, EventLog } from './event-log.js';
 import type { SkillWatcher } from './skill-watcher.js';
-import { snapshotContent, WorkspaceSnapshot } from './snapshot.js';
+import { WorkspaceSnapshot } from './snapshot.js';
+import { SnapshotSerializer } from './snapshot-json.js';
 
 export type IndexLogger = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 
@@ -85,6 +86,8 @@ export class WorkspaceIndex {
   /** What the next build must look at again: the paths the watcher reported, or everything. */
   private pendingPaths = new Set<string>();
   private pendingFull = true;
+  /** Per-skill JSON kept between builds: an unchanged skill is not serialised again. */
+  private readonly serializer = new SnapshotSerializer();
 
   constructor(options: WorkspaceIndexOptions) {
     this.cwd = options.cwd;
@@ -246,7 +249,7 @@ export class WorkspaceIndex {
       throw error;
     }
     if (this.isClosed) return;
-    const content = snapshotContent(this.cwd, settings.profile, result);
+    const content = this.serializer.content(this.cwd, settings.profile, result);
     const previous = this.current;
     const changed = previous === undefined || previous.contentHash !== content.hash;
     const generation = previous === undefined ? 1 : changed ? previous.generation + 1 : previous.generation;
