@@ -123,8 +123,10 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
 
   // Step 6: sort; warnings are provider, then custom scan, then collision warnings.
   const winners = new Map([...registry.byName].map(([name, candidate]) => [name, candidate.skill]));
+  const skills = sortBySkill([...winners.values()], (skill) => skill, scans?.skillOrder);
+  if (scans !== undefined) scans.skillOrder = new Map(skills.map((skill, index) => [skill, index]));
   return {
-    skills: sortBySkill([...winners.values()], (skill) => skill),
+    skills,
     warnings: [...warnings, ...collisionWarnings],
     collisions: ledger.collisions(winners),
     diagnostics: uniqueDiagnostics([...providerNotes.flat(), ...customNotes.flat()]),

@@ -37,6 +37,8 @@ export interface ScanMemo {
   prune(): void;
   /** Remembered scans that are still valid. */
   readonly size: number;
+  /** The previous discovery's loaded skills by position: a hint that makes sorting the next ones near-linear. */
+  skillOrder: ReadonlyMap<Skill, number>;
 }
 
 export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): ScanMemo {
@@ -44,6 +46,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
   const used = new Set<string>();
 
   return {
+    skillOrder: new Map(),
     invalidate(paths) {
       const dirs = new Set([...entries.values()].map((entry) => entry.dir));
       const whole = new Set<string>();
@@ -77,6 +80,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
     clear() {
       entries.clear();
       used.clear();
+      this.skillOrder = new Map();
     },
     async scan(dir, options) {
       const key = keyOf(dir, options);
