@@ -84,8 +84,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     force.unref();
     app.server.once('close', () => clearTimeout(force));
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw new SkillsdError('NotReady', 'The daemon is shutting down');
+  // Callback-style hooks (here and in the guards) run without a promise per request: `GET /skills` polls are the hot
+  // path (docs/performance.md).
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? new SkillsdError('NotReady', 'The daemon is shutting down') : undefined);
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -45,31 +45,45 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
   const expectedDigest = options.token === undefined ? undefined : digest(options.token);
   app.decorateRequest('corsOrigin', undefined);
 
-  app.addHook('onRequest', async (request) => {
-    checkHost(request, hostPolicy, options.getServerSettings().allowedHosts);
+  // Callback-style hooks: no promise per request on the polling hot path (docs/performance.md).
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      checkHost(request, hostPolicy, options.getServerSettings().allowedHosts);
+    } catch (error) {
+      done(error as SkillsdError);
+      return;
+    }
+    done();
   });
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
-    if (origin === undefined) return;
+    if (origin === undefined) {
+      done();
+      return;
+    }
     if (!isAllowedOrigin(origin, options.getServerSettings().allowedOrigins)) {
-      throw new SkillsdError('ForbiddenOrigin', `Origin ${quote(origin)} is not allowed`);
+      done(new SkillsdError('ForbiddenOrigin', `Origin ${quote(origin)} is not allowed`));
+      return;
     }
     request.corsOrigin = origin;
     reply.header('access-control-allow-origin', origin);
     reply.header('access-control-expose-headers', EXPOSE_HEADERS);
-    if (request.method === 'OPTIONS') {
-      // The CORS preflight: browsers never send credentials with it, so it is answered before the token check.
-      reply.header('access-control-allow-methods', ALLOW_METHODS);
-      reply.header('access-control-allow-headers', ALLOW_HEADERS);
-      reply.header('access-control-max-age', PREFLIGHT_MAX_AGE_S);
-      // Chrome's Private Network Access asks before a public page may call a loopback address: an origin the user
-      // listed in server.allowedOrigins may.
-      if (request.headers['access-control-request-private-network'] === 'true') {
-        reply.header('access-control-allow-private-network', 'true');
-      }
-      return reply.code(204).send();
+    if (request.method !== 'OPTIONS') {
+      done();
+      return;
     }
+    // The CORS preflight: browsers never send credentials with it, so it is answered before the token check (a hook
+    // that sends does not call `done`: the request goes no further).
+    reply.header('access-control-allow-methods', ALLOW_METHODS);
+    reply.header('access-control-allow-headers', ALLOW_HEADERS);
+    reply.header('access-control-max-age', PREFLIGHT_MAX_AGE_S);
+    // Chrome's Private Network Access asks before a public page may call a loopback address: an origin the user
+    // listed in server.allowedOrigins may.
+    if (request.headers['access-control-request-private-network'] === 'true') {
+      reply.header('access-control-allow-private-network', 'true');
+    }
+    reply.code(204).send();
   });
 
   if (expectedDigest !== undefined) {
@@ -90,9 +104,9 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
   }
 
   // Shared caches must not serve one origin's answer to another; appended last so a route's own Vary survives.
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.corsOrigin !== undefined) reply.header('vary', withVaryOrigin(reply.getHeader('vary')));
-    return payload;
+    done(null, payload);
   });
 };
 

@@ -28,6 +28,12 @@ declare module 'fastify' {
     getSettings: () => Settings;
     /** The workspace of `cwd` and its current snapshot; throws `BadRequest` or `NotReady`. */
     workspaceView(cwd: string | undefined): Promise<WorkspaceView>;
+    /**
+     * The default workspace and its snapshot when `cwd` is absent and that workspace is open and indexed; otherwise
+     * undefined (then `workspaceView` answers, or throws). Polls of the default workspace are the hot path: this
+     * answers them without a promise.
+     */
+    readyDefaultView(cwd: string | undefined): WorkspaceView | undefined;
   }
 }
 
@@ -37,6 +43,15 @@ const workspaces: FastifyPluginAsync<WorkspacesOptions> = async (app, options) =
   app.decorate('workspaceView', async (cwd: string | undefined): Promise<WorkspaceView> => {
     const workspace = await options.registry.get(cwd);
     const snapshot = await workspace.whenReady(options.readyWaitMs);
+    return { workspace, snapshot };
+  });
+  app.decorate('readyDefaultView', (cwd: string | undefined): WorkspaceView | undefined => {
+    if (cwd !== undefined && cwd !== '') return undefined;
+    // A closed registry holds no workspace at all; `workspaceView` then answers NotReady.
+    const workspace = options.registry.defaultWorkspace as WorkspaceIndex | undefined;
+    const snapshot = workspace?.closed === false ? workspace.snapshot : undefined;
+    if (workspace === undefined || snapshot === undefined) return undefined;
+    workspace.touch();
     return { workspace, snapshot };
   });
 };

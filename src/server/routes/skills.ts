@@ -2,8 +2,9 @@
 // pre-serialised body: a poll costs a lookup and, with `If-None-Match`, not even a body.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
 import { SkillsdError } from '../../discovery/errors.js';
-import type { WorkspaceSnapshot } from '../../index/snapshot.js';
+import type { SkillsFilter, WorkspaceSnapshot } from '../../index/snapshot.js';
 import { CwdQuery, errorResponses } from '../schemas/common.js';
 import { SkillDetailResponse, SkillNameParams, SkillsQuery, SkillsResponse } from '../schemas/skills.js';
 import { matchesIfNoneMatch } from './conditional.js';
@@ -21,16 +22,17 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: SkillsResponse, 304: { description: 'Not modified', type: 'null' }, ...errorResponses() },
       },
     },
-    async (request, reply) => {
+    (request, reply) => {
       const { cwd, ...filter } = request.query;
-      const { snapshot } = await app.workspaceView(cwd);
-      const answer = snapshot.answer(filter);
-      reply.header('etag', answer.etag).header('cache-control', 'no-cache');
-      // No payload at all: a serialised `null` would announce a Content-Length that a 304 never carries.
-      if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag))
-        return reply.code(304).send(undefined as never);
-      // Pre-encoded JSON: Fastify writes a Buffer as it is (no serialiser), with its byte length as Content-Length.
-      return reply.type('application/json; charset=utf-8').send(answer.body as never);
+      // The default workspace, indexed: answered in this turn of the event loop, with no promise (the polling path).
+      const ready = app.readyDefaultView(cwd);
+      if (ready !== undefined) {
+        sendSkills(reply, ready.snapshot, filter, request.headers['if-none-match']);
+        return;
+      }
+      return app
+        .workspaceView(cwd)
+        .then(({ snapshot }) => sendSkills(reply, snapshot, filter, request.headers['if-none-match']));
     },
   );
 
@@ -52,6 +54,20 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   );
 };
+
+function sendSkills(
+  reply: FastifyReply,
+  snapshot: WorkspaceSnapshot,
+  filter: SkillsFilter,
+  ifNoneMatch: string | undefined,
+): void {
+  const answer = snapshot.answer(filter);
+  reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+  // No payload at all: a serialised `null` would announce a Content-Length that a 304 never carries.
+  if (matchesIfNoneMatch(ifNoneMatch, answer.etag)) reply.code(304).send();
+  // Pre-encoded JSON: Fastify writes a Buffer as it is (no serialiser), with its byte length as Content-Length.
+  else reply.type('application/json; charset=utf-8').send(answer.body);
+}
 
 /** The reference message of SKILLS.md §6.2. */
 export function unknownSkill(snapshot: WorkspaceSnapshot, name: string): SkillsdError {
