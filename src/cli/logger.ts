@@ -8,7 +8,17 @@ const TOKEN_PARAM = /([?&]token=)[^&#]*/gi;
 
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
   const options: pino.LoggerOptions = { level, serializers: { req: serializeRequest } };
-  return destination === undefined ? pino(options) : pino(options, destination);
+  return pino(options, destination ?? stdoutDestination());
+}
+
+/**
+ * Asynchronous writes (one request line per request must not cost a blocking write each: docs/performance.md), with
+ * no minimum length, so a line such as `listening on` is handed to the kernel in the same turn. pino flushes what is
+ * still pending synchronously when the process exits, so `process.exit` after a signal or a failed start loses no
+ * line (test/e2e/serve.test.ts).
+ */
+function stdoutDestination(): pino.DestinationStream {
+  return pino.destination({ dest: 1, sync: false });
 }
 
 export function redactUrl(url: string): string {

@@ -152,6 +152,28 @@ describe('skillsd shutdown', () => {
     }
   });
 
+  it('writes every request line before it exits on SIGTERM (asynchronous log writes are flushed)', async () => {
+    const env = await fixture();
+    const daemon = await startDaemon(['serve', '--port', '0', '--cwd', env.workspace], { home: env.home });
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, async () => (await fetch(`${daemon.url}/skills/lint`)).status),
+      );
+      assert.deepEqual(new Set(answers), new Set([200]));
+      // The signal follows the last answer at once: lines still queued in the log stream must be written on exit.
+      daemon.process.child.kill('SIGTERM');
+      assert.deepEqual(await daemon.process.waitForExit(5000), { code: 0, signal: null });
+      const lines = daemon.process.logs.filter(
+        (line) => line.msg === 'request completed' && line.path === '/skills/lint',
+      );
+      assert.equal(lines.length, 100);
+      assert.equal(daemon.process.logs.at(-1)?.msg, 'skillsd stopped');
+    } finally {
+      await daemon.process.kill();
+      await env.cleanup();
+    }
+  });
+
   it('exits 0 on SIGINT', async () => {
     const env = await fixture();
     const daemon = await startDaemon(['serve', '--port', '0', '--cwd', env.workspace], { home: env.home });
