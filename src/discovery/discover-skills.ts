@@ -132,6 +132,7 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     diagnostics: uniqueDiagnostics([...providerNotes.flat(), ...customNotes.flat()]),
     scannedDirs: scannedDirsOf(plans, customDirs),
     repoRoot: ws.repoRoot,
+    skillRealPaths: new Map(skills.map((skill) => [skill.filePath, realpaths.get(skill.filePath) ?? skill.filePath])),
   };
 }
 

@@ -54,6 +54,11 @@ export type SkillFileResource = Extract<SkillResource, { kind: 'file' }>;
 export interface ResolveOptions {
   profile: Profile;
   symlinks: SymlinkMode;
+  /**
+   * The realpath discovery read a skill's SKILL.md through (`filePath` → realpath). Given, contain mode serves a
+   * skill's own SKILL.md only inside the skill or at that recorded place; absent, the SKILL.md is not checked.
+   */
+  knownRealPath?: (filePath: string) => string | undefined;
 }
 
 const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['md', 'markdown', 'mdx', 'mdc', 'mkd', 'mdown']);
@@ -194,10 +199,14 @@ async function resolveTarget(
 ): Promise<SkillResource> {
   const contain = options.symlinks === 'contain';
   const base = resolve(skill.baseDir);
-  // The skill's own SKILL.md is exempt from containment: discovery read it through whatever links lead to it, and
-  // `/invocations` hands out its whole body anyway. The skill directory itself may be a symlink: containment is
-  // measured against its real path.
-  const checkContainment = contain && target !== resolve(skill.filePath);
+  const ownFile = target === resolve(skill.filePath);
+  // The skill's own SKILL.md may lead out of the skill: discovery read it through whatever links lead to it. It is
+  // served there only while it is still the file discovery read; a SKILL.md swapped after discovery for a link to
+  // anything else outside is an escape like any other. Without a record (library callers) it is not checked. The
+  // skill directory itself may be a symlink: containment is measured against its real path.
+  const guardOwnFile = contain && ownFile && options.knownRealPath !== undefined;
+  const recorded = guardOwnFile ? options.knownRealPath?.(skill.filePath) : undefined;
+  const checkContainment = contain && (!ownFile || guardOwnFile);
 
   let realTarget: string;
   try {
@@ -207,7 +216,8 @@ async function resolveTarget(
   }
 
   const realBase = contain ? await realBaseOf(base, target) : null;
-  if (checkContainment && realBase !== null && !isInside(realBase, realTarget)) {
+  const escaping = realBase !== null && !isInside(realBase, realTarget);
+  if (checkContainment && escaping && !(guardOwnFile && realTarget === recorded)) {
     throw escapes(target);
   }
 
@@ -239,7 +249,8 @@ async function resolveTarget(
     mtimeMs: info.mtimeMs,
     ino: info.ino,
     dev: info.dev,
-    containedIn: checkContainment ? realBase : null,
+    // The recorded SKILL.md outside the skill is held to its identity (device + inode) only.
+    containedIn: checkContainment && !escaping ? realBase : null,
     url,
   };
 }

@@ -1,6 +1,8 @@
 // `/skill:<name>` invocations (SKILLS.md §7): recognising one in what the user typed, and building the message the
 // agent receives in its place, from a fresh read of the skill's SKILL.md.
 
+import { realpath } from 'node:fs/promises';
+import { sep } from 'node:path';
 import { SkillsdError } from './errors.js';
 import { formatPromptText } from './format-prompt-text.js';
 import { MAX_SKILL_FILE_BYTES } from './read-skill-file.js';
@@ -20,6 +22,14 @@ export interface InvocationDetails {
   args?: string;
   /** Number of `\n`-separated lines of the body, 0 for an empty body. */
   lineCount: number;
+}
+
+export interface InvokeOptions {
+  /**
+   * The realpath discovery read a skill's SKILL.md through (`filePath` → realpath). Given, contain mode invokes a
+   * SKILL.md only inside its skill or at that recorded place (SECURITY.md); absent, the file is read wherever it leads.
+   */
+  knownRealPath?: (filePath: string) => string | undefined;
 }
 
 export type InvocationResult = { handled: false } | { handled: true; message: string; details: InvocationDetails };
@@ -69,14 +79,24 @@ export function parseSkillInvocation(text: string, profile: Profile): SkillInvoc
  * is read again, not taken from the index: the user invokes what is on disk now. Throws `FileNotFound` when it has
  * gone, and `NotAFile` when it is no longer a regular file or has grown past the read cap.
  */
-export async function invokeSkill(text: string, skills: Skill[], settings: Settings): Promise<InvocationResult> {
+export async function invokeSkill(
+  text: string,
+  skills: Skill[],
+  settings: Settings,
+  options: InvokeOptions = {},
+): Promise<InvocationResult> {
   if (settings.skills.enableSkillCommands === false) return NOT_HANDLED;
   const syntax = parseSkillInvocation(text, settings.profile);
   if (syntax === null) return NOT_HANDLED;
   const skill = skills.find((candidate) => candidate.name === syntax.name);
   if (skill === undefined) return NOT_HANDLED;
 
-  const body = stripFrontmatter(await readSkillText(skill.filePath)).trim();
+  const knownRealPath = options.knownRealPath;
+  const path =
+    settings.symlinks === 'contain' && knownRealPath !== undefined
+      ? await containedSkillFile(skill, knownRealPath(skill.filePath))
+      : skill.filePath;
+  const body = stripFrontmatter(await readSkillText(path, skill.filePath)).trim();
   const details: InvocationDetails = { name: skill.name, path: skill.filePath, lineCount: countLines(body) };
   if (syntax.args !== '') details.args = syntax.args;
 
@@ -116,8 +136,8 @@ function countLines(body: string): number {
  * The whole SKILL.md, or an error. Discovery reads at most `MAX_SKILL_FILE_BYTES` of it (the frontmatter is at the
  * head), but an invocation hands the whole body to the model: a longer file is refused rather than cut.
  */
-async function readSkillText(filePath: string): Promise<string> {
-  const read = await readTextFile(filePath, MAX_SKILL_FILE_BYTES);
+async function readSkillText(path: string, filePath: string): Promise<string> {
+  const read = await readTextFile(path, MAX_SKILL_FILE_BYTES);
   switch (read.status) {
     case 'ok':
       return read.text;
@@ -128,4 +148,23 @@ async function readSkillText(filePath: string): Promise<string> {
     case 'too-large':
       throw new SkillsdError('NotAFile', `Skill file is too large to invoke: ${filePath}`);
   }
+}
+
+/**
+ * Contain mode: the path to read for a skill's SKILL.md. Its real path must be inside the skill's real directory, or
+ * be the file discovery read through its links; a SKILL.md swapped after discovery for a link to anything else
+ * outside would otherwise hand that file to the model until the next reload. What does not resolve is left to the
+ * read, which reports it.
+ */
+async function containedSkillFile(skill: Skill, recorded: string | undefined): Promise<string> {
+  let real: string;
+  let realBase: string;
+  try {
+    real = await realpath(skill.filePath);
+    realBase = await realpath(skill.baseDir);
+  } catch {
+    return skill.filePath;
+  }
+  if (real === recorded || real.startsWith(realBase.endsWith(sep) ? realBase : realBase + sep)) return real;
+  throw new SkillsdError('PathEscapesSkill', `Path resolves outside the skill directory: ${skill.filePath}`);
 }

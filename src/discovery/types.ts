@@ -74,6 +74,11 @@ export interface DiscoveryResult {
   scannedDirs: string[];
   /** The repository root (nearest ancestor of CWD holding `.git`), or null. */
   repoRoot: string | null;
+  /**
+   * The realpath discovery read each loaded skill's SKILL.md through, keyed by `filePath`. Kept out of `Skill` so that
+   * it never reaches the `/skills` JSON; serving that file later checks it was not swapped for a link elsewhere.
+   */
+  skillRealPaths?: ReadonlyMap<string, string>;
 }
 
 export interface SkillsSettings {

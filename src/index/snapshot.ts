@@ -83,6 +83,11 @@ export class WorkspaceSnapshot {
   /** Every skills directory discovery read: what the watcher watches. */
   readonly scannedDirs: readonly string[];
   readonly repoRoot: string | null;
+  /**
+   * The realpath discovery read each loaded skill's SKILL.md through, by `filePath`. Not part of the body or the hash:
+   * only the file routes use it, to refuse a SKILL.md swapped for a link out of its skill after discovery.
+   */
+  readonly skillRealPaths: ReadonlyMap<string, string>;
   readonly contentHash: string;
   /** The unfiltered `GET /skills` body, UTF-8 encoded. */
   readonly body: Buffer;
@@ -105,6 +110,7 @@ export class WorkspaceSnapshot {
     this.diagnostics = Object.freeze([...result.diagnostics]);
     this.scannedDirs = Object.freeze([...result.scannedDirs]);
     this.repoRoot = result.repoRoot;
+    this.skillRealPaths = result.skillRealPaths ?? new Map();
     this.contentHash = content.hash;
     // `generation` first, then the content exactly as hashed: one serialisation serves both.
     this.body = Buffer.from(`{"generation":${input.generation},${content.json.slice(1)}`, 'utf8');
@@ -117,6 +123,11 @@ export class WorkspaceSnapshot {
   /** The loaded skill of exactly that name (case-sensitive, SKILLS.md §1). */
   skill(name: string): Skill | undefined {
     return this.byName.get(name);
+  }
+
+  /** The realpath discovery recorded for a loaded skill's SKILL.md. */
+  knownRealPath(filePath: string): string | undefined {
+    return this.skillRealPaths.get(filePath);
   }
 
   collision(name: string): Collision | undefined {

@@ -30,7 +30,9 @@ export const invocationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { snapshot } = await app.workspaceView(request.query.cwd);
       // The skill list and the profile are the snapshot's; the command switch is the settings in force.
       const settings = { ...app.getSettings(), profile: snapshot.profile };
-      return invokeSkill(request.body.text, snapshot.skills as Skill[], settings);
+      return invokeSkill(request.body.text, snapshot.skills as Skill[], settings, {
+        knownRealPath: (filePath) => snapshot.knownRealPath(filePath),
+      });
     },
   );
 };

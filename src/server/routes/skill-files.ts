@@ -50,6 +50,7 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const resource = await resolveSkillResource(snapshot.skills as Skill[], name, rawRelative, {
           profile: snapshot.profile,
           symlinks: app.getSettings().symlinks,
+          knownRealPath: (filePath) => snapshot.knownRealPath(filePath),
         });
         if (resource.kind === 'directory') return sendDirectory(request, reply, resource);
         return sendFile(request, reply, resource);
