@@ -13,21 +13,8 @@ import {
   type SkillResource,
 } from '../../src/discovery/resolve-skill-url.js';
 import type { Skill } from '../../src/discovery/types.js';
+import { skillAt } from '../helpers/skill-records.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
-
-/** A discovered skill record pointing at `baseDir` (discovery itself is tested elsewhere). */
-function skillAt(name: string, baseDir: string, hide = false): Skill {
-  const filePath = join(baseDir, 'SKILL.md');
-  return {
-    name,
-    description: `${name} tools`,
-    filePath,
-    baseDir,
-    hide,
-    source: { id: 'native:project', provider: 'native', providerName: 'MusePi', level: 'project', path: filePath },
-    frontmatter: { name },
-  };
-}
 
 const CONTAIN: ResolveOptions = { profile: 'musepi', symlinks: 'contain' };
 const FOLLOW: ResolveOptions = { profile: 'musepi', symlinks: 'follow' };

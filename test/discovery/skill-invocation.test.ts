@@ -14,20 +14,8 @@ import {
   stripFrontmatter,
 } from '../../src/discovery/skill-invocation.js';
 import type { Profile, Settings, Skill } from '../../src/discovery/types.js';
+import { skillAt } from '../helpers/skill-records.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
-
-function skillAt(name: string, baseDir: string, hide = false): Skill {
-  const filePath = join(baseDir, 'SKILL.md');
-  return {
-    name,
-    description: `${name} tools`,
-    filePath,
-    baseDir,
-    hide,
-    source: { id: 'native:project', provider: 'native', providerName: 'MusePi', level: 'project', path: filePath },
-    frontmatter: { name },
-  };
-}
 
 function settingsFor(profile: Profile, enableSkillCommands = true): Settings {
   const settings = defaultSettings();

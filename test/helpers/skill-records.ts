@@ -1,5 +1,6 @@
 // Hand-built skill records for the pure index tests (diffs, snapshots), shaped exactly as discovery returns them.
 
+import { join } from 'node:path';
 import type { Collision, DiscoveryResult, Skill, SkillWarning } from '../../src/discovery/types.js';
 
 export function skillRecord(name: string, overrides: Partial<Skill> = {}): Skill {
@@ -45,4 +46,18 @@ export function discoveryResult(
   collisions: Collision[] = [],
 ): DiscoveryResult {
   return { skills, warnings, collisions, diagnostics: [], scannedDirs: ['/w/.musepi/skills'], repoRoot: '/w' };
+}
+
+/** A discovered skill record whose SKILL.md is `<baseDir>/SKILL.md` on disk (for resolution and invocation tests). */
+export function skillAt(name: string, baseDir: string, hide = false): Skill {
+  const filePath = join(baseDir, 'SKILL.md');
+  return {
+    name,
+    description: `${name} tools`,
+    filePath,
+    baseDir,
+    hide,
+    source: { id: 'native:project', provider: 'native', providerName: 'MusePi', level: 'project', path: filePath },
+    frontmatter: { name },
+  };
 }

@@ -158,6 +158,13 @@ async function apply(base: string, step: Op): Promise<void> {
   }
 }
 
+/** An empty git workspace and HOME under `dir`, and the discovery context over them. */
+async function freshWorkspace(dir: string): Promise<{ dir: string; ctx: DiscoveryContext }> {
+  await mkdir(join(dir, 'work', '.git'), { recursive: true });
+  await mkdir(join(dir, 'home'), { recursive: true });
+  return { dir, ctx: { home: join(dir, 'home'), cwd: join(dir, 'work'), env: {}, settings: defaultSettings() } };
+}
+
 /** What must be equal: the whole `/skills` content. */
 function comparable(result: DiscoveryResult) {
   return {
@@ -181,15 +188,7 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
-        const dir = join(base, `cache-${run++}`);
-        await mkdir(join(dir, 'work', '.git'), { recursive: true });
-        await mkdir(join(dir, 'home'), { recursive: true });
-        const ctx: DiscoveryContext = {
-          home: join(dir, 'home'),
-          cwd: join(dir, 'work'),
-          env: {},
-          settings: defaultSettings(),
-        };
+        const { dir, ctx } = await freshWorkspace(join(base, `cache-${run++}`));
         const cache = createSkillFileCache();
         for (const step of ops) {
           await apply(dir, step);
@@ -208,15 +207,7 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
     let incremental = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 15 }), async (ops) => {
-        const dir = join(base, `live-${run++}`);
-        await mkdir(join(dir, 'work', '.git'), { recursive: true });
-        await mkdir(join(dir, 'home'), { recursive: true });
-        const ctx: DiscoveryContext = {
-          home: join(dir, 'home'),
-          cwd: join(dir, 'work'),
-          env: {},
-          settings: defaultSettings(),
-        };
+        const { dir, ctx } = await freshWorkspace(join(base, `live-${run++}`));
         const index = new WorkspaceIndex({
           home: ctx.home,
           cwd: ctx.cwd,
