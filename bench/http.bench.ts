@@ -33,7 +33,7 @@ interface Plan {
 }
 
 export async function runHttpBench(ctx: BenchContext): Promise<BenchSection[]> {
-  const sizes = ctx.quick ? [100] : [100, 1_000];
+  const sizes = ctx.sizes ?? (ctx.quick ? [100] : [100, 1_000]);
   const plan: Plan = { duration: 2, rounds: ctx.quick ? 1 : 2 };
   const rows: string[][] = [];
   const notes: string[] = [];

@@ -26,7 +26,7 @@ interface IndexEventData {
 }
 
 export async function runReloadBench(ctx: BenchContext): Promise<BenchSection[]> {
-  const sizes = ctx.quick ? [100, 1_000] : [1_000, 10_000];
+  const sizes = ctx.sizes ?? (ctx.quick ? [100, 1_000] : [100, 1_000, 10_000]);
   const edits = ctx.quick ? 30 : 200;
   // Bounds each N's edit loop in time too: a reload that costs seconds would otherwise take the suite past its budget.
   const budgetMs = ctx.quick ? 20_000 : 75_000;

@@ -1,5 +1,5 @@
 // Runs the benchmarks and prints their tables; writes them to bench/results/latest.md.
-// Usage: npm run bench [-- [--quick] [--no-build] [discovery|startup|reload|http|memory ...]]
+// Usage: npm run bench [-- [--quick] [--no-build] [--sizes=N,N...] [discovery|startup|reload|http|memory ...]]
 // The daemon benchmarks rebuild dist/ first when a file under src/ is newer than dist/cli.js (--no-build: never).
 
 import { spawnSync } from 'node:child_process';
@@ -39,6 +39,11 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const build = !args.includes('--no-build');
+  const sizes = parseSizes(args.find((a) => a.startsWith('--sizes=')));
+  if (sizes === null) {
+    console.error('--sizes= takes a comma-separated list of positive integers, e.g. --sizes=100,10000');
+    return 2;
+  }
   const names = args.filter((a) => !a.startsWith('--'));
   const unknown = names.filter((n) => !BENCHES.some((b) => b.name === n));
   if (unknown.length > 0) {
@@ -63,7 +68,7 @@ async function main(): Promise<number> {
   }
 
   const fixtures = new FixtureStore();
-  const ctx: BenchContext = { quick, fixtures, log };
+  const ctx: BenchContext = { quick, fixtures, log, ...(sizes === undefined ? {} : { sizes }) };
   const onSignal = (): void => {
     void stopAll()
       .then(() => fixtures.cleanup())
@@ -143,3 +148,13 @@ function skipped(name: string, reason: string): BenchSection {
 }
 
 process.exitCode = await main();
+
+/** undefined: no flag; null: a malformed one. */
+function parseSizes(flag: string | undefined): number[] | undefined | null {
+  if (flag === undefined) return undefined;
+  const values = flag
+    .slice('--sizes='.length)
+    .split(',')
+    .map((part) => Number(part.replaceAll('_', '')));
+  return values.length > 0 && values.every((n) => Number.isInteger(n) && n > 0) ? values : null;
+}

@@ -7,7 +7,7 @@ import { median, ms, ratio } from './lib/stats.js';
 import type { BenchSection } from './lib/table.js';
 
 export async function runStartupBench(ctx: BenchContext): Promise<BenchSection[]> {
-  const sizes = ctx.quick ? [1_000] : [1_000, 10_000];
+  const sizes = ctx.sizes ?? (ctx.quick ? [1_000] : [1_000, 10_000]);
   const iterations = ctx.quick ? 2 : 3;
   const rows: string[][] = [];
   let listeningSeen = true;
