@@ -1,4 +1,5 @@
 // YAML reading for SKILL.md frontmatter (SKILLS.md §2): gray-matter hosts the parse, the `yaml` package does it.
+// The simple blocks most skills have are read by frontmatter-fast-path.ts instead, to the same value.
 //
 // gray-matter 4.0.3 is used only in a shape that cannot hurt a long-running daemon:
 // - always called with an options object: without one it caches every input string forever (a leak);
@@ -11,6 +12,7 @@
 
 import matter from 'gray-matter';
 import { isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import { readSimpleBlock } from './frontmatter-fast-path.js';
 
 /**
  * Deepest flow nesting (`[`/`{`, counted naively, quotes included) handed to `yaml`. Its composer already fails
@@ -80,15 +82,30 @@ export function parseYaml(text: string): unknown {
 }
 
 /**
- * Parses a frontmatter block (the text between the fences, without them) through gray-matter.
+ * Parses a frontmatter block (the text between the fences, without them): the common simple shapes by
+ * `readSimpleBlock` (the same value `yaml` gives, without its composer), every other block through gray-matter.
  * Returns the raw YAML value (possibly null, a scalar or a list); throws when the block is not readable YAML.
  * The block must not contain a line starting with `---` (the caller cut it at the first one).
  */
 export function parseFrontmatterBlock(block: string): unknown {
+  assertCommentScanAffordable(block);
+  return readSimpleBlock(block) ?? parseWithMatter(block);
+}
+
+/** `parseFrontmatterBlock` without the fast path: what every block's value must equal. */
+export function parseFrontmatterBlockWithYaml(block: string): unknown {
+  assertCommentScanAffordable(block);
+  return parseWithMatter(block);
+}
+
+function assertCommentScanAffordable(block: string): void {
   // gray-matter scans `\n<block>` (what follows the opening fence) with its comment regex.
   if (commentScanCost(`\n${block}`) > commentScanBudget(block.length)) {
     throw new FrontmatterLimitError('too many consecutive blank lines');
   }
+}
+
+function parseWithMatter(block: string): unknown {
   const file = matter(`---\n${block}\n---\n`, MATTER_OPTIONS);
   const data: unknown = file.data;
   // gray-matter skips the engine for a block of only blank and comment lines and gives `{}`.

@@ -1,0 +1,382 @@
+// A reader for the frontmatter blocks real skills have (SKILLS.md §2), without the `yaml` composer: a full
+// parseDocument costs 120–200 µs per block, more than reading the file. It accepts only shapes whose YAML 1.2
+// (core schema) reading is certain and returns exactly what `yaml` + `toJS` would; for anything else it returns
+// `undefined` and the block goes to `yaml` unchanged (so every error, note and limit stays `yaml`'s).
+//
+// Accepted, line by line (blank lines of spaces anywhere):
+//   key: scalar                  top-level keys at column 0
+//   key:                         then nothing (null), or
+//     - scalar                   a block sequence of scalars (same indentation, possibly column 0), or
+//     sub: scalar                one level of map with scalar (or empty) values at one indentation
+// where a scalar is one line: plain (core-schema typed), 'single quoted' or "double quoted" with simple escapes.
+// Refused: comments, anchors, aliases, tags, block scalars, flow collections, directives, reserved indicators,
+// tabs, control and Unicode space characters, multi-line scalars, duplicate keys, keys that are not plain words.
+
+/** What `yaml` would make of the block, or `undefined` when the block is not one of the simple shapes. */
+export type SimpleBlockValue = Record<string, unknown> | undefined;
+
+/**
+ * `[` and `{` in quoted text the slow path counts towards its flow-depth limit (MAX_FLOW_DEPTH of
+ * frontmatter-yaml.ts, counted naively, quotes included): past this many the block goes there, so that a block the
+ * slow path would refuse for depth is never accepted here.
+ */
+const MAX_FLOW_OPENERS = 1000;
+
+/**
+ * Longest key taken here. YAML limits an implicit key to 1024 characters (`yaml` reports an error past it); real
+ * keys are a few words.
+ */
+const MAX_KEY_LENGTH = 128;
+
+/** Plain words only: no quoting, no digits first (a number-like key would be typed and reordered by JS). */
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+// YAML 1.2.2 §10.3.2 (core schema), in the order `yaml` tries them: the first match types the plain scalar.
+const CORE_NULL = /^(?:~|[Nn]ull|NULL)$/;
+const CORE_TRUE = /^(?:[Tt]rue|TRUE)$/;
+const CORE_FALSE = /^(?:[Ff]alse|FALSE)$/;
+const CORE_INT_OCT = /^0o[0-7]+$/;
+const CORE_INT = /^[-+]?[0-9]+$/;
+const CORE_INT_HEX = /^0x[0-9a-fA-F]+$/;
+const CORE_INF = /^[-+]?\.(?:inf|Inf|INF)$/;
+const CORE_NAN = /^\.(?:nan|NaN|NAN)$/;
+const CORE_FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const CORE_FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+
+/** Double-quoted escapes of one character (YAML 1.2.2 §5.7) that map to one fixed string. */
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  N: '\u0085',
+  _: '\u00a0',
+  L: '\u2028',
+  P: '\u2029',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+};
+
+/** Hex digits after `\x`, `\u`, `\U`. */
+const HEX_ESCAPE_LENGTH: Readonly<Record<string, number>> = { x: 2, u: 4, U: 8 };
+const HEX_DIGITS = /^[0-9a-fA-F]+$/;
+
+/** Marks "not simple" inside the reader; never escapes this module. */
+const REFUSED = Symbol('refused');
+type Scalar = string | number | boolean | null;
+type Read<T> = T | typeof REFUSED;
+
+/** Per-block state: the flow openers seen inside quoted scalars. */
+interface Budget {
+  openers: number;
+}
+
+/**
+ * The block (the text between the fences, as `parseFrontmatterBlock` receives it) read as YAML 1.2 core, or
+ * `undefined` when it is not one of the simple shapes above.
+ */
+export function readSimpleBlock(block: string): SimpleBlockValue {
+  const lines = block.split('\n');
+  const budget: Budget = { openers: 0 };
+  const result: Record<string, unknown> = {};
+  let index = skipBlank(lines, 0);
+  while (index < lines.length) {
+    const line = lines[index]!;
+    const colon = keyEnd(line, 0);
+    if (colon === -1) return undefined;
+    const key = line.slice(0, colon);
+    if (Object.hasOwn(result, key)) return undefined;
+    const start = skipSpaces(line, colon + 1);
+    const end = trimEnd(line, start);
+    if (start < end) {
+      const value = readScalar(line, start, end, budget);
+      if (value === REFUSED) return undefined;
+      setKey(result, key, value);
+      // An indented line next (a continuation of the scalar) fails the key check of the next turn.
+      index = skipBlank(lines, index + 1);
+      continue;
+    }
+    const next = skipBlank(lines, index + 1);
+    const child = next < lines.length ? readChild(lines, next, budget) : { value: null, next };
+    if (child === undefined) return undefined;
+    setKey(result, key, child.value);
+    index = child.next;
+  }
+  return result;
+}
+
+/**
+ * The value of a key whose line ends after its colon, starting at the first non-blank line after it: a block
+ * sequence, a one-level map, or null when that line is the next top-level key.
+ */
+function readChild(lines: string[], first: number, budget: Budget): { value: unknown; next: number } | undefined {
+  const line = lines[first]!;
+  const indent = skipSpaces(line, 0);
+  if (line.charCodeAt(indent) === DASH) return readSequence(lines, first, indent, budget);
+  if (indent === 0) return { value: null, next: first };
+  return readNestedMap(lines, first, indent, budget);
+}
+
+function readSequence(
+  lines: string[],
+  first: number,
+  indent: number,
+  budget: Budget,
+): { value: unknown[]; next: number } | undefined {
+  const items: unknown[] = [];
+  let index = first;
+  while (index < lines.length) {
+    const line = lines[index]!;
+    const at = skipSpaces(line, 0);
+    if (at !== indent || line.charCodeAt(at) !== DASH) {
+      // The sequence ends at the next top-level key; any other indentation is a shape not read here.
+      if (at === 0 && line.charCodeAt(0) !== DASH) break;
+      return undefined;
+    }
+    const after = at + 1;
+    const end = trimEnd(line, after);
+    if (after === end) {
+      items.push(null);
+    } else {
+      if (line.charCodeAt(after) !== SPACE) return undefined;
+      const value = readScalar(line, skipSpaces(line, after), end, budget);
+      if (value === REFUSED) return undefined;
+      items.push(value);
+    }
+    index = skipBlank(lines, index + 1);
+  }
+  return { value: items, next: index };
+}
+
+function readNestedMap(
+  lines: string[],
+  first: number,
+  indent: number,
+  budget: Budget,
+): { value: Record<string, unknown>; next: number } | undefined {
+  const map: Record<string, unknown> = {};
+  let index = first;
+  while (index < lines.length) {
+    const line = lines[index]!;
+    const at = skipSpaces(line, 0);
+    if (at !== indent) {
+      if (at === 0) break;
+      return undefined;
+    }
+    const colon = keyEnd(line, at);
+    if (colon === -1) return undefined;
+    const key = line.slice(at, colon);
+    if (Object.hasOwn(map, key)) return undefined;
+    const start = skipSpaces(line, colon + 1);
+    const end = trimEnd(line, start);
+    let value: Read<Scalar> = null;
+    if (start < end) {
+      value = readScalar(line, start, end, budget);
+      if (value === REFUSED) return undefined;
+    }
+    setKey(map, key, value);
+    index = skipBlank(lines, index + 1);
+  }
+  return { value: map, next: index };
+}
+
+/**
+ * `key:` at `from`: the index of the colon, or -1 when the line does not start with a plain-word key that YAML types
+ * as a string, followed by a colon and then a space or the end of the line.
+ */
+function keyEnd(line: string, from: number): number {
+  const colon = line.indexOf(':', from);
+  if (colon === -1 || colon - from > MAX_KEY_LENGTH) return -1;
+  const after = line.charCodeAt(colon + 1);
+  if (colon + 1 < line.length && after !== SPACE) return -1;
+  const key = line.slice(from, colon);
+  if (!PLAIN_KEY.test(key) || typeof typePlain(key) !== 'string') return -1;
+  return colon;
+}
+
+/** An own property as `yaml` sets it: a name found on the prototype (`constructor`…) is defined, not assigned. */
+function setKey(map: Record<string, unknown>, key: string, value: unknown): void {
+  if (key in map) {
+    Object.defineProperty(map, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    map[key] = value;
+  }
+}
+
+/** One scalar filling `line[start, end)` (no leading or trailing spaces). */
+function readScalar(line: string, start: number, end: number, budget: Budget): Read<Scalar> {
+  const first = line.charCodeAt(start);
+  if (first === DOUBLE_QUOTE) return readDoubleQuoted(line, start, end, budget);
+  if (first === SINGLE_QUOTE) return readSingleQuoted(line, start, end, budget);
+  return readPlain(line, start, end);
+}
+
+function readPlain(line: string, start: number, end: number): Read<Scalar> {
+  const first = line.charCodeAt(start);
+  if (PLAIN_REFUSED_FIRST.has(first)) return REFUSED;
+  // `-x` is a plain scalar; `- x` or a lone `-` would be a sequence entry.
+  if (first === DASH && (start + 1 === end || line.charCodeAt(start + 1) === SPACE)) return REFUSED;
+  for (let i = start; i < end; i++) {
+    const code = line.charCodeAt(i);
+    if (code < 0x80) {
+      if (code < 0x20 || code === 0x7f || PLAIN_REFUSED_ANYWHERE[code] === 1) return REFUSED;
+      // `: ` would start a nested mapping (an error in a compact value); `:x` inside a word is text.
+      if (code === COLON && (i + 1 === end || line.charCodeAt(i + 1) === SPACE)) return REFUSED;
+    } else {
+      const next = checkWide(line, i, end);
+      if (next === -1) return REFUSED;
+      i = next;
+    }
+  }
+  return typePlain(line.slice(start, end));
+}
+
+/** A single-quoted scalar on one line: `''` is a quote, everything else is itself. */
+function readSingleQuoted(line: string, start: number, end: number, budget: Budget): Read<string> {
+  let text = '';
+  let chunk = start + 1;
+  for (let i = start + 1; i < end; i++) {
+    const code = line.charCodeAt(i);
+    if (code === SINGLE_QUOTE) {
+      if (line.charCodeAt(i + 1) !== SINGLE_QUOTE) {
+        // The closing quote must end the scalar: anything after it is a shape not read here.
+        return i + 1 === end ? text + line.slice(chunk, i) : REFUSED;
+      }
+      text += line.slice(chunk, i + 1);
+      i++;
+      chunk = i + 1;
+    } else if (!acceptQuotedCode(line, i, code, budget)) {
+      return REFUSED;
+    } else if (code >= 0x80) {
+      i = checkWide(line, i, end);
+    }
+  }
+  return REFUSED;
+}
+
+/** A double-quoted scalar on one line with the escapes of YAML 1.2.2 §5.7. */
+function readDoubleQuoted(line: string, start: number, end: number, budget: Budget): Read<string> {
+  let text = '';
+  let chunk = start + 1;
+  for (let i = start + 1; i < end; i++) {
+    const code = line.charCodeAt(i);
+    if (code === DOUBLE_QUOTE) return i + 1 === end ? text + line.slice(chunk, i) : REFUSED;
+    if (code === BACKSLASH) {
+      text += line.slice(chunk, i);
+      const letter = line[i + 1];
+      if (letter === undefined || i + 1 >= end) return REFUSED;
+      const simple = SIMPLE_ESCAPES[letter];
+      if (simple !== undefined) {
+        text += simple;
+        i++;
+      } else {
+        const length = HEX_ESCAPE_LENGTH[letter];
+        if (length === undefined) return REFUSED;
+        const hex = line.slice(i + 2, i + 2 + length);
+        if (hex.length !== length || i + 2 + length > end || !HEX_DIGITS.test(hex)) return REFUSED;
+        const point = Number.parseInt(hex, 16);
+        if (point > 0x10ffff) return REFUSED;
+        text += String.fromCodePoint(point);
+        i += 1 + length;
+      }
+      chunk = i + 1;
+    } else if (!acceptQuotedCode(line, i, code, budget)) {
+      return REFUSED;
+    } else if (code >= 0x80) {
+      i = checkWide(line, i, end);
+    }
+  }
+  return REFUSED;
+}
+
+/** A character inside quotes: printable, and `[`/`{` counted for the slow path's flow-depth limit. */
+function acceptQuotedCode(line: string, i: number, code: number, budget: Budget): boolean {
+  if (code < 0x80) {
+    if (code < 0x20 || code === 0x7f) return false;
+    if (code === OPEN_BRACKET || code === OPEN_BRACE) return ++budget.openers <= MAX_FLOW_OPENERS;
+    return true;
+  }
+  return checkWide(line, i, line.length) !== -1;
+}
+
+/**
+ * A character at or above U+0080 at `i`: the index of its last code unit, or -1 for C1 controls, the characters
+ * YAML or JavaScript treat as spaces or line breaks, the BOM, non-characters and lone surrogates.
+ */
+function checkWide(line: string, i: number, end: number): number {
+  const code = line.charCodeAt(i);
+  if (code < 0xa1) return -1;
+  if (code >= 0xd800 && code <= 0xdbff) {
+    const low = i + 1 < end ? line.charCodeAt(i + 1) : 0;
+    return low >= 0xdc00 && low <= 0xdfff ? i + 1 : -1;
+  }
+  if (code >= 0xdc00 && code <= 0xdfff) return -1;
+  if (code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 || code === 0x2029) return -1;
+  if (code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff) return -1;
+  if (code === 0xfffe || code === 0xffff) return -1;
+  return i;
+}
+
+/** The core-schema value of a plain scalar (YAML 1.2.2 §10.3.2), as `yaml` resolves it. */
+function typePlain(text: string): Scalar {
+  const first = text.charCodeAt(0);
+  // Only these first characters can start a null, boolean or number: everything else is a string.
+  if (!TYPED_FIRST.has(first)) return text;
+  if (CORE_NULL.test(text)) return null;
+  if (CORE_TRUE.test(text)) return true;
+  if (CORE_FALSE.test(text)) return false;
+  if (CORE_INT_OCT.test(text)) return Number.parseInt(text.slice(2), 8);
+  if (CORE_INT.test(text)) return Number.parseInt(text, 10);
+  if (CORE_INT_HEX.test(text)) return Number.parseInt(text.slice(2), 16);
+  if (CORE_INF.test(text)) return first === DASH ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
+  if (CORE_NAN.test(text)) return Number.NaN;
+  if (CORE_FLOAT_EXP.test(text) || CORE_FLOAT.test(text)) return Number.parseFloat(text);
+  return text;
+}
+
+function skipSpaces(line: string, from: number): number {
+  let i = from;
+  while (line.charCodeAt(i) === SPACE) i++;
+  return i;
+}
+
+function trimEnd(line: string, from: number): number {
+  let end = line.length;
+  while (end > from && line.charCodeAt(end - 1) === SPACE) end--;
+  return end;
+}
+
+/** The first line at or after `from` holding anything but spaces. */
+function skipBlank(lines: string[], from: number): number {
+  let index = from;
+  while (index < lines.length && skipSpaces(lines[index]!, 0) === lines[index]!.length) index++;
+  return index;
+}
+
+const SPACE = 0x20;
+const DASH = 0x2d;
+const COLON = 0x3a;
+const SINGLE_QUOTE = 0x27;
+const DOUBLE_QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACKET = 0x5b;
+const OPEN_BRACE = 0x7b;
+
+const codes = (chars: string): Set<number> => new Set([...chars].map((c) => c.charCodeAt(0)));
+
+/** YAML indicators that cannot start a plain scalar here (`-` is checked on its own, quotes start quoted ones). */
+const PLAIN_REFUSED_FIRST = codes('?:,[]{}#&*!|>%@`');
+
+/** Characters that send a plain scalar to the slow path wherever they are (indicators, comments, escapes…). */
+const PLAIN_REFUSED_ANYWHERE = new Uint8Array(128);
+for (const code of codes('#&*!|>[]{}%@`\\')) PLAIN_REFUSED_ANYWHERE[code] = 1;
+
+/** First characters of every non-string core-schema plain scalar. */
+const TYPED_FIRST = codes('~nNtTfF0123456789+-.');

@@ -1,0 +1,350 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { parseFrontmatter } from '../../src/discovery/frontmatter.js';
+import { readSimpleBlock } from '../../src/discovery/frontmatter-fast-path.js';
+import { parseFrontmatterBlock, parseFrontmatterBlockWithYaml } from '../../src/discovery/frontmatter-yaml.js';
+
+type Outcome = { value: unknown } | { error: string };
+
+function slowOutcome(block: string): Outcome {
+  try {
+    return { value: parseFrontmatterBlockWithYaml(block) };
+  } catch (error) {
+    return { error: `${(error as Error).name}: ${(error as Error).message}` };
+  }
+}
+
+function outcome(block: string): Outcome {
+  try {
+    return { value: parseFrontmatterBlock(block) };
+  } catch (error) {
+    return { error: `${(error as Error).name}: ${(error as Error).message}` };
+  }
+}
+
+/** Key order at every level (deepStrictEqual ignores it; `yaml` keeps the block's order). */
+function keyOrder(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return null;
+  if (Array.isArray(value)) return value.map(keyOrder);
+  return Object.entries(value).map(([key, item]) => [key, keyOrder(item)]);
+}
+
+/** The fast path either declines or gives exactly the value (types, -0, NaN, key order) the yaml path gives. */
+function assertAgrees(block: string): boolean {
+  const fast = readSimpleBlock(block);
+  const slow = slowOutcome(block);
+  if (fast !== undefined) {
+    assert.ok('value' in slow, `fast path accepted a block the yaml path refuses: ${JSON.stringify(block)}`);
+    assert.deepStrictEqual(fast, slow.value, JSON.stringify(block));
+    assert.deepStrictEqual(keyOrder(fast), keyOrder(slow.value), JSON.stringify(block));
+  }
+  assert.deepStrictEqual(outcome(block), slow, JSON.stringify(block));
+  return fast !== undefined;
+}
+
+describe('readSimpleBlock: exact values of tricky scalars (YAML 1.2 core schema)', () => {
+  const cases: Array<[string, string, unknown, boolean]> = [
+    // [what, value text after `k: `, value, taken by the fast path]
+    ['on stays a string', 'on', 'on', true],
+    ['yes stays a string', 'yes', 'yes', true],
+    ['no stays a string', 'no', 'no', true],
+    ['null', 'null', null, true],
+    ['Null', 'Null', null, true],
+    ['~', '~', null, true],
+    ['true', 'true', true, true],
+    ['False', 'False', false, true],
+    ['tRUE is text', 'tRUE', 'tRUE', true],
+    ['1e3', '1e3', 1000, true],
+    ['0o17', '0o17', 15, true],
+    ['0x1F', '0x1F', 31, true],
+    ['017 is decimal', '017', 17, true],
+    ['.5', '.5', 0.5, true],
+    ['-0', '-0', -0, true],
+    ['+12', '+12', 12, true],
+    ['1.50', '1.50', 1.5, true],
+    ['.inf', '.inf', Number.POSITIVE_INFINITY, true],
+    ['-.Inf', '-.Inf', Number.NEGATIVE_INFINITY, true],
+    ['.NaN', '.NaN', Number.NaN, true],
+    ['1_000 is text', '1_000', '1_000', true],
+    ['a version', '1.2.0', '1.2.0', true],
+    ['a lone dash is a sequence entry', '-', undefined, false],
+    ['a dash word', '--dry-run', '--dry-run', true],
+    ['trailing spaces are dropped', 'a b   ', 'a b', true],
+    ['a colon inside a word', 'https://example.com/x', 'https://example.com/x', true],
+    ['": " in double quotes', '"Use when: asked"', 'Use when: asked', true],
+    ['": " in single quotes', "'Use when: asked'", 'Use when: asked', true],
+    ["'it''s'", "'it''s'", "it's", true],
+    ['apostrophe inside a plain scalar', "don't", "don't", true],
+    ['"\\u00e9"', '"\\u00e9"', 'é', true],
+    ['"\\x41\\t"', '"\\x41\\t"', 'A\t', true],
+    ['"\\U0001F600"', '"\\U0001F600"', '😀', true],
+    ['an unknown escape', '"\\q"', undefined, false],
+    ['quoted flow characters', '"<path> [--dry-run]"', '<path> [--dry-run]', true],
+    ['empty double quotes', '""', '', true],
+    ['empty single quotes', "''", '', true],
+    ['empty value', '', null, true],
+    ['a comment', 'a # b', undefined, false],
+    ['an alias', '*x', undefined, false],
+    ['a flow list', '[a, b]', undefined, false],
+    ['a block scalar', '|', undefined, false],
+    ['text after a closing quote', '"a" b', undefined, false],
+    ['text after a closing single quote', "'a'b'", undefined, false],
+    ['a value with ": "', 'Use when: asked', undefined, false],
+    ['non-breaking space', 'a\u00a0b', undefined, false],
+    ['a lone surrogate', 'a\ud800', undefined, false],
+    ['em dash and emoji', 'a — b 😀', 'a — b 😀', true],
+  ];
+  for (const [what, text, expected, fast] of cases) {
+    it(what, () => {
+      const block = `k: ${text}`;
+      assert.equal(readSimpleBlock(block) !== undefined, fast);
+      assertAgrees(block);
+      if (expected !== undefined)
+        assert.deepStrictEqual(parseFrontmatter(`---\n${block}\n---\n`, 'musepi').frontmatter, { k: expected });
+    });
+  }
+
+  it('key:value without a space is a scalar document: no keys', () => {
+    assert.equal(readSimpleBlock('key:value'), undefined);
+    assert.deepStrictEqual(parseFrontmatter('---\nkey:value\n---\n', 'musepi').frontmatter, {});
+  });
+
+  it('reads CRLF line ends as LF', () => {
+    const text = '---\r\nname: a\r\ndescription: "b: c"\r\nmetadata:\r\n  version: 1\r\n---\r\nbody\r\n';
+    assert.deepStrictEqual(parseFrontmatter(text, 'musepi').frontmatter, {
+      name: 'a',
+      description: 'b: c',
+      metadata: { version: 1 },
+    });
+  });
+
+  it('a BOM before the fence means no frontmatter; inside a value it goes to the yaml path', () => {
+    assert.deepStrictEqual(parseFrontmatter('\ufeff---\nname: a\n---\n', 'musepi').frontmatter, {});
+    assert.equal(readSimpleBlock('name: a\ufeffb'), undefined);
+    assertAgrees('name: a\ufeffb');
+  });
+
+  it('reads the shapes real skills have', () => {
+    const block = [
+      'name: pdf-tools',
+      'description: "Extract text from PDFs. Use when: the user mentions PDFs"',
+      'license: MIT',
+      'allowed-tools:',
+      '  - Read',
+      '  - Bash',
+      'disable-model-invocation: false',
+      '',
+      'metadata:',
+      '  version: "1.2.0"',
+      '  owner: platform-team',
+    ].join('\n');
+    const value = readSimpleBlock(block);
+    assert.deepStrictEqual(value, {
+      name: 'pdf-tools',
+      description: 'Extract text from PDFs. Use when: the user mentions PDFs',
+      license: 'MIT',
+      'allowed-tools': ['Read', 'Bash'],
+      'disable-model-invocation': false,
+      metadata: { version: '1.2.0', owner: 'platform-team' },
+    });
+    assertAgrees(block);
+    assert.deepStrictEqual(parseFrontmatter(`---\n${block}\n---\nbody`, 'musepi').frontmatter, {
+      name: 'pdf-tools',
+      description: 'Extract text from PDFs. Use when: the user mentions PDFs',
+      license: 'MIT',
+      allowedTools: ['Read', 'Bash'],
+      disableModelInvocation: false,
+      metadata: { version: '1.2.0', owner: 'platform-team' },
+    });
+  });
+
+  it('leaves duplicate keys, typed keys and deeper nesting to the yaml path', () => {
+    for (const block of [
+      'a: 1\na: 2',
+      'm:\n  a: 1\n  a: 2',
+      'true: 1',
+      'null: 1',
+      'm:\n  a:\n    b: 1',
+      'm:\n  a: 1\n   b: 2',
+      'a: 1\n  b',
+      'l:\n  - a\n - b',
+      '  a: 1',
+      'a: 1 # c',
+      'l:\n  - - a',
+      'l:\n  - a: 1',
+    ]) {
+      assert.equal(readSimpleBlock(block), undefined, JSON.stringify(block));
+      assertAgrees(block);
+    }
+  });
+
+  it('gives the same error as the yaml path for a block it declines', () => {
+    assert.deepStrictEqual(outcome('a: 1\na: 2'), { error: 'Error: Map keys must be unique' });
+  });
+
+  it('leaves a block over the flow-depth limit to the yaml path (quoted brackets count there)', () => {
+    const block = `a: "${'['.repeat(1001)}"`;
+    assert.equal(readSimpleBlock(block), undefined);
+    assert.match(JSON.stringify(outcome(block)), /FrontmatterLimitError/);
+    assert.deepStrictEqual(readSimpleBlock(`a: "${'['.repeat(1000)}"`), { a: '['.repeat(1000) });
+  });
+});
+
+describe('readSimpleBlock agrees with the yaml path (property)', () => {
+  // A small alphabet, so that generated blocks often repeat a key.
+  const word = fc.stringMatching(/^[a-cA_][a-c1_-]{0,2}$/);
+  const key = fc.oneof(
+    { weight: 3, arbitrary: word },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom(
+        'name',
+        'description',
+        'allowed-tools',
+        'metadata',
+        'true',
+        'Null',
+        'on',
+        'constructor',
+        '__proto__',
+        'toString',
+        'a',
+        '1a',
+        'my key',
+        'k:',
+        '-a',
+        '"q"',
+      ),
+    },
+  );
+  // Mostly characters a plain or quoted scalar may hold, some that change its reading, a few it must not hold.
+  const cleanPiece = fc.constantFrom(
+    ...['a', 'B', 'word', ' ', '  ', '0', '1', '17', '.', '-', '+', 'e', 'x', 'o', ':', ',', '?', "'", '"', '~'],
+    ...['null', 'true', 'False', 'inf', 'nan', '.inf', '.NaN', '0x1F', '0o17', '1e3', '...', '---', 'é', '—', '😀'],
+  );
+  const indicatorPiece = fc.constantFrom(
+    ': ',
+    ' #',
+    '#',
+    '\\',
+    '[',
+    ']',
+    '{',
+    '}',
+    '!',
+    '&',
+    '*',
+    '|',
+    '>',
+    '%',
+    '@',
+    '`',
+  );
+  const badPiece = fc.constantFrom('\u00a0', '\u2028', '\u0085', '\ufeff', '\ud800', '\u0000', '\u007f', '\t', '\r');
+  const piece = fc.oneof(
+    { weight: 12, arbitrary: cleanPiece },
+    { weight: 3, arbitrary: indicatorPiece },
+    { weight: 1, arbitrary: badPiece },
+  );
+  const escapeSequence = fc.oneof(
+    fc.constantFrom(...'0abefnrtvN_LP "/\\q\t'.split('').map((c) => `\\${c}`)),
+    fc.constantFrom('\\u00e9', '\\x41', '\\xZ1', '\\U0001F600', '\\U00110000', '\\ud83d\\ude00', '\\u12', '\\'),
+  );
+  const raw = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join(''));
+  const scalar = fc.oneof(
+    { weight: 4, arbitrary: raw },
+    { weight: 2, arbitrary: raw.map((text) => `'${text.replaceAll("'", "''")}'`) },
+    { weight: 2, arbitrary: raw.map((text) => `'${text}'`) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .array(fc.oneof(piece, escapeSequence), { maxLength: 6 })
+        .map((parts) => `"${parts.join('').replaceAll('"', '\\"')}"`),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.array(fc.oneof(piece, escapeSequence), { maxLength: 6 }).map((parts) => `"${parts.join('')}"`),
+    },
+  );
+  const gap = fc.constantFrom(' ', ' ', ' ', '  ', '', '\t');
+  const indent = fc.constantFrom('  ', '  ', '    ', ' ', '');
+  const blank = fc.constantFrom('', '  ');
+  const entry = fc.oneof(
+    { weight: 5, arbitrary: fc.tuple(key, gap, scalar).map(([k, g, v]) => [`${k}:${g}${v}`]) },
+    { weight: 1, arbitrary: key.map((k) => [`${k}:`]) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(key, indent, fc.array(fc.tuple(gap, scalar), { minLength: 1, maxLength: 3 }))
+        .map(([k, i, items]) => [`${k}:`, ...items.map(([g, v]) => `${i}-${g}${v}`)]),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(key, indent, fc.array(fc.tuple(key, fc.option(fc.tuple(gap, scalar))), { minLength: 1, maxLength: 3 }))
+        .map(([k, i, items]) => [`${k}:`, ...items.map(([sub, v]) => `${i}${sub}:${v === null ? '' : v.join('')}`)]),
+    },
+    { weight: 1, arbitrary: blank.map((b) => [b]) },
+  );
+  const block = fc.array(entry, { maxLength: 6 }).map((entries) => entries.flat().join('\n'));
+  /** Near-misses: a line of the block indented, duplicated or cut. */
+  const mutated = fc
+    .tuple(block, fc.nat(), fc.constantFrom('indent', 'dedent', 'duplicate', 'cut', 'comment'))
+    .map(([text, at, how]) => {
+      const lines = text.split('\n');
+      const i = at % Math.max(lines.length, 1);
+      const line = lines[i] ?? '';
+      if (how === 'indent') lines[i] = ` ${line}`;
+      else if (how === 'dedent') lines[i] = line.slice(1);
+      else if (how === 'duplicate') lines.splice(i, 0, line);
+      else if (how === 'cut') lines[i] = line.slice(0, Math.floor(line.length / 2));
+      else lines.splice(i, 0, '# note');
+      return lines.join('\n');
+    });
+
+  it('on generated blocks: same value, same key order, same error', () => {
+    let accepted = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.oneof(block, mutated), (text) => {
+        runs++;
+        if (assertAgrees(text)) accepted++;
+      }),
+      { numRuns: 3000, seed: 20261130 },
+    );
+    // The property says something only if the fast path takes a good share of the blocks.
+    assert.ok(accepted > runs / 10, `fast path took ${accepted} of ${runs} blocks`);
+  });
+
+  it('on blocks of the shapes real skills have, which it always takes', () => {
+    const plainWord = fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/);
+    const sentence = fc.array(plainWord, { minLength: 1, maxLength: 8 }).map((words) => words.join(' '));
+    const value = fc.oneof(
+      sentence,
+      sentence.map((s) => `"${s}: ${s}"`),
+      fc.integer().map(String),
+      fc.boolean().map(String),
+    );
+    const realistic = fc
+      .tuple(
+        fc.uniqueArray(
+          plainWord.filter((k) => !['true', 'false', 'null'].includes(k)),
+          { minLength: 1, maxLength: 6 },
+        ),
+        fc.array(value, { minLength: 6, maxLength: 6 }),
+        fc.array(sentence, { maxLength: 3 }),
+      )
+      .map(([keys, values, tools]) => {
+        const lines = keys.map((k, i) => `${k}: ${values[i]}`);
+        if (tools.length > 0) lines.push('allowed-tools:', ...tools.map((t) => `  - ${t}`));
+        return lines.join('\n');
+      });
+    fc.assert(
+      fc.property(realistic, (text) => {
+        assert.ok(assertAgrees(text), JSON.stringify(text));
+      }),
+      { numRuns: 300, seed: 20261130 },
+    );
+  });
+});
