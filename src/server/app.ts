@@ -13,6 +13,8 @@ import { openApiPlugin } from './plugins/openapi.js';
 import { defaultPressureOptions, type PressureOptions, pressurePlugin } from './plugins/pressure.js';
 import { type SecurityOptions, securityPlugin } from './plugins/security.js';
 import { workspacesPlugin } from './plugins/workspaces.js';
+import { installPollFastPath, PollFastPath } from './poll-fast-path.js';
+import { requestIdSequence } from './request-ids.js';
 import { PathOnlyLogController, pathOf } from './request-log.js';
 import { collisionsRoutes } from './routes/collisions.js';
 import { contextFilesRoutes } from './routes/context-files.js';
@@ -22,6 +24,7 @@ import { invocationsRoutes } from './routes/invocations.js';
 import { promptRoutes } from './routes/prompt.js';
 import { skillFilesRoutes } from './routes/skill-files.js';
 import { skillsRoutes } from './routes/skills.js';
+import { securityChecks } from './security-checks.js';
 
 export interface AppOptions {
   registry: WorkspaceRegistry;
@@ -40,6 +43,15 @@ export interface AppOptions {
   docs?: boolean;
   /** Load-shedding thresholds over `defaultPressureOptions()` (SECURITY.md §Overload). */
   pressure?: Partial<PressureOptions>;
+  /** Answer `GET /skills` polls before Fastify's pipeline (poll-fast-path.ts; default true). */
+  pollFastPath?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The `GET /skills` poll fast path, or undefined when it is switched off. */
+    pollFastPath: PollFastPath | undefined;
+  }
 }
 
 export const DEFAULT_READY_WAIT_MS = 2000;
@@ -51,8 +63,11 @@ const CLOSE_GRACE_MS = 1500;
 const RETRY_AFTER_S = '1';
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  // One id sequence for Fastify and the poll fast path.
+  const nextRequestId = requestIdSequence();
   const app = Fastify({
     ...loggerOption(options.logger),
+    genReqId: nextRequestId,
     // Fastify's request lines print the query string, where the SSE token may be: logged by path only instead.
     logController: new PathOnlyLogController(),
     // Closing ends the event streams in preClose; idle keep-alive sockets are closed, busy ones finish.
@@ -131,7 +146,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(eventsRoutes);
 
+  const fastPath =
+    options.pollFastPath === false
+      ? undefined
+      : new PollFastPath({
+          log: app.log,
+          nextRequestId,
+          isClosing: () => closing,
+          isUnderPressure: () => app.isUnderPressure(),
+          // The same options as the security plugin's: the same Host policy, allow-list and token digest.
+          security: options.security === undefined ? undefined : securityChecks(options.security),
+          readyDefaultView: () => app.readyDefaultView(undefined),
+        });
+  app.decorate('pollFastPath', fastPath);
+
   await app.ready();
+  if (fastPath !== undefined) installPollFastPath(app.server, fastPath);
   return app;
 }
 

@@ -3,14 +3,18 @@
 
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
+/** The `msg` of the line per request; the poll fast path (poll-fast-path.ts) writes the same line. */
+export const REQUEST_COMPLETED = 'request completed';
+export const REQUEST_ERRORED = 'request errored';
+
 export class PathOnlyLogController extends LogController {
   /** One line per request is enough: the completion line carries everything. */
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { ...describe(request), statusCode: reply.statusCode, responseTimeMs: round(reply.elapsedTime) };
-    if (error) reply.log.error({ ...line, err: error }, 'request errored');
-    else reply.log.info(line, 'request completed');
+    const line = { ...describe(request), statusCode: reply.statusCode, responseTimeMs: roundMs(reply.elapsedTime) };
+    if (error) reply.log.error({ ...line, err: error }, REQUEST_ERRORED);
+    else reply.log.info(line, REQUEST_COMPLETED);
   }
 
   override defaultErrorLog(error: Error, request: FastifyRequest, reply: FastifyReply): void {
@@ -42,6 +46,7 @@ function describe(request: FastifyRequest): { method: string; path: string } {
   return { method: request.method, path: pathOf(request.raw.url ?? '') };
 }
 
-function round(ms: number): number {
+/** Response times to a tenth of a millisecond: finer digits are noise in a log line. */
+export function roundMs(ms: number): number {
   return Math.round(ms * 10) / 10;
 }

@@ -3,24 +3,13 @@
 // 3. bearer token (other local users and remote clients). Each refusal throws a SkillsdError that the app's error
 // handler turns into `{ statusCode, code, error, message }`.
 
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SkillsdError } from '../../discovery/errors.js';
-import type { ServerSettings } from '../../discovery/types.js';
-import { type HostPolicy, hostnameOf, hostPolicyFor, isAllowedHostname } from '../host-allow-list.js';
+import { bearerToken, quote, type SecurityOptions, securityChecks } from '../security-checks.js';
 
-export interface SecurityOptions {
-  /** When set, every route but `/health` needs `Authorization: Bearer <token>`. */
-  token?: string;
-  /** The address the server binds; decides the base Host allow-list (see host-allow-list.ts). */
-  bindHost: string;
-  /** Read on every request so that an edit of `server.allowedHosts`/`allowedOrigins` in the config applies live. */
-  getServerSettings: () => ServerSettings;
-}
+export type { SecurityOptions } from '../security-checks.js';
 
-const ABSOLUTE_TARGET = /^[a-z][a-z0-9+.-]*:\/\//i;
-const BEARER = /^Bearer +(\S+) *$/i;
 const ALLOW_METHODS = 'GET, HEAD, POST, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, If-None-Match, Last-Event-ID';
 const EXPOSE_HEADERS = 'ETag, Last-Modified, Retry-After, X-Skill-Source-Path';
@@ -41,19 +30,12 @@ declare module 'fastify' {
 }
 
 const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
-  const hostPolicy = hostPolicyFor(options.bindHost);
-  const expectedDigest = options.token === undefined ? undefined : digest(options.token);
+  const checks = securityChecks(options);
   app.decorateRequest('corsOrigin', undefined);
 
   // Callback-style hooks: no promise per request on the polling hot path (docs/performance.md).
   app.addHook('onRequest', (request, _reply, done) => {
-    try {
-      checkHost(request, hostPolicy, options.getServerSettings().allowedHosts);
-    } catch (error) {
-      done(error as SkillsdError);
-      return;
-    }
-    done();
+    done(checks.hostRefusal(request.headers.host, request.raw.url ?? ''));
   });
 
   app.addHook('onRequest', (request, reply, done) => {
@@ -86,7 +68,7 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
     reply.code(204).send();
   });
 
-  if (expectedDigest !== undefined) {
+  if (checks.tokenRequired) {
     app.addHook('onRequest', async (request, reply) => {
       if (reply.sent) return;
       const route = request.routeOptions.url;
@@ -96,7 +78,7 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
         reply.header('www-authenticate', 'Bearer');
         throw new SkillsdError('Unauthorized', 'A bearer token is required: send "Authorization: Bearer <token>"');
       }
-      if (!timingSafeEqual(digest(presented), expectedDigest)) {
+      if (!checks.tokenMatches(presented)) {
         reply.header('www-authenticate', 'Bearer');
         throw new SkillsdError('Unauthorized', 'The bearer token is wrong');
       }
@@ -112,32 +94,6 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
 
 export const securityPlugin = fp(security, { name: 'skillsd-security', fastify: '5.x' });
 
-function checkHost(request: FastifyRequest, policy: HostPolicy, extraHosts: readonly string[]): void {
-  const header = request.headers.host ?? '';
-  const hostname = hostnameOf(header);
-  if (!isAllowedHostname(hostname, policy, extraHosts)) {
-    throw new SkillsdError('ForbiddenHost', `Host ${quote(header)} is not allowed`);
-  }
-  // An absolute-form target (`GET http://evil.com/ HTTP/1.1`) names the authority the client meant (RFC 9112
-  // §3.2.2): a proxy in front of the daemon may have routed by it, so it must pass the same allow-list.
-  const target = request.raw.url ?? '';
-  if (ABSOLUTE_TARGET.test(target)) {
-    const authority = authorityOf(target);
-    if (authority === undefined || !isAllowedHostname(hostnameOf(authority), policy, extraHosts)) {
-      throw new SkillsdError('ForbiddenHost', `Request target ${quote(target)} names a host that is not allowed`);
-    }
-  }
-}
-
-function authorityOf(target: string): string | undefined {
-  try {
-    const url = new URL(target);
-    return url.username === '' && url.password === '' ? url.host : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** `Origin: null` (sandboxed iframes, file://, redirects) matches nothing: it could be any page. */
 function isAllowedOrigin(origin: string, allowed: readonly string[]): boolean {
   if (origin === 'null') return false;
@@ -147,7 +103,7 @@ function isAllowedOrigin(origin: string, allowed: readonly string[]): boolean {
 
 function presentedToken(request: FastifyRequest, route: string | undefined): string | undefined {
   const header = request.headers.authorization;
-  if (header !== undefined) return BEARER.exec(header)?.[1] ?? '';
+  if (header !== undefined) return bearerToken(header);
   if (route !== undefined && QUERY_TOKEN_ROUTES.has(route)) {
     const token = (request.query as Record<string, unknown> | undefined)?.token;
     if (typeof token === 'string') return token;
@@ -160,11 +116,6 @@ function hasQueryKey(request: FastifyRequest, key: string): boolean {
   return query !== undefined && query !== null && Object.hasOwn(query, key);
 }
 
-/** Hashing both sides first gives equal-length buffers, so neither the comparison nor its length leaks the token. */
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value, 'utf8').digest();
-}
-
 function withVaryOrigin(current: ReturnType<FastifyReply['getHeader']>): string {
   const values = (Array.isArray(current) ? current.join(',') : String(current ?? ''))
     .split(',')
@@ -172,9 +123,4 @@ function withVaryOrigin(current: ReturnType<FastifyReply['getHeader']>): string 
     .filter((value) => value !== '');
   if (!values.some((value) => value.toLowerCase() === 'origin' || value === '*')) values.push('Origin');
   return values.join(', ');
-}
-
-/** Reflected header values are capped: the message is for a human, not an echo service. */
-function quote(value: string): string {
-  return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
 }

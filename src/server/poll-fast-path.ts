@@ -1,0 +1,130 @@
+// `GET /skills` polls answered before Fastify's pipeline. Editors and agents poll the unfiltered list of the default
+// workspace with `If-None-Match`, and for that request Fastify's fixed per-request work (a Request and a Reply, a
+// child logger, the onRequest hooks, querystring validation, the onSend hook) cost more than half of what a bare
+// node:http server spends on the same answer (docs/performance.md, HTTP). This handler sits in front of Fastify's
+// own request handler and answers such a poll itself, byte for byte as the `/skills` route would (status, headers,
+// body) and with the same log line, but only when every guard on Fastify's path would let the request through:
+// - the exact target `/skills` (no query string, no absolute form) and method GET, no request body;
+// - no `Origin` header (the Origin allow-list, CORS headers and `Vary` stay with the security plugin);
+// - no `Accept-Version` header (Fastify's router treats it as a route constraint);
+// - not closing (503 `NotReady`), not shedding load (503 `Overloaded`, the pressure plugin's own state);
+// - the Host allow-list and the bearer token pass, by the same functions the security hooks call;
+// - the default workspace is open and indexed (otherwise the route waits for it or answers 503).
+// Anything else goes to Fastify untouched, so every refusal keeps its exact API.md answer.
+
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { FastifyBaseLogger } from 'fastify';
+import type { WorkspaceView } from './plugins/workspaces.js';
+import { REQUEST_COMPLETED, REQUEST_ERRORED, roundMs } from './request-log.js';
+import { matchesIfNoneMatch } from './routes/conditional.js';
+import { bearerToken, type SecurityChecks } from './security-checks.js';
+
+export interface PollFastPathOptions {
+  /** The app's logger (`app.log`): Fastify's request loggers are its children with a `reqId` binding. */
+  log: AppLogger;
+  /** The request id sequence Fastify's `genReqId` also draws from. */
+  nextRequestId: () => string;
+  isClosing: () => boolean;
+  isUnderPressure: () => boolean;
+  /** The security plugin's checks; undefined when the app runs without that plugin. */
+  security: SecurityChecks | undefined;
+  /** The default workspace when it is open and indexed (the workspaces plugin's `readyDefaultView`). */
+  readyDefaultView: () => WorkspaceView | undefined;
+}
+
+/** pino has `isLevelEnabled`; the silent logger Fastify uses without one does not (and logs nothing). */
+type AppLogger = FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
+
+type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
+
+const POLL_TARGET = '/skills';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export class PollFastPath {
+  /** How many requests this path answered (the rest went to Fastify). */
+  answered = 0;
+
+  constructor(private readonly options: PollFastPathOptions) {}
+
+  /** Answers `request` and returns true, or returns false having touched neither the request nor the response. */
+  tryAnswer(request: IncomingMessage, response: ServerResponse): boolean {
+    if (request.url !== POLL_TARGET || request.method !== 'GET') return false;
+    const started = performance.now();
+    const headers = request.headers;
+    if (headers.origin !== undefined || headers['accept-version'] !== undefined || hasBody(headers)) return false;
+    const options = this.options;
+    if (options.isClosing() || options.isUnderPressure()) return false;
+    if (options.security !== undefined && !admitted(options.security, headers, POLL_TARGET)) return false;
+    const view = options.readyDefaultView();
+    if (view === undefined) return false;
+
+    this.answered++;
+    const reqId = options.nextRequestId();
+    const answer = view.snapshot.answer();
+    // Header names, values and order as the route's `reply.header(...)` calls and Fastify's `send` produce them.
+    if (matchesIfNoneMatch(headers['if-none-match'], answer.etag)) {
+      response.writeHead(304, { etag: answer.etag, 'cache-control': 'no-cache' });
+      response.end();
+    } else {
+      response.writeHead(200, {
+        etag: answer.etag,
+        'cache-control': 'no-cache',
+        'content-type': JSON_TYPE,
+        'content-length': String(answer.body.length),
+      });
+      response.end(answer.body);
+    }
+    const log = options.log;
+    if (typeof log.isLevelEnabled === 'function' && log.isLevelEnabled('info')) {
+      logWhenFinished(log, response, reqId, started);
+    }
+    return true;
+  }
+}
+
+/**
+ * Puts the fast path in front of the server's request handler (Fastify's, the one listener it registered), so
+ * the server, its options (timeouts, header limits) and its `clientError` handler stay exactly as Fastify set them.
+ */
+export function installPollFastPath(server: Server, fastPath: PollFastPath): void {
+  const listeners = server.listeners('request');
+  const fastify = listeners[0] as RequestHandler | undefined;
+  if (listeners.length !== 1 || fastify === undefined) {
+    throw new Error(`expected one request handler on the HTTP server, found ${listeners.length}`);
+  }
+  server.removeListener('request', fastify);
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (!fastPath.tryAnswer(request, response)) fastify(request, response);
+  });
+}
+
+function admitted(security: SecurityChecks, headers: IncomingHttpHeaders, target: string): boolean {
+  if (security.hostRefusal(headers.host, target) !== undefined) return false;
+  if (!security.tokenRequired) return true;
+  const authorization = headers.authorization;
+  return authorization !== undefined && security.tokenMatches(bearerToken(authorization));
+}
+
+/** A GET with a body is rare and never a poll: Fastify decides what to do with it. */
+function hasBody(headers: IncomingHttpHeaders): boolean {
+  const length = headers['content-length'];
+  return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+/**
+ * The line Fastify's log controller writes (request-log.ts) when the response has finished: its request logger is a
+ * child of `log` with the binding `reqId`, which pino prints right after the parent's bindings, exactly where the
+ * first key of this object goes.
+ */
+function logWhenFinished(log: AppLogger, response: ServerResponse, reqId: string, started: number): void {
+  const done = (error?: Error) => {
+    response.removeListener('finish', done);
+    response.removeListener('error', done);
+    const responseTimeMs = roundMs(performance.now() - started);
+    const line = { reqId, method: 'GET', path: POLL_TARGET, statusCode: response.statusCode, responseTimeMs };
+    if (error) log.error({ ...line, err: error }, REQUEST_ERRORED);
+    else log.info(line, REQUEST_COMPLETED);
+  };
+  response.on('finish', done);
+  response.on('error', done);
+}

@@ -1,0 +1,80 @@
+// The Host and bearer-token decisions of API.md §Security defaults, as plain functions over header values. The
+// security plugin's hooks and the poll fast path (poll-fast-path.ts) both call these, so a request the fast path
+// answers is one those hooks would have let through by the very same comparison.
+
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { SkillsdError } from '../discovery/errors.js';
+import type { ServerSettings } from '../discovery/types.js';
+import { hostnameOf, hostPolicyFor, isAllowedHostname } from './host-allow-list.js';
+
+export interface SecurityOptions {
+  /** When set, every route but `/health` needs `Authorization: Bearer <token>`. */
+  token?: string;
+  /** The address the server binds; decides the base Host allow-list (see host-allow-list.ts). */
+  bindHost: string;
+  /** Read on every request so that an edit of `server.allowedHosts`/`allowedOrigins` in the config applies live. */
+  getServerSettings: () => ServerSettings;
+}
+
+export interface SecurityChecks {
+  /** Why a request with this Host header and target is refused (403 `ForbiddenHost`), or undefined. */
+  hostRefusal(hostHeader: string | undefined, target: string): SkillsdError | undefined;
+  /** Whether routes need a bearer token at all. */
+  readonly tokenRequired: boolean;
+  /** Whether a presented token is the configured one (constant time). False when none is configured. */
+  tokenMatches(presented: string): boolean;
+}
+
+const ABSOLUTE_TARGET = /^[a-z][a-z0-9+.-]*:\/\//i;
+const BEARER = /^Bearer +(\S+) *$/i;
+
+export function securityChecks(options: SecurityOptions): SecurityChecks {
+  const policy = hostPolicyFor(options.bindHost);
+  const expectedDigest = options.token === undefined ? undefined : digest(options.token);
+  return {
+    hostRefusal(hostHeader, target) {
+      const extraHosts = options.getServerSettings().allowedHosts;
+      const header = hostHeader ?? '';
+      if (!isAllowedHostname(hostnameOf(header), policy, extraHosts)) {
+        return new SkillsdError('ForbiddenHost', `Host ${quote(header)} is not allowed`);
+      }
+      // An absolute-form target (`GET http://evil.com/ HTTP/1.1`) names the authority the client meant (RFC 9112
+      // §3.2.2): a proxy in front of the daemon may have routed by it, so it must pass the same allow-list.
+      if (ABSOLUTE_TARGET.test(target)) {
+        const authority = authorityOf(target);
+        if (authority === undefined || !isAllowedHostname(hostnameOf(authority), policy, extraHosts)) {
+          return new SkillsdError('ForbiddenHost', `Request target ${quote(target)} names a host that is not allowed`);
+        }
+      }
+      return undefined;
+    },
+    tokenRequired: expectedDigest !== undefined,
+    tokenMatches(presented) {
+      return expectedDigest !== undefined && timingSafeEqual(digest(presented), expectedDigest);
+    },
+  };
+}
+
+/** The token of an `Authorization` header; '' when it is not of the `Bearer <token>` form (then it matches nothing). */
+export function bearerToken(header: string): string {
+  return BEARER.exec(header)?.[1] ?? '';
+}
+
+/** Reflected header values are capped: the message is for a human, not an echo service. */
+export function quote(value: string): string {
+  return JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value);
+}
+
+function authorityOf(target: string): string | undefined {
+  try {
+    const url = new URL(target);
+    return url.username === '' && url.password === '' ? url.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Hashing both sides first gives equal-length buffers, so neither the comparison nor its length leaks the token. */
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
