@@ -2,10 +2,12 @@
 // (or still growing) file costs at most MAX_SKILL_FILE_BYTES and still loads if its block closes within them.
 
 import { isUtf8 } from 'node:buffer';
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
+import * as fs from 'node:fs';
 
 export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
+
+/** Non-blocking: a FIFO swapped in for the file would otherwise block the read forever. */
+const OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
 /** The head of a SKILL.md and what a user should know about how it was read. */
 export interface SkillFileHead {
@@ -28,32 +30,75 @@ export async function readSkillFile(path: string, maxBytes = MAX_SKILL_FILE_BYTE
   return (await readSkillFileHead(path, maxBytes)).text;
 }
 
-/** `readSkillFile`, also saying whether the cap cut the file and whether its bytes were valid UTF-8. */
-export async function readSkillFileHead(path: string, maxBytes = MAX_SKILL_FILE_BYTES): Promise<SkillFileHead> {
-  const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-  try {
-    const stats = await handle.stat();
-    if (!stats.isFile()) throw new Error(`not a regular file: ${path}`);
-    // One byte past the size: a file that grew since the fstat is then seen as cut, not as complete.
-    const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stats.size + 1));
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    // Cut: the buffer filled up and the file holds more (larger than the cap, or grown since the fstat).
-    const truncated = filled === buffer.length && filled !== stats.size;
-    const read = buffer.subarray(0, filled);
-    return {
-      text: read.toString('utf8'),
-      size: Math.max(stats.size, filled),
-      truncated,
-      validUtf8: isUtf8(truncated ? withoutCutCharacter(read) : read),
-    };
-  } finally {
-    await handle.close();
+/**
+ * `readSkillFile`, also saying whether the cap cut the file and whether its bytes were valid UTF-8.
+ *
+ * Written with the callback API: a cold discovery reads every SKILL.md, and a FileHandle with a promise per step
+ * (open, stat, read, close) cost about as much again as the system calls themselves (10,000 files: ≈ 1.6 s against
+ * ≈ 0.9 s for the same calls through callbacks, measured on the benchmark fixture).
+ */
+export function readSkillFileHead(path: string, maxBytes = MAX_SKILL_FILE_BYTES): Promise<SkillFileHead> {
+  return new Promise((resolve, reject) => {
+    fs.open(path, OPEN_FLAGS, (openError, fd) => {
+      if (openError) {
+        reject(openError);
+        return;
+      }
+      const finish = (error: Error | null, head?: SkillFileHead): void => {
+        fs.close(fd, (closeError) => {
+          const failure = error ?? closeError;
+          if (failure) reject(failure);
+          else resolve(head as SkillFileHead);
+        });
+      };
+      fs.fstat(fd, (statError, stats) => {
+        if (statError) {
+          finish(statError);
+        } else if (!stats.isFile()) {
+          finish(new Error(`not a regular file: ${path}`));
+        } else {
+          // One byte past the size: a file that grew since the fstat is then seen as cut, not as complete.
+          const buffer = Buffer.allocUnsafe(Math.min(maxBytes, stats.size + 1));
+          readInto(fd, buffer, 0, stats.size, finish);
+        }
+      });
+    });
+  });
+}
+
+/** Reads into `buffer` from `filled` on, until it is full or the file ends; then `finish` with the head. */
+function readInto(
+  fd: number,
+  buffer: Buffer,
+  filled: number,
+  size: number,
+  finish: (error: Error | null, head?: SkillFileHead) => void,
+): void {
+  if (filled === buffer.length) {
+    finish(null, headOf(buffer, filled, size));
+    return;
   }
+  const wanted = buffer.length - filled;
+  fs.read(fd, buffer, filled, wanted, filled, (readError, bytesRead) => {
+    const total = filled + bytesRead;
+    // A short read that brought every byte the fstat announced is the end of a regular file: no further read just
+    // to be told 0. Short of the announced size (shrunk meanwhile, or an odd file system), read on.
+    if (readError) finish(readError);
+    else if (bytesRead === 0 || (bytesRead < wanted && total >= size)) finish(null, headOf(buffer, total, size));
+    else readInto(fd, buffer, total, size, finish);
+  });
+}
+
+function headOf(buffer: Buffer, filled: number, size: number): SkillFileHead {
+  // Cut: the buffer filled up and the file holds more (larger than the cap, or grown since the fstat).
+  const truncated = filled === buffer.length && filled !== size;
+  const read = buffer.subarray(0, filled);
+  return {
+    text: read.toString('utf8'),
+    size: Math.max(size, filled),
+    truncated,
+    validUtf8: isUtf8(truncated ? withoutCutCharacter(read) : read),
+  };
 }
 
 /** `bytes` without a UTF-8 sequence left incomplete at its end (the cap cut it, the file may be fine). */
