@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { parseFrontmatter } from '../../src/discovery/frontmatter.js';
 import { readSimpleBlock } from '../../src/discovery/frontmatter-fast-path.js';
@@ -188,6 +190,24 @@ describe('readSimpleBlock: exact values of tricky scalars (YAML 1.2 core schema)
     assert.equal(readSimpleBlock(block), undefined);
     assert.match(JSON.stringify(outcome(block)), /FrontmatterLimitError/);
     assert.deepStrictEqual(readSimpleBlock(`a: "${'['.repeat(1000)}"`), { a: '['.repeat(1000) });
+  });
+});
+
+describe('readSimpleBlock memory', () => {
+  it('values do not keep the whole SKILL.md text alive', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    // 400 files of 50 KB: 20 MB if each frontmatter kept its file's text.
+    const kept = Array.from({ length: 400 }, (_, i) => {
+      const text = `---\nname: skill-${i}\ndescription: a description long enough to be a slice ${i}\n---\n${'x'.repeat(50_000)}${i}`;
+      return parseFrontmatter(text, 'musepi').frontmatter;
+    });
+    gc();
+    const grown = process.memoryUsage().heapUsed - before;
+    assert.equal(kept.length, 400);
+    assert.ok(grown < 4_000_000, `heap grew by ${grown} bytes`);
   });
 });
 
