@@ -13,9 +13,9 @@
 // Anything else goes to Fastify untouched, so every refusal keeps its exact API.md answer.
 
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { FastifyBaseLogger } from 'fastify';
 import type { WorkspaceView } from './plugins/workspaces.js';
-import { REQUEST_COMPLETED, REQUEST_ERRORED, roundMs } from './request-log.js';
+import { type AppLogger, type CompletedLineWriter, completedLineWriter } from './request-line.js';
+import { REQUEST_ERRORED, roundMs } from './request-log.js';
 import { matchesIfNoneMatch } from './routes/conditional.js';
 import { bearerToken, type SecurityChecks } from './security-checks.js';
 
@@ -32,9 +32,6 @@ export interface PollFastPathOptions {
   readyDefaultView: () => WorkspaceView | undefined;
 }
 
-/** pino has `isLevelEnabled`; the silent logger Fastify uses without one does not (and logs nothing). */
-type AppLogger = FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
-
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
 const POLL_TARGET = '/skills';
@@ -44,7 +41,11 @@ export class PollFastPath {
   /** How many requests this path answered (the rest went to Fastify). */
   answered = 0;
 
-  constructor(private readonly options: PollFastPathOptions) {}
+  private readonly writeCompleted: CompletedLineWriter;
+
+  constructor(private readonly options: PollFastPathOptions) {
+    this.writeCompleted = completedLineWriter(options.log, 'GET', POLL_TARGET);
+  }
 
   /** Answers `request` and returns true, or returns false having touched neither the request nor the response. */
   tryAnswer(request: IncomingMessage, response: ServerResponse): boolean {
@@ -76,7 +77,7 @@ export class PollFastPath {
     }
     const log = options.log;
     if (typeof log.isLevelEnabled === 'function' && log.isLevelEnabled('info')) {
-      logWhenFinished(log, response, reqId, started);
+      logWhenFinished(log, this.writeCompleted, response, reqId, started);
     }
     return true;
   }
@@ -111,19 +112,24 @@ function hasBody(headers: IncomingHttpHeaders): boolean {
   return headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/**
- * The line Fastify's log controller writes (request-log.ts) when the response has finished: its request logger is a
- * child of `log` with the binding `reqId`, which pino prints right after the parent's bindings, exactly where the
- * first key of this object goes.
- */
-function logWhenFinished(log: AppLogger, response: ServerResponse, reqId: string, started: number): void {
+/** The line Fastify's log controller writes (request-log.ts), when the response has finished, as Fastify does. */
+function logWhenFinished(
+  log: AppLogger,
+  writeCompleted: CompletedLineWriter,
+  response: ServerResponse,
+  reqId: string,
+  started: number,
+): void {
   const done = (error?: Error) => {
     response.removeListener('finish', done);
     response.removeListener('error', done);
     const responseTimeMs = roundMs(performance.now() - started);
-    const line = { reqId, method: 'GET', path: POLL_TARGET, statusCode: response.statusCode, responseTimeMs };
-    if (error) log.error({ ...line, err: error }, REQUEST_ERRORED);
-    else log.info(line, REQUEST_COMPLETED);
+    if (!error) {
+      writeCompleted(reqId, response.statusCode, responseTimeMs);
+      return;
+    }
+    const line = { method: 'GET', path: POLL_TARGET, statusCode: response.statusCode, responseTimeMs, err: error };
+    log.child({ reqId }).error(line, REQUEST_ERRORED);
   };
   response.on('finish', done);
   response.on('error', done);

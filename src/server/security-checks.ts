@@ -31,12 +31,20 @@ const BEARER = /^Bearer +(\S+) *$/i;
 export function securityChecks(options: SecurityOptions): SecurityChecks {
   const policy = hostPolicyFor(options.bindHost);
   const expectedDigest = options.token === undefined ? undefined : digest(options.token);
+  // The last Host header found allowed, with the allow-list it was checked against: a client sends the same Host on
+  // every request, and a config reload gives a new list (settings are replaced, never edited in place).
+  let allowedHeader: string | undefined;
+  let allowedWith: readonly string[] | undefined;
   return {
     hostRefusal(hostHeader, target) {
       const extraHosts = options.getServerSettings().allowedHosts;
       const header = hostHeader ?? '';
-      if (!isAllowedHostname(hostnameOf(header), policy, extraHosts)) {
-        return new SkillsdError('ForbiddenHost', `Host ${quote(header)} is not allowed`);
+      if (header !== allowedHeader || extraHosts !== allowedWith) {
+        if (!isAllowedHostname(hostnameOf(header), policy, extraHosts)) {
+          return new SkillsdError('ForbiddenHost', `Host ${quote(header)} is not allowed`);
+        }
+        allowedHeader = header;
+        allowedWith = extraHosts;
       }
       // An absolute-form target (`GET http://evil.com/ HTTP/1.1`) names the authority the client meant (RFC 9112
       // §3.2.2): a proxy in front of the daemon may have routed by it, so it must pass the same allow-list.

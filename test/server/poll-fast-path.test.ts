@@ -241,6 +241,18 @@ describe('GET /skills fast path: every guard refuses as Fastify does', () => {
     }
   });
 
+  it('Host allow-list: an edit of server.allowedHosts applies to the next poll', async (t) => {
+    const live: ServerSettings = { ...defaultSettings().server, allowedHosts: ['box.local'] };
+    const h = await harness(t, { security: { bindHost: '127.0.0.1', getServerSettings: () => live } });
+    assert.equal((await sameBothWays(h, ['Host: box.local'])).fast, true);
+    // A config reload replaces the settings: the host that was allowed a moment ago is refused on both paths.
+    live.allowedHosts = ['other.local'];
+    const refused = await sameBothWays(h, ['Host: box.local']);
+    assert.equal(refused.fast, false);
+    assert.equal(JSON.parse(bodyOf(refused.raw)).code, 'ForbiddenHost');
+    assert.equal((await sameBothWays(h, ['Host: other.local'])).fast, true);
+  });
+
   it('Origin: any Origin header goes to Fastify (403 ForbiddenOrigin, or the CORS answer for a listed one)', async (t) => {
     const h = await harness(t, { security });
     const refused = await sameBothWays(h, [h.host, 'Origin: http://evil.example']);

@@ -2,6 +2,8 @@
 
 export function matchesIfNoneMatch(header: string | undefined, etag: string): boolean {
   if (header === undefined) return false;
+  // A poller sends back the tag it was given: no list to split (GET /skills polls, docs/performance.md).
+  if (header === etag) return true;
   const wanted = opaque(etag);
   return header.split(',').some((candidate) => {
     const tag = candidate.trim();
