@@ -2,6 +2,7 @@
 // accepts `?token=` because EventSource cannot set headers, and logs are often shared (FINDINGS: local-daemon security).
 
 import pino, { type Logger } from 'pino';
+import { BatchedLogDestination } from './log-destination.js';
 import type { LogLevel } from './parse-args.js';
 
 const TOKEN_PARAM = /([?&]token=)[^&#]*/gi;
@@ -12,13 +13,14 @@ export function createLogger(level: LogLevel, destination?: pino.DestinationStre
 }
 
 /**
- * Asynchronous writes (one request line per request must not cost a blocking write each: docs/performance.md), with
- * no minimum length, so a line such as `listening on` is handed to the kernel in the same turn. pino flushes what is
- * still pending synchronously when the process exits, so `process.exit` after a signal or a failed start loses no
- * line (test/e2e/serve.test.ts).
+ * Asynchronous, batched writes (one request line per request must not cost a write each: log-destination.ts,
+ * docs/performance.md). A line waits at most 25 ms; what is still pending when the process exits (after a signal, a
+ * failed start, `process.exit`) is written synchronously from the `exit` event (test/e2e/serve.test.ts).
  */
 function stdoutDestination(): pino.DestinationStream {
-  return pino.destination({ dest: 1, sync: false });
+  const destination = new BatchedLogDestination(1);
+  process.on('exit', () => destination.flushSync());
+  return destination;
 }
 
 export function redactUrl(url: string): string {
