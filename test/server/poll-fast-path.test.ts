@@ -192,6 +192,55 @@ describe('GET /skills fast path', () => {
     assert.deepEqual(lines.slice(0, 3).map(stable), lines.slice(3).map(stable));
   });
 
+  it('writes the line of a large answer once it has finished, as Fastify does', async (t) => {
+    // A body larger than the socket buffers (8 skills of 900 KB; SKILL.md files are read up to 1 MiB): the answer
+    // is still being written while the client does not read.
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 8; i++) {
+      tree[`work/.musepi/skills/big-${i}/SKILL.md`] =
+        `---\nname: big-${i}\ndescription: Big\nnotes: ${'n'.repeat(900 * 1024)}\n---\n`;
+    }
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(
+          ...String(chunk)
+            .split('\n')
+            .filter((line) => line.includes('"msg":"request ')),
+        );
+        done();
+      },
+    });
+    const s = await startServer(t, {
+      tree,
+      app: { logger: pino({ level: 'info' }, sink) },
+    });
+    await (await s.registry.get()).ready;
+    const socket = connect(s.port, '127.0.0.1');
+    t.after(() => socket.destroy());
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.pause();
+    socket.write(request('/skills', [`Host: 127.0.0.1:${s.port}`]));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(s.app.pollFastPath?.answered, 1);
+    assert.deepEqual(lines, [], 'logged before the answer was finished');
+    let received = 0;
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.resume();
+    await closed;
+    assert.ok(received > 8 * 900 * 1024);
+    const deadline = Date.now() + 5000;
+    while (lines.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.equal(lines.length, 1);
+    assert.match(
+      lines[0] ?? '',
+      /"method":"GET","path":"\/skills","statusCode":200,"responseTimeMs":[\d.]+,"msg":"request completed"/,
+    );
+  });
+
   it('leaves requests it does not own to Fastify: other methods, targets, query strings, bodies', async (t) => {
     const h = await harness(t);
     const head = await exchange(h.s.port, [`HEAD /skills HTTP/1.1\r\n${h.host}\r\nConnection: close\r\n\r\n`]);
