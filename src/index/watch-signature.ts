@@ -58,6 +58,8 @@ export class WatchSignature {
   private readonly entries = new Map<string, EntryState>();
   /** Entry names known per skills directory. */
   private readonly entriesByDir = new Map<string, Set<string>>();
+  /** The entries with a link target (see `linkTargets`), so listing those does not walk every entry on each flush. */
+  private readonly linked = new Set<string>();
 
   /**
    * Re-reads `keys` and records their state. A `dir` key also notices entries added or removed; with `deep` (or
@@ -97,7 +99,10 @@ export class WatchSignature {
   drop(key: WatchKey): void {
     this.simple.delete(keyId(key));
     if (key.kind !== 'dir') return;
-    for (const name of this.entriesByDir.get(key.path) ?? []) this.entries.delete(join(key.path, name));
+    for (const name of this.entriesByDir.get(key.path) ?? []) {
+      this.entries.delete(join(key.path, name));
+      this.linked.delete(join(key.path, name));
+    }
     this.entriesByDir.delete(key.path);
   }
 
@@ -110,7 +115,9 @@ export class WatchSignature {
   /** Real locations of symlinked entries' SKILL.md and of symlinked SKILL.md files. */
   linkTargets(): LinkTarget[] {
     const out: LinkTarget[] = [];
-    for (const [entryPath, state] of this.entries) {
+    for (const entryPath of this.linked) {
+      const state = this.entries.get(entryPath);
+      if (state === undefined) continue;
       if (state.isLink && state.entryReal !== null) out.push({ dir: state.entryReal, name: SKILL_FILE, entryPath });
       if (state.pendingLink !== null) out.push({ ...state.pendingLink, entryPath });
       if (state.skillReal !== null) {
@@ -207,6 +214,8 @@ export class WatchSignature {
       if (!before.isLink && !isLink && before.ino !== link.ino) staleDirs.add(dirname(path));
     }
     this.entries.set(path, { entryFp, skillFp, ino: link.ino, isLink, entryReal, skillReal, pendingLink });
+    if ((isLink && entryReal !== null) || pendingLink !== null || skillReal !== null) this.linked.add(path);
+    else this.linked.delete(path);
     const dir = dirname(path);
     let known = this.entriesByDir.get(dir);
     if (known === undefined) {
@@ -221,6 +230,7 @@ export class WatchSignature {
     this.entriesByDir.get(dirname(path))?.delete(basename(path));
     if (before === undefined) return;
     this.entries.delete(path);
+    this.linked.delete(path);
     changed.add(path);
     if (before.skillFp !== NO_SKILL) changed.add(join(path, SKILL_FILE));
   }
