@@ -1,6 +1,7 @@
 // The discovery pipeline of SKILLS.md §5: providers → filters and first-enabled-wins → realpath dedup → custom
 // directories → managed skills → sort. Every directory is scanned concurrently; results are assembled in the
-// documented order, so concurrency never changes the answer.
+// documented order, so concurrency never changes the answer. Through a ScanMemo, a reload whose re-scanned directories
+// give the same candidates as before updates the previous answer instead of running the pipeline (pipeline-memo.ts).
 //
 // Collision reasons where the spec leaves the choice open:
 // - a candidate that loses on name to a winner with the same realpath is a `duplicate-file`, not a `precedence` loss;
@@ -12,6 +13,7 @@
 
 import { realpath } from 'node:fs/promises';
 import { type Candidate, CollisionLedger } from './collision-ledger.js';
+import { type PipelineMemo, pipelineKey, updateFromRescans } from './pipeline-memo.js';
 import { isSourceEnabled, type ProviderPlan, planProviders } from './providers.js';
 import { CUSTOM_PROVIDER, runProvider, type ScanFunction, scanCustomDir } from './run-provider.js';
 import { MANAGED_NAME, sanitizeManagedDescription } from './sanitize-description.js';
@@ -42,6 +44,8 @@ interface ProviderItem extends Candidate {
 export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOptions = {}): Promise<DiscoveryResult> {
   // Step 0: switched off → nothing, without touching the file system (not even to look for the repository).
   if (ctx.settings.skills.enabled === false) {
+    // Nothing is watched meanwhile: what the memo remembers may be stale by the time skills are enabled again.
+    options.scans?.clear();
     return { skills: [], warnings: [], collisions: [], diagnostics: [], scannedDirs: [], repoRoot: null };
   }
   const ws = await resolveWorkspaceContext(ctx);
@@ -56,15 +60,33 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   // Step 3's realpaths, gathered by the scans (one `realpath` per directory, one per symlinked entry or file).
   const scannedRealpaths = new Map<string, string>();
   const { scans } = options;
-  const scan: ScanFunction = (dir, scanOptions) => {
-    const withSink = { ...scanOptions, realpaths: scannedRealpaths };
-    return scans === undefined ? scanSkillsDir(dir, withSink) : scans.scan(dir, withSink);
-  };
+  // Through the memo the realpaths are handed over by `prune`, and copied only if the whole pipeline runs.
+  const scan: ScanFunction = (dir, scanOptions) =>
+    scans === undefined
+      ? scanSkillsDir(dir, { ...scanOptions, realpaths: scannedRealpaths })
+      : scans.scan(dir, scanOptions);
   const [providerRuns, customRuns] = await Promise.all([
     Promise.all(plans.map((plan, i) => runProvider(plan, profile, options.cache, scan, providerNotes[i]))),
     Promise.all(customDirs.map((dir, i) => scanCustomDir(dir, profile, options.cache, scan, customNotes[i]))),
   ]);
-  scans?.prune();
+  const diagnostics = uniqueDiagnostics([...providerNotes.flat(), ...customNotes.flat()]);
+  const scannedDirs = scannedDirsOf(plans, customDirs);
+  const managedProvider = plans.find((plan) => plan.managed)?.id ?? null;
+  let key = '';
+  if (scans !== undefined) {
+    const round = scans.prune();
+    key = pipelineKey([ctx.settings, plans, customDirs, ws.repoRoot]);
+    // Taken out while the pipeline runs: a discovery that throws from here on leaves no memo to trust.
+    const memo = scans.pipeline;
+    scans.pipeline = undefined;
+    const fresh = { diagnostics, scannedDirs, repoRoot: ws.repoRoot };
+    const updated = memo === undefined ? undefined : updateFromRescans(scans, memo, key, round, fresh);
+    if (updated !== undefined) {
+      scans.pipeline = memo;
+      return updated;
+    }
+    for (const map of round.realpaths) for (const [path, real] of map) scannedRealpaths.set(path, real);
+  }
 
   const filters = createSkillFilters(ctx.settings);
   const warnings: SkillWarning[] = [];
@@ -119,21 +141,39 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   const collisionWarnings = addCustomSkills(customCandidates, registry, ctx.settings.profile, filters, ledger);
 
   // Step 5: managed skills, dead last, deferring to any authored skill of that name.
-  addManagedSkills(all, registry, filters, ledger);
+  const sanitised = addManagedSkills(all, registry, filters, ledger);
 
   // Step 6: sort; warnings are provider, then custom scan, then collision warnings.
   const winners = new Map([...registry.byName].map(([name, candidate]) => [name, candidate.skill]));
   const skills = sortBySkill([...winners.values()], (skill) => skill, scans?.skillOrder);
-  if (scans !== undefined) scans.skillOrder = new Map(skills.map((skill, index) => [skill, index]));
-  return {
+  const result: DiscoveryResult = {
     skills,
     warnings: [...warnings, ...collisionWarnings],
     collisions: ledger.collisions(winners),
-    diagnostics: uniqueDiagnostics([...providerNotes.flat(), ...customNotes.flat()]),
-    scannedDirs: scannedDirsOf(plans, customDirs),
+    diagnostics,
+    scannedDirs,
     repoRoot: ws.repoRoot,
     skillRealPaths: new Map(skills.map((skill) => [skill.filePath, realpaths.get(skill.filePath) ?? skill.filePath])),
   };
+  if (scans !== undefined) {
+    scans.skillOrder = new Map(skills.map((skill, index) => [skill, index]));
+    scans.pipeline = pipelineMemo(key, result, sanitised, managedProvider);
+  }
+  return result;
+}
+
+/** What the next discovery through the same memo needs to update `result` in place of running the pipeline. */
+function pipelineMemo(
+  key: string,
+  result: DiscoveryResult,
+  sanitised: ReadonlyMap<Skill, Skill>,
+  managedProvider: string | null,
+): PipelineMemo {
+  const winnerAt = new Map<Skill, number>();
+  result.skills.forEach((skill, index) => {
+    winnerAt.set(sanitised.get(skill) ?? skill, index);
+  });
+  return { key, result, winnerAt, managedProvider };
 }
 
 /** The skills registered so far, by name and by realpath (§5 steps 3–5). */
@@ -197,7 +237,9 @@ function addManagedSkills(
   registry: Registry,
   filters: SkillFilters,
   ledger: CollisionLedger,
-): void {
+): Map<Skill, Skill> {
+  /** Each accepted record with its sanitised description → the record as scanned. */
+  const sanitised = new Map<Skill, Skill>();
   const authoredEnabledNames = new Set(all.filter((i) => !i.managed && i.sourceEnabled).map((i) => i.skill.name));
   for (const item of all) {
     if (!item.managed) continue;
@@ -208,9 +250,11 @@ function addManagedSkills(
     else if (!MANAGED_NAME.test(name) || !filters.accepts(name)) ledger.lose(item, 'disabled');
     else {
       const skill = { ...item.skill, description: sanitizeManagedDescription(item.skill.description) };
+      sanitised.set(skill, item.skill);
       register(registry, { ...item, skill });
     }
   }
+  return sanitised;
 }
 
 /** MusePi step 2: a filtered-out item does not hide a lower-priority enabled one. Managed items wait for step 5. */

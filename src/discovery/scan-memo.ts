@@ -1,13 +1,16 @@
 // The scans of the previous discovery, kept so a reload re-reads only what a change touched: a directory is listed
 // again and only its touched entries (`<dir>/<entry>/…`) are read again; a change to the directory itself
 // (`<dir>`) reads all of its entries again.
-// Everything after the scans (SKILLS.md §5: precedence, filters, realpath dedup, custom directories, managed skills,
-// collisions) is in memory and runs again over all of them, so the answer is the one a full discovery would give as
-// long as every remembered scan still matches its directory. That is the caller's promise: it reports every changed
-// path, and anything it cannot pin to a scanned directory (a `.git` marker, a path outside every directory) makes
-// `invalidate` answer false, after which the caller clears the memo and the next discovery scans everything.
+// What comes after the scans (SKILLS.md §5: precedence, filters, realpath dedup, custom directories, managed skills,
+// collisions) is in memory: it either runs again over all of them or, when the directories scanned again give the
+// same candidates as before, updates the previous answer (pipeline-memo.ts, kept here as `pipeline`). Either way the
+// answer is the one a full discovery would give as long as every remembered scan still matches its directory. That is
+// the caller's promise: it reports every changed path, and anything it cannot pin to a scanned directory (a `.git`
+// marker, a path outside every directory) makes `invalidate` answer false, after which the caller clears the memo and
+// the next discovery scans everything.
 
 import { basename, resolve, sep } from 'node:path';
+import type { PipelineMemo } from './pipeline-memo.js';
 import { sameJson } from './same-json.js';
 import { type ScannedEntry, type ScanOptions, type ScanResult, scanSkillsDir } from './scan-skills-dir.js';
 import type { Skill, SkillDiagnostic } from './types.js';
@@ -23,6 +26,33 @@ interface MemoEntry {
   touched: Set<string>;
 }
 
+/** One directory scan as remembered: its loaded records, bare warnings and the realpaths of its SKILL.md files. */
+export interface RememberedScan {
+  readonly skills: readonly Skill[];
+  readonly warnings: readonly string[];
+  readonly realpaths: ReadonlyMap<string, string>;
+}
+
+/** A directory scanned again during one discovery: what it gave before (none: not remembered) and what it gives now. */
+export interface Rescan {
+  /** The provider id of the scan's options. */
+  provider: string;
+  before: RememberedScan | undefined;
+  after: RememberedScan;
+}
+
+/** What the scans of one discovery did, from the memo's point of view (`prune`). */
+export interface ScanRound {
+  /** Every directory scanned again (not answered from the memo), in completion order. */
+  rescanned: Rescan[];
+  /** A scan threw: its provider lost its skills for this discovery (SKILLS.md §5 step 1 `Failed to load`). */
+  failed: boolean;
+  /** A remembered scan was not used: a directory is no longer scanned. */
+  dropped: boolean;
+  /** The realpaths of every scan used, in call order. */
+  realpaths: ReadonlyMap<string, string>[];
+}
+
 export interface ScanMemo {
   /**
    * Marks what `paths` touch: `<dir>` itself → the whole scan of that directory; `<dir>/<entry>/…` → that entry (and
@@ -31,22 +61,29 @@ export interface ScanMemo {
    */
   invalidate(paths: Iterable<string>): boolean;
   clear(): void;
-  /** Scans `dir` unless an unchanged scan with the same options is remembered; replays its diagnostics. */
+  /**
+   * Scans `dir` unless an unchanged scan with the same options is remembered; replays its diagnostics, and its
+   * realpaths when `options.realpaths` is given (`prune` also hands them over without copying).
+   */
   scan(dir: string, options: ScanOptions): Promise<ScanResult>;
-  /** Drops the scans not used since the last call (directories no longer scanned). */
-  prune(): void;
+  /** Drops the scans not used since the last call (directories no longer scanned); tells what the scans did. */
+  prune(): ScanRound;
   /** Remembered scans that are still valid. */
   readonly size: number;
   /** The previous discovery's loaded skills by position: a hint that makes sorting the next ones near-linear. */
-  skillOrder: ReadonlyMap<Skill, number>;
+  skillOrder: Map<Skill, number>;
+  /** What the previous discovery's §5 pipeline decided (pipeline-memo.ts); forgotten with the scans. */
+  pipeline: PipelineMemo | undefined;
 }
 
 export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): ScanMemo {
   const entries = new Map<string, MemoEntry>();
   const used = new Set<string>();
+  let round: ScanRound = emptyRound();
 
   return {
     skillOrder: new Map(),
+    pipeline: undefined,
     invalidate(paths) {
       const dirs = new Set([...entries.values()].map((entry) => entry.dir));
       const whole = new Set<string>();
@@ -80,7 +117,9 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
     clear() {
       entries.clear();
       used.clear();
+      round = emptyRound();
       this.skillOrder = new Map();
+      this.pipeline = undefined;
     },
     async scan(dir, options) {
       const key = keyOf(dir, options);
@@ -92,7 +131,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
         const realpaths = new Map<string, string>();
         const scanned = new Map<string, ScannedEntry>();
         const { cache } = options;
-        const result = await scan(dir, {
+        const scanning = scan(dir, {
           requireDescription: options.requireDescription,
           profile: options.profile,
           provider: options.provider,
@@ -104,18 +143,35 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           entries: scanned,
           ...(previous?.stale === 'entries' ? { reuse: { entries: previous.scanned, touched: previous.touched } } : {}),
         });
+        const result = await scanning.catch((error: unknown) => {
+          round.failed = true;
+          throw error;
+        });
         if (previous !== undefined) result.skills = keepUnchanged(previous.result.skills, result.skills);
         entry = { dir: resolve(dir), result, diagnostics, realpaths, scanned, stale: 'no', touched: new Set() };
         entries.set(key, entry);
+        round.rescanned.push({
+          provider: options.provider,
+          before: previous === undefined ? undefined : remembered(previous),
+          after: remembered(entry),
+        });
       }
+      round.realpaths.push(entry.realpaths);
       options.diagnostics?.push(...entry.diagnostics);
       if (options.realpaths !== undefined)
         for (const [path, real] of entry.realpaths) options.realpaths.set(path, real);
       return { skills: [...entry.result.skills], warnings: [...entry.result.warnings] };
     },
     prune() {
-      for (const key of entries.keys()) if (!used.has(key)) entries.delete(key);
+      const done = round;
+      for (const key of entries.keys()) {
+        if (used.has(key)) continue;
+        entries.delete(key);
+        done.dropped = true;
+      }
       used.clear();
+      round = emptyRound();
+      return done;
     },
     get size() {
       let fresh = 0;
@@ -125,14 +181,26 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
   };
 }
 
+function emptyRound(): ScanRound {
+  return { rescanned: [], failed: false, dropped: false, realpaths: [] };
+}
+
+function remembered(entry: MemoEntry): RememberedScan {
+  return { skills: entry.result.skills, warnings: entry.result.warnings, realpaths: entry.realpaths };
+}
+
 /**
  * The new records, each replaced by the previous record of the same file when both serialise alike: the snapshot's
  * diff and serialisation then see the very same objects for every skill an edit did not touch.
  */
 function keepUnchanged(previous: readonly Skill[], next: Skill[]): Skill[] {
-  const byPath = new Map(previous.map((skill) => [skill.filePath, skill]));
-  return next.map((skill) => {
-    const old = byPath.get(skill.filePath);
+  // Both lists are in the same sorted order: the same files at the same positions need no lookup.
+  const byPath =
+    previous.length === next.length && next.every((skill, i) => skill.filePath === previous[i]?.filePath)
+      ? undefined
+      : new Map(previous.map((skill) => [skill.filePath, skill]));
+  return next.map((skill, i) => {
+    const old = byPath === undefined ? previous[i] : byPath.get(skill.filePath);
     return old !== undefined && old !== skill && sameJson(old, skill) ? old : skill;
   });
 }

@@ -34,24 +34,53 @@ export interface DiffableState {
 }
 
 export function diffSnapshots(previous: DiffableState, next: DiffableState): SnapshotDiff {
-  // Records compared as their JSON would be, but mostly by identity: a reload keeps unchanged records as they were.
-  const before = new Map(previous.skills.map((skill) => [skill.name, skill]));
-  const after = new Set(next.skills.map((skill) => skill.name));
+  const skills = samePositions(previous.skills, next.skills) ?? byName(previous.skills, next.skills);
+  return {
+    ...skills,
+    collisions: previous.collisions === next.collisions ? [] : diffCollisions(previous.collisions, next.collisions),
+    newWarnings: previous.warnings === next.warnings ? [] : newWarnings(previous.warnings, next.warnings),
+  };
+}
+
+type SkillChanges = Pick<SnapshotDiff, 'added' | 'removed' | 'changed'>;
+
+/**
+ * A reload that added or removed nothing keeps every name at its position, and keeps the very record object of every
+ * skill it did not touch: then one pass comparing pointers finds the changed records, whatever N is. Undefined when
+ * some position holds another name (the lists are then matched by name).
+ */
+function samePositions(previous: readonly Skill[], next: readonly Skill[]): SkillChanges | undefined {
+  if (previous === next) return { added: [], removed: [], changed: [] };
+  if (previous.length !== next.length) return undefined;
+  let touched: number[] | undefined;
+  for (let i = 0; i < next.length; i++) {
+    const old = previous[i]!;
+    const skill = next[i]!;
+    if (old === skill) continue;
+    if (old.name !== skill.name) return undefined;
+    touched ??= [];
+    touched.push(i);
+  }
+  const changed: string[] = [];
+  for (const i of touched ?? []) {
+    // Records compared as their JSON would be (a re-read may give an equal record in a new object).
+    if (!sameJson(previous[i], next[i])) changed.push(next[i]!.name);
+  }
+  return { added: [], removed: [], changed };
+}
+
+function byName(previous: readonly Skill[], next: readonly Skill[]): SkillChanges {
+  const before = new Map(previous.map((skill) => [skill.name, skill]));
+  const after = new Set(next.map((skill) => skill.name));
   const added: string[] = [];
   const changed: string[] = [];
-  for (const skill of next.skills) {
+  for (const skill of next) {
     const old = before.get(skill.name);
     if (old === undefined) added.push(skill.name);
     else if (!sameJson(old, skill)) changed.push(skill.name);
   }
-  const removed = previous.skills.filter((skill) => !after.has(skill.name)).map((skill) => skill.name);
-  return {
-    added,
-    removed,
-    changed,
-    collisions: diffCollisions(previous.collisions, next.collisions),
-    newWarnings: newWarnings(previous.warnings, next.warnings),
-  };
+  const removed = previous.filter((skill) => !after.has(skill.name)).map((skill) => skill.name);
+  return { added, removed, changed };
 }
 
 export function isEmptyDiff(diff: SnapshotDiff): boolean {

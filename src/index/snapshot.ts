@@ -1,11 +1,12 @@
 // One immutable state of a workspace's index. A reload builds a new snapshot and swaps it in one assignment, so a
 // request always reads one consistent answer.
 //
-// Polling `GET /skills` is the hot path: the unfiltered answer is serialised and UTF-8 encoded once per snapshot (a
-// socket write of a ready Buffer skips the length count and encoding that a string costs on every answer: 2–3× the
-// throughput for the 749 KB body of 1,000 skills, docs/performance.md) and its ETag is derived from the generation
-// plus a hash of the content. The generation moves exactly when the content moves, so the tag changes exactly when
-// the answer would change (API.md §GET /skills).
+// Polling `GET /skills` is the hot path: the unfiltered answer is a UTF-8 Buffer assembled once per snapshot from the
+// kept per-skill bytes (a socket write of a ready Buffer skips the length count and encoding that a string costs on
+// every answer: 2–3× the throughput for the 749 KB body of 1,000 skills, docs/performance.md), on the first request
+// that needs it rather than on the reload path. Its ETag is derived from the generation plus the content hash of
+// snapshot-json.ts. The generation moves exactly when the content moves, so the tag changes exactly when the answer
+// would change (API.md §GET /skills).
 
 import { createHash } from 'node:crypto';
 import type {
@@ -18,6 +19,16 @@ import type {
   SkillDiagnostic,
   SkillWarning,
 } from '../discovery/types.js';
+import {
+  CHUNK_SKILLS,
+  chunkDigest,
+  contentBody,
+  contentHash,
+  headText,
+  type SnapshotContent,
+  SnapshotSerializer,
+  tailText,
+} from './snapshot-json.js';
 
 /** The query filters of `GET /skills`; they never change `generation`. */
 export interface SkillsFilter {
@@ -45,19 +56,19 @@ export interface SnapshotInput {
   cwd: string;
   settings: Settings;
   result: DiscoveryResult;
-  /** From `snapshotContent`, when the caller already computed it to compare with the previous snapshot. */
+  /** From a `SnapshotSerializer`, when the caller already computed it to compare with the previous snapshot. */
   content?: SnapshotContent;
 }
 
-/** The serialised content of a discovery: everything of the `/skills` answer except `generation`. */
-export interface SnapshotContent {
-  /** `{"profile":…,"cwd":…,"skills":…,"warnings":…,"collisions":…,"diagnostics":…}` */
-  json: string;
-  /** Hex SHA-256 of `json`. */
-  hash: string;
-}
-
-export function snapshotContent(cwd: string, profile: Profile, result: DiscoveryResult): SnapshotContent {
+/**
+ * The content of a discovery computed from scratch: the whole answer as one `JSON.stringify` (without `generation`)
+ * and the hash of snapshot-json.ts over its parts. What the kept, incremental content must equal.
+ */
+export function snapshotContent(
+  cwd: string,
+  profile: Profile,
+  result: DiscoveryResult,
+): { json: string; hash: string } {
   const json = JSON.stringify({
     profile,
     cwd,
@@ -66,7 +77,14 @@ export function snapshotContent(cwd: string, profile: Profile, result: Discovery
     collisions: result.collisions,
     diagnostics: result.diagnostics,
   });
-  return { json, hash: createHash('sha256').update(json).digest('hex') };
+  const fragments = result.skills.map((skill) => Buffer.from(JSON.stringify(skill), 'utf8'));
+  const chunks: Buffer[] = [];
+  for (let start = 0; start < fragments.length; start += CHUNK_SKILLS) {
+    chunks.push(chunkDigest(fragments, start, Math.min(fragments.length, start + CHUNK_SKILLS)));
+  }
+  const head = Buffer.from(headText(profile, cwd), 'utf8');
+  const tail = Buffer.from(tailText(result.warnings, result.collisions, result.diagnostics), 'utf8');
+  return { json, hash: contentHash(head, tail, fragments.length, chunks) };
 }
 
 export class WorkspaceSnapshot {
@@ -89,39 +107,47 @@ export class WorkspaceSnapshot {
    */
   readonly skillRealPaths: ReadonlyMap<string, string>;
   readonly contentHash: string;
-  /** The unfiltered `GET /skills` body, UTF-8 encoded. */
-  readonly body: Buffer;
   readonly etag: string;
   readonly builtAt: number;
-  private readonly byName: ReadonlyMap<string, Skill>;
-  private readonly collisionByName: ReadonlyMap<string, Collision>;
+  private readonly content: SnapshotContent;
+  private bodyBytes: Buffer | undefined;
+  // Built on first use: a reload that nobody reads between (a burst of edits) does not pay for them.
+  private byName: ReadonlyMap<string, Skill> | undefined;
+  private collisionByName: ReadonlyMap<string, Collision> | undefined;
   private readonly filteredAnswers = new Map<string, SkillsAnswer>();
 
   constructor(input: SnapshotInput) {
     const { result } = input;
-    const content = input.content ?? snapshotContent(input.cwd, input.settings.profile, result);
+    const content = input.content ?? new SnapshotSerializer().content(input.cwd, input.settings.profile, result);
     this.generation = input.generation;
     this.profile = input.settings.profile;
     this.cwd = input.cwd;
     this.settings = input.settings;
-    this.skills = Object.freeze([...result.skills]);
-    this.warnings = Object.freeze([...result.warnings]);
-    this.collisions = Object.freeze([...result.collisions]);
-    this.diagnostics = Object.freeze([...result.diagnostics]);
-    this.scannedDirs = Object.freeze([...result.scannedDirs]);
+    // The discovery's own lists, not copies: discovery never changes a result it returned, and a reload hands on the
+    // very lists it left unchanged, so the diff tells them unchanged by identity. (Not frozen either: V8 walks a
+    // frozen array of 10,000 records several times slower, and the reload path walks these.)
+    this.skills = result.skills;
+    this.warnings = result.warnings;
+    this.collisions = result.collisions;
+    this.diagnostics = result.diagnostics;
+    this.scannedDirs = result.scannedDirs;
     this.repoRoot = result.repoRoot;
     this.skillRealPaths = result.skillRealPaths ?? new Map();
     this.contentHash = content.hash;
-    // `generation` first, then the content exactly as hashed: one serialisation serves both.
-    this.body = Buffer.from(`{"generation":${input.generation},${content.json.slice(1)}`, 'utf8');
+    this.content = content;
     this.etag = `"${input.generation}-${content.hash.slice(0, 20)}"`;
     this.builtAt = Date.now();
-    this.byName = new Map(result.skills.map((skill) => [skill.name, skill]));
-    this.collisionByName = new Map(result.collisions.map((collision) => [collision.name, collision]));
+  }
+
+  /** The unfiltered `GET /skills` body, UTF-8 encoded: `generation` first, then the content exactly as hashed. */
+  get body(): Buffer {
+    this.bodyBytes ??= contentBody(this.content, this.generation);
+    return this.bodyBytes;
   }
 
   /** The loaded skill of exactly that name (case-sensitive, SKILLS.md §1). */
   skill(name: string): Skill | undefined {
+    this.byName ??= new Map(this.skills.map((skill) => [skill.name, skill]));
     return this.byName.get(name);
   }
 
@@ -131,6 +157,7 @@ export class WorkspaceSnapshot {
   }
 
   collision(name: string): Collision | undefined {
+    this.collisionByName ??= new Map(this.collisions.map((collision) => [collision.name, collision]));
     return this.collisionByName.get(name);
   }
 
@@ -140,19 +167,15 @@ export class WorkspaceSnapshot {
     if (key === '') return { body: this.body, etag: this.etag };
     const cached = this.filteredAnswers.get(key);
     if (cached !== undefined) return cached;
-    const json = JSON.stringify({
-      generation: this.generation,
-      profile: this.profile,
-      cwd: this.cwd,
-      skills: this.skills.filter(skillFilter(filter)),
-      warnings: this.warnings,
-      collisions: this.collisions,
-      diagnostics: this.diagnostics,
+    const accepts = skillFilter(filter);
+    const positions: number[] = [];
+    this.skills.forEach((skill, i) => {
+      if (accepts(skill)) positions.push(i);
     });
     // Same generation + content + filter ⇒ same body; the filter part keeps tags of different filters apart.
     const filterHash = createHash('sha256').update(key).digest('hex').slice(0, 12);
     const answer = {
-      body: Buffer.from(json, 'utf8'),
+      body: contentBody(this.content, this.generation, positions),
       etag: `"${this.generation}-${this.contentHash.slice(0, 20)}-${filterHash}"`,
     };
     if (this.filteredAnswers.size >= MAX_CACHED_FILTERS) this.filteredAnswers.clear();

@@ -5,10 +5,25 @@ import { describe, it } from 'node:test';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { createScanMemo } from '../../src/discovery/scan-memo.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
-import type { DiscoveryContext } from '../../src/discovery/types.js';
+import type { DiscoveryContext, DiscoveryResult, Profile } from '../../src/discovery/types.js';
 import { snapshotContent } from '../../src/index/snapshot.js';
-import { SnapshotSerializer } from '../../src/index/snapshot-json.js';
+import {
+  CHUNK_SKILLS,
+  contentBody,
+  contentText,
+  type SnapshotContent,
+  SnapshotSerializer,
+} from '../../src/index/snapshot-json.js';
+import { collisionRecord, discoveryResult, skillRecord } from '../helpers/skill-records.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+/** The kept content must give the very text and hash computed from scratch, and the body must be that text. */
+function assertSameAsFresh(content: SnapshotContent, cwd: string, profile: Profile, result: DiscoveryResult): void {
+  const fresh = snapshotContent(cwd, profile, result);
+  assert.equal(content.hash, fresh.hash);
+  assert.equal(contentText(content), fresh.json);
+  assert.equal(contentBody(content, 7).toString('utf8'), `{"generation":7,${fresh.json.slice(1)}`);
+}
 
 describe('SnapshotSerializer', () => {
   it('gives the very text and hash of snapshotContent, also across reloads that keep records', async (t) => {
@@ -33,13 +48,73 @@ describe('SnapshotSerializer', () => {
     const scans = createScanMemo();
     for (const profile of ['musepi', 'xcsh'] as const) {
       const result = await discoverSkills(ctx, { scans });
-      assert.deepEqual(serializer.content(ctx.cwd, profile, result), snapshotContent(ctx.cwd, profile, result));
+      assertSameAsFresh(serializer.content(ctx.cwd, profile, result), ctx.cwd, profile, result);
     }
     await writeFile(join(dir, 'H/.agents/skills/b/SKILL.md'), SK({ name: 'b', description: 'edited' }));
     assert.equal(scans.invalidate([join(dir, 'H/.agents/skills/b/SKILL.md')]), true);
     const result = await discoverSkills(ctx, { scans });
     const content = serializer.content(ctx.cwd, 'musepi', result);
-    assert.deepEqual(content, snapshotContent(ctx.cwd, 'musepi', result));
-    assert.ok(content.json.includes('"description":"edited"'));
+    assertSameAsFresh(content, ctx.cwd, 'musepi', result);
+    assert.ok(contentText(content).includes('"description":"edited"'));
+  });
+
+  it('re-serialises only the records that changed; equal content gives an equal hash whatever the history', () => {
+    const names = Array.from({ length: 3 * CHUNK_SKILLS + 5 }, (_, i) => `s${String(i).padStart(4, '0')}`);
+    const skills = names.map((name) => skillRecord(name));
+    const warnings = [{ skillPath: '', message: 'w' }];
+    const collisions = [collisionRecord('s0001')];
+    const serializer = new SnapshotSerializer();
+    const first = serializer.content('/w', 'musepi', discoveryResult(skills, warnings, collisions));
+    assertSameAsFresh(first, '/w', 'musepi', discoveryResult(skills, warnings, collisions));
+
+    // One record edited (a new object, as a re-read gives): every other record's bytes are the very same Buffer.
+    const edited = [...skills];
+    edited[CHUNK_SKILLS + 3] = skillRecord(names[CHUNK_SKILLS + 3]!, { description: 'edited "quoted" é' });
+    const second = serializer.content('/w', 'musepi', discoveryResult(edited, warnings, collisions));
+    assertSameAsFresh(second, '/w', 'musepi', discoveryResult(edited, warnings, collisions));
+    assert.notEqual(second.hash, first.hash);
+    const reused = second.fragments.filter((fragment, i) => fragment === first.fragments[i]).length;
+    assert.equal(reused, skills.length - 1);
+
+    // Back to the first content through new record objects: the first hash again.
+    const restored = [...edited];
+    restored[CHUNK_SKILLS + 3] = skillRecord(names[CHUNK_SKILLS + 3]!);
+    assert.equal(serializer.content('/w', 'musepi', discoveryResult(restored, warnings, collisions)).hash, first.hash);
+
+    // Removals, insertions and a shorter last chunk shift every position after them.
+    for (const variant of [
+      skills.slice(1),
+      [skillRecord('a-first'), ...skills],
+      skills.slice(0, 2 * CHUNK_SKILLS),
+      skills.slice(0, 2 * CHUNK_SKILLS + 1),
+      skills,
+      [],
+    ]) {
+      const result = discoveryResult(variant, warnings, collisions);
+      assertSameAsFresh(serializer.content('/w', 'musepi', result), '/w', 'musepi', result);
+    }
+    // The tail and head count too.
+    const noWarnings = discoveryResult(skills, [], collisions);
+    const other = serializer.content('/w', 'musepi', noWarnings);
+    assertSameAsFresh(other, '/w', 'musepi', noWarnings);
+    assert.notEqual(other.hash, first.hash);
+    assert.notEqual(
+      serializer.content('/w2', 'musepi', discoveryResult(skills, warnings, collisions)).hash,
+      first.hash,
+    );
+    assert.notEqual(serializer.content('/w', 'xcsh', discoveryResult(skills, warnings, collisions)).hash, first.hash);
+    assert.equal(serializer.content('/w', 'musepi', discoveryResult(skills, warnings, collisions)).hash, first.hash);
+  });
+
+  it('assembles a filtered body from the kept bytes of the chosen positions', () => {
+    const result = discoveryResult([skillRecord('a'), skillRecord('b'), skillRecord('c')]);
+    const content = new SnapshotSerializer().content('/w', 'musepi', result);
+    const body = JSON.parse(contentBody(content, 2, [0, 2]).toString('utf8'));
+    assert.deepEqual(
+      body.skills.map((skill: { name: string }) => skill.name),
+      ['a', 'c'],
+    );
+    assert.equal(body.generation, 2);
+    assert.deepEqual(JSON.parse(contentBody(content, 2, []).toString('utf8')).skills, []);
   });
 });

@@ -1,0 +1,120 @@
+// A discovery through a ScanMemo updates the previous answer when the re-scanned directories give the same candidates,
+// and runs the whole §5 pipeline otherwise. The random sequences of test/index/incremental-equivalence.test.ts cover
+// the common edits; these are the cases that only a crafted tree reaches.
+
+import assert from 'node:assert/strict';
+import { rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { createScanMemo } from '../../src/discovery/scan-memo.js';
+import { defaultSettings } from '../../src/discovery/settings.js';
+import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
+import type { DiscoveryContext, DiscoveryResult } from '../../src/discovery/types.js';
+import { makeTempDir, SK, type TreeEntry, writeTree } from '../helpers/temp-tree.js';
+
+let root = '';
+let cleanup: () => Promise<void> = async () => {};
+let counter = 0;
+
+before(async () => {
+  ({ dir: root, cleanup } = await makeTempDir('skillsd-pipeline-memo-'));
+});
+after(() => cleanup());
+
+async function workspace(tree: Record<string, TreeEntry>): Promise<{ base: string; ctx: DiscoveryContext }> {
+  const base = join(root, String(counter++));
+  await writeTree(base, { 'H/.keep': '', 'P/.git/HEAD': '', ...tree });
+  return { base, ctx: { home: join(base, 'H'), cwd: join(base, 'P'), env: {}, settings: defaultSettings() } };
+}
+
+function comparable(result: DiscoveryResult) {
+  const { skills, warnings, collisions, diagnostics, scannedDirs, repoRoot, skillRealPaths } = result;
+  return { skills, warnings, collisions, diagnostics, scannedDirs, repoRoot, skillRealPaths };
+}
+
+/** Discovers through the memo after invalidating `paths`, and checks the answer against a fresh discovery. */
+async function rediscover(
+  ctx: DiscoveryContext,
+  memo: ReturnType<typeof createScanMemo>,
+  cache: ReturnType<typeof createSkillFileCache>,
+  paths: string[],
+): Promise<DiscoveryResult> {
+  assert.equal(memo.invalidate(paths), true);
+  const result = await discoverSkills(ctx, { scans: memo, cache });
+  assert.deepEqual(comparable(result), comparable(await discoverSkills(ctx)));
+  return result;
+}
+
+describe('discovery through a ScanMemo: updated answers', () => {
+  it('a description edit replaces one record and hands on every other list, a managed one sanitised', async () => {
+    const { base, ctx } = await workspace({
+      'P/.musepi/skills/a/SKILL.md': SK({ name: 'a', description: 'one' }),
+      'P/.claude/skills/a/SKILL.md': SK({ name: 'a', description: 'shadowed' }),
+      'H/.musepi/agent/managed-skills/m/SKILL.md': SK({ name: 'm', description: 'managed' }),
+    });
+    const memo = createScanMemo();
+    const cache = createSkillFileCache();
+    const first = await discoverSkills(ctx, { scans: memo, cache });
+    const managed = join(base, 'H/.musepi/agent/managed-skills/m/SKILL.md');
+    await writeFile(managed, SK({ name: 'm', description: 'uses <b>tags</b> and `code`' }));
+    const second = await rediscover(ctx, memo, cache, [managed]);
+    assert.equal(second.skills[1]?.description, 'uses btags/b and code');
+    assert.equal(second.skills[0], first.skills[0]);
+    assert.equal(second.collisions, first.collisions);
+    assert.equal(second.warnings, first.warnings);
+    assert.equal(second.skillRealPaths, first.skillRealPaths);
+  });
+
+  it('a link moved to an identical file runs the pipeline: the realpath decides the collision reason', async () => {
+    const text = SK({ name: 'x', description: 'same' });
+    const { base, ctx } = await workspace({ 'lib/one/SKILL.md': text, 'lib/two/SKILL.md': text });
+    await writeTree(base, { 'P/.musepi/skills/.keep': '', 'H/.claude/skills/.keep': '' });
+    const link = join(base, 'P/.musepi/skills/link');
+    await symlink(join(base, 'lib/one'), link);
+    await symlink(join(base, 'lib/two'), join(base, 'H/.claude/skills/other'));
+    const memo = createScanMemo();
+    const cache = createSkillFileCache();
+    const first = await discoverSkills(ctx, { scans: memo, cache });
+    assert.equal(first.collisions[0]?.shadowed[0]?.reason, 'precedence');
+    await rm(link);
+    await symlink(join(base, 'lib/two'), link);
+    const second = await rediscover(ctx, memo, cache, [link]);
+    // The record itself is unchanged (same name, path and text), only its realpath moved.
+    assert.equal(second.skills[0], first.skills[0]);
+    assert.equal(second.collisions[0]?.shadowed[0]?.reason, 'duplicate-file');
+  });
+
+  it('a skills directory that turns into a file runs the pipeline: its warning appears with no skill moved', async () => {
+    const { base, ctx } = await workspace({ 'P/.musepi/skills/a/SKILL.md': SK({ name: 'a', description: 'one' }) });
+    const memo = createScanMemo();
+    const cache = createSkillFileCache();
+    const dir = join(base, 'P/.claude/skills');
+    await discoverSkills(ctx, { scans: memo, cache });
+    await writeTree(base, { 'P/.claude/skills': 'not a directory' });
+    const second = await rediscover(ctx, memo, cache, [dir]);
+    assert.equal(second.warnings.length, 1);
+    assert.match(second.warnings[0]?.message ?? '', /^\[Claude Code\] Failed to read skills directory: /);
+  });
+
+  it('a rename, or a name taken by another provider, runs the pipeline', async () => {
+    const { base, ctx } = await workspace({
+      'P/.musepi/skills/a/SKILL.md': SK({ name: 'a', description: 'one' }),
+      'P/.claude/skills/b/SKILL.md': SK({ name: 'b', description: 'two' }),
+    });
+    const memo = createScanMemo();
+    const cache = createSkillFileCache();
+    const first = await discoverSkills(ctx, { scans: memo, cache });
+    const file = join(base, 'P/.claude/skills/b/SKILL.md');
+    await writeFile(file, SK({ name: 'a', description: 'now a collision' }));
+    const second = await rediscover(ctx, memo, cache, [file]);
+    assert.notEqual(second.collisions, first.collisions);
+    assert.deepEqual(
+      second.skills.map((skill) => skill.name),
+      ['a'],
+    );
+    await writeFile(file, SK({ name: 'b', description: 'back' }));
+    const third = await rediscover(ctx, memo, cache, [file]);
+    assert.deepEqual(third.collisions, []);
+  });
+});
