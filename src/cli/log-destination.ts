@@ -82,7 +82,8 @@ export class BatchedLogDestination {
 
   /** Writes every pending line now, blocking (the process is about to exit). */
   flushSync(): void {
-    this.seal();
+    // Sealed without starting an asynchronous write: everything not already in the thread pool's hands is written here.
+    this.seal(false);
     const pending = this.inFlight ? this.queue.splice(1) : this.queue.splice(0);
     const deadline = Date.now() + SYNC_BUSY_LIMIT_MS;
     for (const buffer of pending) {
@@ -98,8 +99,8 @@ export class BatchedLogDestination {
     }
   }
 
-  /** Moves the current chunk (if it holds anything) to the write queue. */
-  private seal(): void {
+  /** Moves the current chunk (if it holds anything) to the write queue, and starts writing unless told not to. */
+  private seal(startWriting = true): void {
     if (this.timer !== undefined) {
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -108,7 +109,8 @@ export class BatchedLogDestination {
     const full = this.chunk.subarray(0, this.used);
     this.chunk = Buffer.allocUnsafe(this.chunkBytes);
     this.used = 0;
-    this.enqueue(full);
+    if (startWriting) this.enqueue(full);
+    else this.queue.push(full);
   }
 
   private enqueue(buffer: Buffer): void {

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { pbkdf2 } from 'node:crypto';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -45,9 +46,19 @@ describe('BatchedLogDestination', () => {
     for (const text of lines) destination.write(text);
     // Earlier full chunks may be in the thread pool's hands: wait for them, as the process's exit does not.
     await new Promise<void>((resolve) => destination.flush(() => resolve()));
-    destination.write(line(200));
-    destination.flushSync();
-    assert.equal(file.read(), [...lines, line(200)].join(''));
+    // Nothing is left to an asynchronous write that the exiting process would not wait for. The thread pool is kept
+    // busy meanwhile, so an asynchronous write started here could not have finished by the time the file is read.
+    const busy = Array.from(
+      { length: 4 },
+      () => new Promise((resolve) => pbkdf2('x', 'y', 100_000, 32, 'sha256', resolve)),
+    );
+    for (let i = 200; i < 230; i++) {
+      lines.push(line(i));
+      destination.write(line(i));
+      destination.flushSync();
+      assert.equal(file.read(), lines.join(''));
+    }
+    await Promise.all(busy);
   });
 
   it('keeps going when its file descriptor cannot be written', async () => {
