@@ -3,7 +3,9 @@
 // queued one always sees the latest files and settings). The generation moves only when the `/skills` answer
 // would change; the new snapshot replaces the old one in one assignment, then the events of the change are logged.
 
-import { dirname } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { BaseLogger } from 'pino';
 import { discoverSkills } from '../discovery/discover-skills.js';
 import { SkillsdError } from '../discovery/errors.js';
@@ -54,6 +56,11 @@ export interface WorkspaceIndexOptions {
 }
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
+/** How long a rebuild waits for a reported SKILL.md that is empty to get its content (see `settleRewrites`). */
+const REWRITE_WAIT_MS = 100;
+const REWRITE_POLL_MS = 4;
+/** Above this many reported paths (a burst) the rebuild does not look for rewrites in progress. */
+const REWRITE_CHECK_MAX_PATHS = 64;
 
 const SILENT_LOGGER: IndexLogger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -238,6 +245,7 @@ export class WorkspaceIndex {
     this.pendingPaths = new Set();
     // A path that maps to no scanned directory (a `.git` marker, a settings change, the first build): scan all.
     if (full || !this.scans.invalidate(paths)) this.scans.clear();
+    if (!full) await settleRewrites(paths);
     let result: DiscoveryResult;
     try {
       result = await this.discover(
@@ -310,6 +318,26 @@ export class WorkspaceIndex {
     // A rebuild that finished while the watcher was starting may have moved the directories.
     await this.syncWatcher();
   }
+}
+
+/**
+ * A plain rewrite of a file (`writeFile`: open with O_TRUNC, then write) is reported when the truncation happens, and a
+ * rebuild that fast reads an empty SKILL.md: the skill would be removed in one `index` event and added back in the
+ * next, when the watcher's re-read sees the content. So a reported SKILL.md that is empty gets up to REWRITE_WAIT_MS
+ * to be written; one still empty then is read as it is.
+ */
+async function settleRewrites(paths: ReadonlySet<string>): Promise<void> {
+  if (paths.size > REWRITE_CHECK_MAX_PATHS) return;
+  const deadline = Date.now() + REWRITE_WAIT_MS;
+  for (const path of paths) {
+    if (basename(path) !== 'SKILL.md') continue;
+    while ((await isEmptyFile(path)) && Date.now() < deadline) await sleep(REWRITE_POLL_MS);
+  }
+}
+
+async function isEmptyFile(path: string): Promise<boolean> {
+  const stats = await stat(path).catch(() => undefined);
+  return stats?.isFile() === true && stats.size === 0;
 }
 
 /** CWD and every ancestor up to the root: a `.git` appearing in any of them moves REPO (SKILLS.md §0). */

@@ -116,6 +116,24 @@ describe('WorkspaceIndex', () => {
     assert.deepEqual(events.at(-1)?.data, { generation: 4, added: [], removed: ['pdf'], changed: [] });
   });
 
+  it('reports a SKILL.md rewritten in place (truncated, then written) as changed, not removed and added', async (t) => {
+    const { index, cwd, events } = await openIndex(
+      t,
+      { 'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }) },
+      { watch: true },
+    );
+    const file = `${cwd}/.musepi/skills/pdf/SKILL.md`;
+    // What `writeFile` does in two steps, with time between them for the watcher to report the truncation.
+    await writeFile(file, '');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await writeFile(file, SK({ description: 'PDF documents' }));
+    await until(() => index.snapshot!.skill('pdf')?.description === 'PDF documents');
+    assert.deepEqual(
+      events.map((event) => event.data),
+      [{ generation: 2, added: [], removed: [], changed: ['pdf'] }],
+    );
+  });
+
   it('watches skills directories that do not exist yet, and a .git appearing that moves REPO', async (t) => {
     const { index, root } = await openIndex(
       t,
