@@ -6,7 +6,7 @@
 // body) and with the same log line, but only when every guard on Fastify's path would let the request through:
 // - the exact target `/skills` (no query string, no absolute form) and method GET, no request body;
 // - no `Origin` header (the Origin allow-list, CORS headers and `Vary` stay with the security plugin);
-// - no `Accept-Version` header (Fastify's router treats it as a route constraint);
+// - no `Accept-Version` header (Fastify's router reads it as a version constraint: left to it);
 // - not closing (503 `NotReady`), not shedding load (503 `Overloaded`, the pressure plugin's own state);
 // - the Host allow-list and the bearer token pass, by the same functions the security hooks call;
 // - the default workspace is open and indexed (otherwise the route waits for it or answers 503).
@@ -93,6 +93,8 @@ export class PollFastPath {
 /**
  * Puts the fast path in front of the server's request handler (Fastify's, the one listener it registered), so
  * the server, its options (timeouts, header limits) and its `clientError` handler stay exactly as Fastify set them.
+ * (Fastify's `serverFactory` option would do the same but gives up the second server Fastify opens for a
+ * `localhost` bind, on the other address family; that second server keeps Fastify's handler alone.)
  */
 export function installPollFastPath(server: Server, fastPath: PollFastPath): void {
   const listeners = server.listeners('request');
