@@ -115,6 +115,7 @@ export class WorkspaceSnapshot {
   private byName: ReadonlyMap<string, Skill> | undefined;
   private collisionByName: ReadonlyMap<string, Collision> | undefined;
   private readonly filteredAnswers = new Map<string, SkillsAnswer>();
+  private unfiltered: SkillsAnswer | undefined;
 
   constructor(input: SnapshotInput) {
     const { result } = input;
@@ -164,7 +165,17 @@ export class WorkspaceSnapshot {
   /** The `/skills` answer for `filter`; filters apply to `skills` only (warnings, collisions, diagnostics stay whole). */
   answer(filter: SkillsFilter = {}): SkillsAnswer {
     const key = filterKey(filter);
-    if (key === '') return { body: this.body, etag: this.etag };
+    if (key === '') {
+      // The body is read only for a 200: a 304 to the current tag does not make the snapshot assemble it.
+      const snapshot = this;
+      this.unfiltered ??= {
+        etag: this.etag,
+        get body() {
+          return snapshot.body;
+        },
+      };
+      return this.unfiltered;
+    }
     const cached = this.filteredAnswers.get(key);
     if (cached !== undefined) return cached;
     const accepts = skillFilter(filter);
