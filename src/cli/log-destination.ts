@@ -9,20 +9,28 @@
 // line at once into a preallocated buffer and writing chunks on a timer costs one copy per line and a few writes a
 // second (docs/performance.md, HTTP).
 //
+// What waits for the descriptor is bounded (`maxQueuedBytes`, 32 MiB): a stdout nobody reads (a paused pager, a stuck
+// log collector) must not let a flood of requests grow the daemon's memory without end. Chunks past the bound are
+// dropped whole and counted; once the queue has drained, one warning line says how many lines were lost.
+//
 // Lines stay in order. `flushSync` writes what is pending before the process exits (SIGTERM, a failed start): the
 // CLI calls it from the process's `exit` event. A chunk already handed to the thread pool is not written again.
 
 import { write, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 
 export interface LogDestinationOptions {
   /** Bytes per chunk (default 64 KiB). */
   chunkBytes?: number;
   /** How long the first line of a chunk waits for more (default 25 ms). */
   delayMs?: number;
+  /** Bytes allowed to wait for the descriptor before new chunks are dropped (default 32 MiB). */
+  maxQueuedBytes?: number;
 }
 
 const DEFAULT_CHUNK_BYTES = 64 * 1024;
 const DEFAULT_DELAY_MS = 25;
+const DEFAULT_MAX_QUEUED_BYTES = 32 * 1024 * 1024;
 /** A non-blocking pipe that is full answers EAGAIN: its reader needs a moment. */
 const BUSY_RETRY_MS = 10;
 /** How long `flushSync` keeps retrying a full pipe before it gives the remaining lines up. */
@@ -31,8 +39,15 @@ const SYNC_BUSY_LIMIT_MS = 1000;
 export class BatchedLogDestination {
   private readonly chunkBytes: number;
   private readonly delayMs: number;
+  private readonly maxQueuedBytes: number;
   private chunk: Buffer;
   private used = 0;
+  /** Lines in `chunk`. */
+  private lines = 0;
+  /** Bytes in `queue`. */
+  private queuedBytes = 0;
+  /** Lines dropped since the last notice of it. */
+  private dropped = 0;
   private timer: NodeJS.Timeout | undefined;
   /** Full chunks waiting for the write in flight, oldest first. */
   private readonly queue: Buffer[] = [];
@@ -47,6 +62,7 @@ export class BatchedLogDestination {
   ) {
     this.chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
     this.delayMs = options.delayMs ?? DEFAULT_DELAY_MS;
+    this.maxQueuedBytes = options.maxQueuedBytes ?? DEFAULT_MAX_QUEUED_BYTES;
     this.chunk = Buffer.allocUnsafe(this.chunkBytes);
   }
 
@@ -57,11 +73,12 @@ export class BatchedLogDestination {
     if (maxBytes > this.chunkBytes - this.used) {
       this.seal();
       if (maxBytes > this.chunkBytes) {
-        this.enqueue(Buffer.from(line, 'utf8'));
+        this.enqueue(Buffer.from(line, 'utf8'), 1);
         return true;
       }
     }
     this.used += this.chunk.write(line, this.used, 'utf8');
+    this.lines++;
     if (this.timer === undefined) {
       this.timer = setTimeout(() => this.seal(), this.delayMs);
       this.timer.unref();
@@ -85,6 +102,8 @@ export class BatchedLogDestination {
     // Sealed without starting an asynchronous write: everything not already in the thread pool's hands is written here.
     this.seal(false);
     const pending = this.inFlight ? this.queue.splice(1) : this.queue.splice(0);
+    if (this.dropped > 0) pending.push(this.droppedNotice());
+    this.queuedBytes = this.queue[0]?.length ?? 0;
     const deadline = Date.now() + SYNC_BUSY_LIMIT_MS;
     for (const buffer of pending) {
       let offset = 0;
@@ -107,19 +126,45 @@ export class BatchedLogDestination {
     }
     if (this.used === 0) return;
     const full = this.chunk.subarray(0, this.used);
+    const lines = this.lines;
     this.chunk = Buffer.allocUnsafe(this.chunkBytes);
     this.used = 0;
-    if (startWriting) this.enqueue(full);
-    else this.queue.push(full);
+    this.lines = 0;
+    if (startWriting) this.enqueue(full, lines);
+    else this.push(full, lines);
   }
 
-  private enqueue(buffer: Buffer): void {
-    this.queue.push(buffer);
+  private enqueue(buffer: Buffer, lines: number): void {
+    this.push(buffer, lines);
     if (!this.writing) this.writeNext();
+  }
+
+  private push(buffer: Buffer, lines: number): void {
+    if (this.queuedBytes + buffer.length > this.maxQueuedBytes) {
+      this.dropped += lines;
+      return;
+    }
+    this.queue.push(buffer);
+    this.queuedBytes += buffer.length;
+  }
+
+  /** The line that says how many lines were lost since the last such line, in the shape of pino's lines. */
+  private droppedNotice(): Buffer {
+    const line =
+      `{"level":40,"time":${Date.now()},"pid":${process.pid},"hostname":${JSON.stringify(hostname())},` +
+      `"droppedLines":${this.dropped},"msg":"log lines dropped: stdout was not read fast enough"}\n`;
+    this.dropped = 0;
+    return Buffer.from(line, 'utf8');
   }
 
   /** Writes `queue[0]`; it leaves the queue once it is written whole (a pipe may take part of it). */
   private writeNext(): void {
+    // The queue has drained: the notice goes out before anything newer.
+    if (this.queue.length === 0 && this.dropped > 0) {
+      const notice = this.droppedNotice();
+      this.queue.push(notice);
+      this.queuedBytes += notice.length;
+    }
     const buffer = this.queue[0];
     if (buffer === undefined) {
       this.writing = false;
@@ -135,13 +180,18 @@ export class BatchedLogDestination {
           return;
         }
         // A closed or broken stdout (EPIPE, EBADF): the lines cannot go anywhere, and the daemon must not stop.
-        this.queue.shift();
+        this.shift();
       } else if (written < buffer.length) {
         this.queue[0] = buffer.subarray(written);
+        this.queuedBytes -= written;
       } else {
-        this.queue.shift();
+        this.shift();
       }
       this.writeNext();
     });
+  }
+
+  private shift(): void {
+    this.queuedBytes -= this.queue.shift()?.length ?? 0;
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { pbkdf2 } from 'node:crypto';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { BatchedLogDestination } from '../../src/cli/log-destination.js';
@@ -71,5 +72,56 @@ describe('BatchedLogDestination', () => {
     await new Promise<void>((resolve) => destination.flush(() => resolve()));
     destination.flushSync();
     await cleanup();
+  });
+
+  it('bounds what waits for a descriptor nobody reads, and says how many lines it dropped once it can write', async (t) => {
+    // A FIFO opened read-write and non-blocking: writes fill its kernel buffer (64 KiB) and then answer EAGAIN, as a
+    // stdout pipe whose reader stopped does; the test reads it itself later.
+    const { dir, cleanup } = await makeTempDir();
+    const path = join(dir, 'fifo');
+    execFileSync('mkfifo', [path]);
+    const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+    t.after(async () => {
+      closeSync(fd);
+      await cleanup();
+    });
+    const destination = new BatchedLogDestination(fd, { chunkBytes: 1024, delayMs: 1, maxQueuedBytes: 8 * 1024 });
+    const text = (i: number) => `{"n":${1_000_000 + i},"pad":"${'x'.repeat(100)}"}\n`;
+    const lineBytes = text(0).length;
+    const total = 3000;
+    for (let i = 0; i < total; i++) destination.write(text(i));
+    destination.flush();
+    // Read until the destination has written everything it kept and its notice.
+    const received: string[] = [];
+    const buffer = Buffer.alloc(64 * 1024);
+    const deadline = Date.now() + 10_000;
+    while (!received.join('').includes('droppedLines') && Date.now() < deadline) {
+      try {
+        const read = readSync(fd, buffer, 0, buffer.length, null);
+        received.push(buffer.toString('utf8', 0, read));
+      } catch (error) {
+        assert.equal((error as NodeJS.ErrnoException).code, 'EAGAIN');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+    const lines = received
+      .join('')
+      .split('\n')
+      .filter((line) => line !== '');
+    const notice = JSON.parse(lines.at(-1) ?? '{}') as Record<string, unknown>;
+    const kept = lines.slice(0, -1);
+    assert.equal(notice.level, 40);
+    assert.equal(notice.msg, 'log lines dropped: stdout was not read fast enough');
+    // Every line is either written whole or counted as dropped; the kept ones are in order.
+    assert.equal(kept.length + (notice.droppedLines as number), total);
+    assert.ok((notice.droppedLines as number) > 0);
+    assert.ok(kept.every((line) => line.length === lineBytes - 1));
+    const numbers = kept.map((line) => (JSON.parse(line) as { n: number }).n - 1_000_000);
+    assert.deepEqual(
+      numbers,
+      [...numbers].sort((a, b) => a - b),
+    );
+    // Kept: what the pipe took before it filled, plus at most the bound.
+    assert.ok(kept.length * lineBytes <= 64 * 1024 + 8 * 1024 + 1024, `kept ${kept.length} lines`);
   });
 });
