@@ -94,6 +94,8 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     await (await registry.get()).ready.catch(() => undefined);
     logger.info({ cwd, profile: settings.profile, config: config?.file }, `serving the workspace ${cwd}`);
     url = await listen(app, host, port);
+    // Log lines are batched (log-destination.ts); the listening line is the one scripts wait for: out at once.
+    logger.flush();
   } catch (error) {
     watcher?.close();
     await app?.close().catch(() => undefined);
