@@ -10,7 +10,11 @@ const routesFile = process.argv[3];
 const routes = new Map();
 if (routesFile !== undefined) {
   for (const route of JSON.parse(readFileSync(routesFile, 'utf8'))) {
-    routes.set(route.path, { ...route, body: readFileSync(route.bodyFile) });
+    // A 304 carries the tag and the caching headers the 200 would have (RFC 9110 §15.4.5), as the daemon's does.
+    const notModifiedHeaders = { etag: route.etag };
+    if (route.headers['cache-control'] !== undefined)
+      notModifiedHeaders['cache-control'] = route.headers['cache-control'];
+    routes.set(route.path, { ...route, body: readFileSync(route.bodyFile), notModifiedHeaders });
   }
 }
 const fallback = {
@@ -26,7 +30,7 @@ const server = createServer((req, res) => {
     return;
   }
   if (route.etag !== undefined && req.headers['if-none-match'] === route.etag) {
-    res.writeHead(304, { etag: route.etag }).end();
+    res.writeHead(304, route.notModifiedHeaders).end();
     return;
   }
   res.writeHead(200, { ...route.headers, 'content-length': route.body.length });
