@@ -58,10 +58,50 @@ export function isWatchedUnderSkillsRoot(root: string, path: string, stats?: Sta
   return parts.length === 2 && parts[1] === SKILL_FILE;
 }
 
+/**
+ * Errors of a listed symlink's resolution that mean "this link leads nowhere", like ENOENT: a target path running
+ * through a regular file (ENOTDIR), or too long to exist (ENAMETOOLONG).
+ */
+const UNRESOLVABLE_LINK_CODES = new Set(['ENOTDIR', 'ENAMETOOLONG']);
+
+interface ReaddirpInternals {
+  destroyed: boolean;
+  emit(event: 'warn', error: Error): boolean;
+  _onError?: (error: NodeJS.ErrnoException) => void;
+}
+
+/**
+ * chokidar lists directories with readdirp, which resolves every symlink it lists and, on any error other than
+ * ENOENT, EPERM, EACCES and ELOOP, destroys the listing. chokidar drops that error (it ignores ENOTDIR) and waits for
+ * the listing's end, which never comes: one link such as `bad -> ../file.txt/x` in a skills directory (or in one of
+ * its entries) meant no `ready`, no watch on that directory, and so no event for any other skill in it. Here such a
+ * link is a warning, as a dangling one is: the listing goes on, and chokidar's own symlink handling skips the link
+ * (it cannot resolve it either). The caller watches where that link's target would appear (watch-resolve.ts).
+ */
+class SkillsRootWatcher extends FSWatcher {
+  override _readdirp(...args: Parameters<FSWatcher['_readdirp']>): ReturnType<FSWatcher['_readdirp']> {
+    const stream = super._readdirp(...args);
+    if (stream !== undefined) tolerateUnresolvableLinks(stream as unknown as ReaddirpInternals);
+    return stream;
+  }
+}
+
+function tolerateUnresolvableLinks(stream: ReaddirpInternals): void {
+  const onError = stream._onError;
+  if (typeof onError !== 'function') return;
+  stream._onError = (error) => {
+    if (error.code !== undefined && UNRESOLVABLE_LINK_CODES.has(error.code)) {
+      if (!stream.destroyed) stream.emit('warn', error);
+      return;
+    }
+    onError.call(stream, error);
+  };
+}
+
 /** Starts watching `root`; resolves once chokidar's initial scan is done. */
 export async function watchSkillsRoot(options: SkillsRootWatchOptions): Promise<SkillsRootWatch> {
   const { root } = options;
-  const watcher = new FSWatcher({
+  const watcher = new SkillsRootWatcher({
     persistent: true,
     ignoreInitial: true,
     // Symlinked entries are watched through their real targets by the caller; following links here pulled a whole
