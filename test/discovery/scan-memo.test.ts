@@ -4,14 +4,14 @@
 import assert from 'node:assert/strict';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { createScanMemo } from '../../src/discovery/scan-memo.js';
 import { type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills-dir.js';
-import { defaultSettings } from '../../src/discovery/settings.js';
 import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
-import type { DiscoveryContext, DiscoveryResult } from '../../src/discovery/types.js';
-import { makeTempDir, SK, type TreeEntry, writeTree } from '../helpers/temp-tree.js';
+import type { DiscoveryResult } from '../../src/discovery/types.js';
+import { workspaceFactory } from '../helpers/discovery-workspace.js';
+import { SK, writeTree } from '../helpers/temp-tree.js';
 
 const OPTIONS: ScanOptions = {
   requireDescription: true,
@@ -21,20 +21,7 @@ const OPTIONS: ScanOptions = {
   level: 'project',
 };
 
-let root = '';
-let cleanup: () => Promise<void> = async () => {};
-let counter = 0;
-
-before(async () => {
-  ({ dir: root, cleanup } = await makeTempDir('skillsd-scan-memo-'));
-});
-after(() => cleanup());
-
-async function workspace(tree: Record<string, TreeEntry>): Promise<{ base: string; ctx: DiscoveryContext }> {
-  const base = join(root, String(counter++));
-  await writeTree(base, { 'H/.keep': '', 'P/.git/HEAD': '', ...tree });
-  return { base, ctx: { home: join(base, 'H'), cwd: join(base, 'P'), env: {}, settings: defaultSettings() } };
-}
+const workspace = workspaceFactory('skillsd-scan-memo-');
 
 function comparable(result: DiscoveryResult) {
   const { skills, warnings, collisions, diagnostics, scannedDirs } = result;
