@@ -32,9 +32,9 @@ interface Harness {
   host: string;
 }
 
-async function harness(t: TestContext, app: Partial<AppOptions> = {}): Promise<Harness> {
-  const lines: string[] = [];
-  const sink = new Writable({
+/** A log stream that keeps the request lines (completed or errored) in `lines`. */
+function requestLineSink(lines: string[]): Writable {
+  return new Writable({
     write(chunk, _encoding, done) {
       lines.push(
         ...String(chunk)
@@ -44,6 +44,11 @@ async function harness(t: TestContext, app: Partial<AppOptions> = {}): Promise<H
       done();
     },
   });
+}
+
+async function harness(t: TestContext, app: Partial<AppOptions> = {}): Promise<Harness> {
+  const lines: string[] = [];
+  const sink = requestLineSink(lines);
   // A loaded test machine can lag the event loop past the default load-shedding bound between the two requests of a
   // comparison: only the test of load shedding sheds load.
   const pressure = { maxEventLoopDelayMs: 60_000, ...app.pressure };
@@ -204,16 +209,7 @@ describe('GET /skills fast path', () => {
         `---\nname: big-${i}\ndescription: Big\nnotes: ${'n'.repeat(900 * 1024)}\n---\n`;
     }
     const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(
-          ...String(chunk)
-            .split('\n')
-            .filter((line) => line.includes('"msg":"request ')),
-        );
-        done();
-      },
-    });
+    const sink = requestLineSink(lines);
     const s = await startServer(t, {
       tree,
       app: { logger: pino({ level: 'info' }, sink), pressure: { maxEventLoopDelayMs: 60_000 } },
