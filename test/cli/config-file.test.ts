@@ -11,6 +11,7 @@ import {
 } from '../../src/cli/config-file.js';
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 import type { Settings } from '../../src/discovery/types.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
 function rejectsWith(message: string) {
@@ -31,7 +32,7 @@ function eventQueue() {
   return {
     onSettings: (settings: Settings) => push({ settings }),
     onError: (error: ConfigFileError) => push({ error: error.message }),
-    next(deadlineMs = 5000): Promise<WatchEvent> {
+    next(deadlineMs = WAIT_MS): Promise<WatchEvent> {
       const ready = events.shift();
       if (ready) return Promise.resolve(ready);
       return new Promise((resolve, reject) => {

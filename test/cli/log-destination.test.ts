@@ -5,6 +5,7 @@ import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs'
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { BatchedLogDestination } from '../../src/cli/log-destination.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
 async function logFile(t: TestContext): Promise<{ fd: number; read: () => string }> {
@@ -19,7 +20,7 @@ async function logFile(t: TestContext): Promise<{ fd: number; read: () => string
 }
 
 async function until(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + WAIT_MS;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   assert.ok(condition(), 'timed out');
 }
@@ -94,7 +95,7 @@ describe('BatchedLogDestination', () => {
     // Read until the destination has written everything it kept and its notice.
     const received: string[] = [];
     const buffer = Buffer.alloc(64 * 1024);
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + WAIT_MS;
     while (!received.join('').includes('droppedLines') && Date.now() < deadline) {
       try {
         const read = readSync(fd, buffer, 0, buffer.length, null);

@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { rename, writeFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
@@ -13,7 +14,11 @@ async function skillNames(url: string): Promise<string[]> {
 }
 
 /** Polls until `predicate` holds, up to a deadline: the reload is asynchronous by nature. */
-async function eventually<T>(read: () => Promise<T>, predicate: (value: T) => boolean, deadlineMs = 5000): Promise<T> {
+async function eventually<T>(
+  read: () => Promise<T>,
+  predicate: (value: T) => boolean,
+  deadlineMs = WAIT_MS,
+): Promise<T> {
   const end = Date.now() + deadlineMs;
   for (;;) {
     const value = await read();

@@ -261,11 +261,10 @@ describe('GET /events (built daemon, real sockets)', () => {
     const idle = await openSocket(daemon.port);
     const half = await openSocket(daemon.port);
     half.socket.write('GET /skills HTTP/1.1\r\nHost: 127.0.0.1\r\n');
-    const signalled = Date.now();
     daemon.process.child.kill('SIGTERM');
-    await Promise.all([a.closedByServer(5000), b.closedByServer(5000), idle.closed, half.closed]);
-    assert.deepEqual(await daemon.process.waitForExit(5000), { code: 0, signal: null });
-    assert.ok(Date.now() - signalled < 5000, `exited after ${Date.now() - signalled} ms`);
+    await Promise.all([a.closedByServer(), b.closedByServer(), idle.closed, half.closed]);
+    // Exit code 0 is the proof of the 5 s bound: past it, the daemon's shutdown guard exits 1 on its own clock.
+    assert.deepEqual(await daemon.process.waitForExit(), { code: 0, signal: null });
     assert.ok(daemon.process.logs.some((line) => line.msg === 'skillsd stopped'));
     lastIdBeforeStop = Number(a.events.at(-1)?.id);
   });

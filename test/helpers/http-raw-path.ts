@@ -2,6 +2,7 @@
 // exactly what the traversal tests must send. `http.request` keeps the socket open until the answer arrives.
 
 import { request } from 'node:http';
+import { WAIT_MS } from './deadlines.js';
 
 export interface RawPathResponse {
   status: number;
@@ -26,7 +27,7 @@ export function requestRawPath(
         res.on('error', reject);
       },
     );
-    req.setTimeout(5000, () => req.destroy(new Error('request timed out')));
+    req.setTimeout(WAIT_MS, () => req.destroy(new Error('request timed out')));
     req.on('error', reject);
     req.end();
   });

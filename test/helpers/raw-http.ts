@@ -2,6 +2,7 @@
 // what the security tests need to control.
 
 import { connect } from 'node:net';
+import { WAIT_MS } from './deadlines.js';
 
 export interface RawResponse {
   status: number;
@@ -15,7 +16,7 @@ export function rawRequest(port: number, head: string[], body = ''): Promise<Raw
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    socket.setTimeout(5000, () => socket.destroy(new Error('raw request timed out')));
+    socket.setTimeout(WAIT_MS, () => socket.destroy(new Error('raw request timed out')));
     // Written without ending the socket: `Connection: close` makes the server close it after answering.
     socket.on('connect', () => socket.write(`${[...head, 'Connection: close'].join('\r\n')}\r\n\r\n${body}`));
     socket.on('data', (chunk) => chunks.push(chunk));

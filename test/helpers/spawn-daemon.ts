@@ -3,6 +3,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { WAIT_MS } from './deadlines.js';
 
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
@@ -93,7 +94,7 @@ export class DaemonProcess {
   }
 
   /** Resolves with the first log line matching `predicate`; rejects at the deadline or when the process exits. */
-  waitForLog(predicate: (line: LogLine) => boolean, deadlineMs = 10_000): Promise<LogLine> {
+  waitForLog(predicate: (line: LogLine) => boolean, deadlineMs = WAIT_MS): Promise<LogLine> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         finish();
@@ -122,7 +123,7 @@ export class DaemonProcess {
   }
 
   /** Waits for the process to end (with a deadline), returning its exit. */
-  async waitForExit(deadlineMs = 10_000): Promise<Exit> {
+  async waitForExit(deadlineMs = WAIT_MS): Promise<Exit> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`still running after ${deadlineMs} ms`)), deadlineMs);

@@ -2,6 +2,7 @@
 // closed with the stream: fetch's connection pool may open a spare connection that outlives the test.
 
 import { type IncomingHttpHeaders, type IncomingMessage, request } from 'node:http';
+import { WAIT_MS } from './deadlines.js';
 
 export interface SseEvent {
   id: string | undefined;
@@ -43,7 +44,7 @@ export class SseClient {
   }
 
   /** The next event after the last one returned by `next` that satisfies `predicate`, within `timeoutMs`. */
-  async next(predicate: (event: SseEvent) => boolean = () => true, timeoutMs = 5000): Promise<SseEvent> {
+  async next(predicate: (event: SseEvent) => boolean = () => true, timeoutMs = WAIT_MS): Promise<SseEvent> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       while (this.cursor < this.events.length) {
@@ -65,7 +66,7 @@ export class SseClient {
   }
 
   /** Waits until a comment line arrives. */
-  async nextComment(timeoutMs = 5000): Promise<string> {
+  async nextComment(timeoutMs = WAIT_MS): Promise<string> {
     const seen = this.comments.length;
     const deadline = Date.now() + timeoutMs;
     while (this.comments.length === seen) {
@@ -77,7 +78,7 @@ export class SseClient {
   }
 
   /** Resolves when the server ends the stream. */
-  async closedByServer(timeoutMs = 5000): Promise<void> {
+  async closedByServer(timeoutMs = WAIT_MS): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('stream still open')), timeoutMs);

@@ -22,6 +22,7 @@ import { createEventIdSource } from '../../src/index/event-log.js';
 import { snapshotContent } from '../../src/index/snapshot.js';
 import { SnapshotSerializer } from '../../src/index/snapshot-json.js';
 import { WorkspaceIndex } from '../../src/index/workspace-index.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
 // Skills directories of several providers and levels, relative to the temp root (HOME = root/home, CWD = root/work):
@@ -369,7 +370,7 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
             await apply(dir, step, index.snapshot!.skills);
             const fresh = comparable(await discoverSkills(ctx));
             // The watcher reacts within milliseconds; the deadline only bounds a failure.
-            const deadline = Date.now() + 10_000;
+            const deadline = Date.now() + WAIT_MS;
             let seen: unknown;
             for (;;) {
               const snapshot = index.snapshot!;

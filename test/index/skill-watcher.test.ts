@@ -13,9 +13,10 @@ import {
   type WatchTargets,
 } from '../../src/index/skill-watcher.js';
 import { createDuringSlowRead } from '../helpers/chokidar-slow-read.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
-const DEADLINE_MS = 5000;
+const DEADLINE_MS = WAIT_MS;
 /** Re-checks out of the way: a test that a watch is still alive must not pass thanks to the re-check of an edit. */
 const NO_RECHECK = { rereadDelayMs: 600_000 };
 /** No change is seen but by reconciliation: polling whose first poll is ten minutes away. */
@@ -429,7 +430,7 @@ describe('createSkillWatcher', () => {
     await rec.waitFor(
       'every SKILL.md read with its final content',
       () => [...final].every(([path, content]) => lastRead.get(path) === content),
-      15_000,
+      DEADLINE_MS,
     );
     assert.ok(rec.calls.length < 50, `${rec.calls.length} onChange calls`);
   });
@@ -452,9 +453,9 @@ describe('createSkillWatcher', () => {
     let mark = rec.mark();
     // At once: chokidar's next read lists all of them, and is still emitting them when the late ones are created.
     for (let i = 0; i < 2000; i++) mkdirSync(join(skills, `early-${i}`));
-    await rec.waitFor('the late entries to be created', () => late !== null, 15_000);
+    await rec.waitFor('the late entries to be created', () => late !== null, DEADLINE_MS);
     const skillFiles = (late as unknown as string[]).map((path) => join(path, 'SKILL.md'));
-    await rec.waitForPaths(mark, skillFiles, 15_000);
+    await rec.waitForPaths(mark, skillFiles, DEADLINE_MS);
     // Settled: no onChange for a while (the root is started again once chokidar's loss is seen).
     for (let calls = -1; calls !== rec.calls.length; ) {
       calls = rec.calls.length;
@@ -464,7 +465,7 @@ describe('createSkillWatcher', () => {
     // Their SKILL.md edits are events, not left to the 30 s reconciliation (re-checks are off).
     mark = rec.mark();
     for (const path of skillFiles) await writeFile(path, SK({ description: 'v2' }));
-    await rec.waitForPaths(mark, skillFiles, 10_000);
+    await rec.waitForPaths(mark, skillFiles);
   });
 
   it('reconciliation reports a change no event announced', async (t) => {

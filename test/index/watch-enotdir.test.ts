@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { createSkillWatcher, type SkillWatcher } from '../../src/index/skill-watcher.js';
 import { type SkillsRootWatch, watchSkillsRoot } from '../../src/index/watch-skills-root.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
-const DEADLINE_MS = 5000;
+const DEADLINE_MS = WAIT_MS;
 /** A link whose target path runs through the regular file `file.txt`: resolving it fails with ENOTDIR. */
 const THROUGH_FILE = { symlink: '../file.txt/x' };
 

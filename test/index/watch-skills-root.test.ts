@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { isWatchedUnderSkillsRoot, watchSkillsRoot } from '../../src/index/watch-skills-root.js';
 import { createDuringSlowRead } from '../helpers/chokidar-slow-read.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
 const dir = { isDirectory: () => true, isSymbolicLink: () => false } as Stats;
@@ -36,18 +37,22 @@ describe('isWatchedUnderSkillsRoot (SKILLS.md §3: entries one level deep and th
 });
 
 describe('watchSkillsRoot: entries created while chokidar re-reads a slow root', () => {
-  it('reports the entries chokidar lost', async () => {
+  // Whether chokidar loses the late entries depends on when their inotify events arrive: on a loaded machine they can
+  // come after the held loop, and chokidar then reports them itself. Either way every late entry must be reported.
+  it('reports the entries chokidar lost', async (t) => {
     const { dir, cleanup } = await makeTempDir('skillsd-root-gap-');
     const root = join(dir, 'skills');
     mkdirSync(root);
     const missed = new Set<string>();
+    const evented = new Set<string>();
     let late: string[] | null = null;
     const watch = await watchSkillsRoot({
       root,
       usePolling: false,
       pollIntervalMs: 100,
-      onEvent: (event) => {
+      onEvent: (event, path) => {
         if (late === null && event === 'addDir') late = createDuringSlowRead(root, 20);
+        else if (event === 'addDir') evented.add(path);
       },
       onMissed: (paths) => {
         for (const path of paths) missed.add(path);
@@ -56,11 +61,13 @@ describe('watchSkillsRoot: entries created while chokidar re-reads a slow root',
     });
     try {
       for (let i = 0; i < 2000; i++) mkdirSync(join(root, `early-${i}`));
-      const end = Date.now() + 10_000;
-      while (late === null || !(late as string[]).every((path) => missed.has(path))) {
-        if (Date.now() > end) assert.fail(`not reported within 10 s: ${JSON.stringify([...missed])}`);
+      const end = Date.now() + WAIT_MS;
+      while (late === null || !(late as string[]).every((path) => missed.has(path) || evented.has(path))) {
+        if (Date.now() > end) assert.fail(`not reported within the bound: ${JSON.stringify([...missed])}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+      const byGapCheck = (late as unknown as string[]).filter((path) => missed.has(path)).length;
+      t.diagnostic(`${byGapCheck} of 20 late entries reported by the gap check, the rest by chokidar`);
     } finally {
       await watch.close();
       await cleanup();

@@ -6,6 +6,7 @@ import { defaultSettings, parseSettings } from '../../src/discovery/settings.js'
 import type { DiscoveryContext } from '../../src/discovery/types.js';
 import { createEventIdSource, type IndexEvent } from '../../src/index/event-log.js';
 import { type DiscoverFn, WorkspaceIndex, type WorkspaceIndexOptions } from '../../src/index/workspace-index.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 /** An index over a fresh tree; `cwd` is relative to the tree's root (default `work`, a repository). */
@@ -39,7 +40,7 @@ async function openIndex(
 }
 
 /** Waits until `predicate` holds, polling; fails after `timeoutMs`. */
-async function until(predicate: () => boolean, timeoutMs = 5000): Promise<void> {
+async function until(predicate: () => boolean, timeoutMs = WAIT_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!predicate()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

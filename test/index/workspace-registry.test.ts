@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 import { WorkspaceRegistry, type WorkspaceRegistryOptions } from '../../src/index/workspace-registry.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 async function openRegistry(t: TestContext, options: Partial<WorkspaceRegistryOptions> = {}) {
@@ -113,7 +114,7 @@ describe('WorkspaceRegistry', () => {
     const a = await registry.get(`${root}/a`);
     const b = await registry.get(`${root}/b`);
     b.events.subscribe(() => {});
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + WAIT_MS;
     while (!a.closed && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.equal(a.closed, true);
     assert.equal(b.closed, false);

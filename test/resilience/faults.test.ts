@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { chmod, mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { type RunningDaemon, type SpawnOptions, startDaemon } from '../helpers/spawn-daemon.js';
 import { SseClient, type SseEvent } from '../helpers/sse-client.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
@@ -30,7 +31,7 @@ async function listing(url: string): Promise<Listing> {
 }
 
 /** Polls `/skills` until `predicate` holds (reloads are asynchronous); returns the last answer either way. */
-async function until(url: string, predicate: (answer: Listing) => boolean, deadlineMs = 8000): Promise<Listing> {
+async function until(url: string, predicate: (answer: Listing) => boolean, deadlineMs = WAIT_MS): Promise<Listing> {
   const end = Date.now() + deadlineMs;
   for (;;) {
     const answer = await listing(url);
@@ -45,7 +46,7 @@ const names = (answer: Listing): string[] => answer.skills.map((skill) => skill.
 async function indexEvents(
   events: SseClient,
   expected: Partial<Record<'added' | 'removed' | 'changed', string[]>>,
-  deadlineMs = 8000,
+  deadlineMs = WAIT_MS,
 ) {
   const seen = { added: new Set<string>(), removed: new Set<string>(), changed: new Set<string>() };
   const read: IndexChange[] = [];
@@ -186,7 +187,7 @@ describe('file-system faults (built CLI)', () => {
       warned.warnings.map((warning) => warning.message),
       [message],
     );
-    const event = await d.events.next((e) => e.event === 'warning', 8000);
+    const event = await d.events.next((e) => e.event === 'warning');
     assert.equal((JSON.parse(event.data) as { message: string }).message, message);
     assert.deepEqual(names(warned), ['after-loop', 'pdf', 'web']);
 
@@ -232,7 +233,7 @@ describe('file-system faults (built CLI)', () => {
     await writeFile(claude, 'not a directory\n');
     const message = `[Claude Code] Failed to read skills directory: ${claude} (Error: ENOTDIR: not a directory, scandir '${claude}')`;
     await indexEvents(d.events, { removed: ['web'] });
-    const event = await d.events.next((e) => e.event === 'warning', 8000);
+    const event = await d.events.next((e) => e.event === 'warning');
     assert.equal((JSON.parse(event.data) as { message: string }).message, message);
     const broken = await until(d.url, (answer) => answer.warnings.length > 0);
     assert.deepEqual(
@@ -337,7 +338,7 @@ describe('an unreadable skill directory, with the daemon as an unprivileged user
       await chmod(claude, 0o000);
       const message = `[Claude Code] Failed to read skills directory: ${claude} (Error: EACCES: permission denied, scandir '${claude}')`;
       await indexEvents(d.events, { removed: ['web'] });
-      const event = await d.events.next((e: SseEvent) => e.event === 'warning', 8000);
+      const event = await d.events.next((e: SseEvent) => e.event === 'warning');
       assert.equal((JSON.parse(event.data) as { message: string }).message, message);
       assert.deepEqual(
         (await listing(d.url)).warnings.map((warning) => warning.message),

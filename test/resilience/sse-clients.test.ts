@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { getJson, startServer } from '../helpers/app-server.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { SK, type TreeEntry } from '../helpers/temp-tree.js';
 
@@ -35,7 +36,7 @@ function openRawStream(port: number): Promise<Socket> {
   });
 }
 
-async function until(label: string, predicate: () => boolean | Promise<boolean>, deadlineMs = 5000): Promise<void> {
+async function until(label: string, predicate: () => boolean | Promise<boolean>, deadlineMs = WAIT_MS): Promise<void> {
   const end = Date.now() + deadlineMs;
   while (!(await predicate())) {
     if (Date.now() > end) assert.fail(`timed out waiting for ${label}`);

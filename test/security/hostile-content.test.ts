@@ -12,12 +12,13 @@ import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { DiscoveryResult, SkillDiagnostic } from '../../src/discovery/types.js';
 import type { JsonBody } from '../helpers/app-server.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { DaemonProcess } from '../helpers/spawn-daemon.js';
 import { makeTempDir, SK, type TreeEntry, writeTree } from '../helpers/temp-tree.js';
 
 const HUGE_BYTES = 100 * 1024 * 1024;
 const MAX_HWM_KB = 300 * 1024;
-const START_DEADLINE_MS = 30_000;
+const START_DEADLINE_MS = WAIT_MS;
 const LISTENING = /skillsd listening on (http:\/\/\S+)/;
 
 const LOADED = 'the skill is still loaded under that name, as the reference does';
@@ -161,7 +162,7 @@ async function getJson(url: string, init?: RequestInit): Promise<{ status: numbe
 }
 
 /** Polls `/skills` until `done` holds (a watcher-driven change), failing at the deadline. */
-async function waitForSkills(base: string, done: (body: JsonBody) => boolean, deadlineMs = 15_000): Promise<JsonBody> {
+async function waitForSkills(base: string, done: (body: JsonBody) => boolean, deadlineMs = WAIT_MS): Promise<JsonBody> {
   const deadline = Date.now() + deadlineMs;
   for (;;) {
     const { body } = await getJson(`${base}/skills`);
@@ -203,13 +204,12 @@ describe('hostile SKILL.md content against the real daemon', () => {
     await cleanup?.();
   });
 
-  it('starts and answers /skills within a bounded time', async (t) => {
-    assert.ok(startMs < START_DEADLINE_MS, `listening after ${startMs} ms`);
+  // How fast is the benchmarks' business (bench/); here only that it starts and answers at all.
+  it('starts and answers /skills', async (t) => {
     const started = Date.now();
     const { status } = await getJson(`${base}/skills`);
     const answerMs = Date.now() - started;
     assert.equal(status, 200);
-    assert.ok(answerMs < 5_000, `/skills after ${answerMs} ms`);
     t.diagnostic(`listening (first index built) after ${startMs} ms; /skills answered in ${answerMs} ms`);
   });
 

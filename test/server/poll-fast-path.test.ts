@@ -12,6 +12,7 @@ import { defaultSettings } from '../../src/discovery/settings.js';
 import type { ServerSettings } from '../../src/discovery/types.js';
 import type { AppOptions } from '../../src/server/app.js';
 import { getJson, startServer, type TestServer } from '../helpers/app-server.js';
+import { WAIT_MS, waitUntil } from '../helpers/deadlines.js';
 import { SK } from '../helpers/temp-tree.js';
 
 const TOKEN = 'cG9sbC1mYXN0LXBhdGgtdG9rZW4tdmFsdWU';
@@ -75,7 +76,7 @@ function exchange(port: number, requests: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];
-    socket.setTimeout(5000, () => socket.destroy(new Error('exchange timed out')));
+    socket.setTimeout(WAIT_MS, () => socket.destroy(new Error('exchange timed out')));
     socket.on('connect', () => socket.write(requests.join('')));
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
@@ -99,7 +100,7 @@ function bodyOf(raw: string): string {
 
 /** Waits until `count` request lines were logged (they are written once each answer has finished). */
 async function logged(h: Harness, count: number): Promise<string[]> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + WAIT_MS;
   while (h.lines.length < count && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
   assert.equal(h.lines.length, count, `expected ${count} request lines, got ${h.lines.join('\n')}`);
   return h.lines.slice();
@@ -220,8 +221,7 @@ describe('GET /skills fast path', () => {
     await new Promise((resolve) => socket.once('connect', resolve));
     socket.pause();
     socket.write(request('/skills', [`Host: 127.0.0.1:${s.port}`]));
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(s.app.pollFastPath?.answered, 1);
+    await waitUntil('the poll to be answered', () => s.app.pollFastPath?.answered === 1);
     assert.deepEqual(lines, [], 'logged before the answer was finished');
     let received = 0;
     socket.on('data', (chunk: Buffer) => {
@@ -231,7 +231,7 @@ describe('GET /skills fast path', () => {
     socket.resume();
     await closed;
     assert.ok(received > 8 * 900 * 1024);
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + WAIT_MS;
     while (lines.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     assert.equal(lines.length, 1);
     assert.match(
@@ -349,7 +349,7 @@ describe('GET /skills fast path: every guard refuses as Fastify does', () => {
     // A heap bound of one byte: every sample is over it, so the state holds while the requests are sent (and the
     // harness's event-loop bound keeps the reason the same in both answers).
     const h = await harness(t, { pressure: { maxHeapUsedBytes: 1, sampleIntervalMs: 20 } });
-    const deadline = Date.now() + 5000;
+    const deadline = Date.now() + WAIT_MS;
     while (!h.s.app.isUnderPressure() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     assert.equal(h.s.app.isUnderPressure(), true);
     const linesBefore = h.lines.length;
