@@ -56,13 +56,13 @@ export async function startServer(t: TestContext, options: TestServerOptions = {
   });
   undo.push(() => registry.close());
   // The settings in force are the registry's: a test re-applies settings as a config reload would.
-  // Shedding on the event loop's state is off unless a test asks for it: on a loaded machine the test process itself lags
+  // Shedding on event-loop lag is off unless a test asks for it: on a loaded machine the test process itself lags
   // past any bound, and a 503 then would measure the machine, not the code under test.
   const app = await buildApp({
     registry,
     getSettings: () => registry.settings,
     ...options.app,
-    pressure: { maxEventLoopDelayMs: 0, maxEventLoopUtilization: 0, ...options.app?.pressure },
+    pressure: { maxEventLoopDelayMs: 0, ...options.app?.pressure },
   });
   undo.push(() => app.close());
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -12,10 +12,8 @@ import { errorBody } from '../errors.js';
 const underPressure = underPressureModule as unknown as FastifyPluginAsync<Record<string, unknown>>;
 
 export interface PressureOptions {
-  /** Mean event-loop delay over a sample above which requests are refused (ms); 0: not checked. */
+  /** Mean event-loop delay over a sample above which requests are refused (ms). */
   maxEventLoopDelayMs: number;
-  /** Share of a sample the event loop spent running code (0–1) above which requests are refused; 0: not checked. */
-  maxEventLoopUtilization: number;
   /** V8 heap in use above which requests are refused (bytes). */
   maxHeapUsedBytes: number;
   /** Resident set size above which requests are refused (bytes). */
@@ -27,16 +25,12 @@ export interface PressureOptions {
 }
 
 /**
- * The loop is judged by its utilization, not by its delay: a daemon starved of CPU by other processes lags as much as
- * an overloaded one (at a load of 20 on two cores, test daemons with nothing to do lagged past one second), but
- * refusing its clients would not give it the CPU back. Time spent waiting for I/O counts as idle however late the
- * wake-up, so a loop busy for 98 % of a sample is the daemon's own work piling up. The heap bound leaves room below
+ * A lagging loop for a full second means every client already waits that long; the heap bound leaves room below
  * V8's own limit (crossing it aborts the process); 1.5 GiB of RSS is far beyond any skill tree's index.
  */
 export function defaultPressureOptions(): PressureOptions {
   return {
-    maxEventLoopDelayMs: 0,
-    maxEventLoopUtilization: 0.98,
+    maxEventLoopDelayMs: 1000,
     maxHeapUsedBytes: Math.floor(getHeapStatistics().heap_size_limit * 0.9),
     maxRssBytes: 1.5 * 1024 ** 3,
     sampleIntervalMs: 1000,
@@ -56,9 +50,6 @@ declare module 'fastify' {
 const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
   await app.register(underPressure, {
     maxEventLoopDelay: options.maxEventLoopDelayMs,
-    maxEventLoopUtilization: options.maxEventLoopUtilization,
-    // Per sample, not since start: a busy minute after an idle day must count.
-    eventLoopUtilizationMode: 'interval',
     maxHeapUsedBytes: options.maxHeapUsedBytes,
     maxRssBytes: options.maxRssBytes,
     sampleInterval: options.sampleIntervalMs,
