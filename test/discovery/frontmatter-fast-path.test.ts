@@ -121,8 +121,8 @@ describe('readSimpleBlock: exact values of tricky scalars (YAML 1.2 core schema)
     });
   });
 
-  it('a BOM before the fence means no frontmatter; inside a value it goes to the yaml path', () => {
-    assert.deepStrictEqual(parseFrontmatter('\ufeff---\nname: a\n---\n', 'musepi').frontmatter, {});
+  it('a BOM before the fence is dropped; inside a value it goes to the yaml path', () => {
+    assert.deepStrictEqual(parseFrontmatter('\ufeff---\nname: a\n---\n', 'musepi').frontmatter, { name: 'a' });
     assert.equal(readSimpleBlock('name: a\ufeffb'), undefined);
     assertAgrees('name: a\ufeffb');
   });
@@ -161,10 +161,23 @@ describe('readSimpleBlock: exact values of tricky scalars (YAML 1.2 core schema)
     });
   });
 
-  it('leaves duplicate keys, typed keys and deeper nesting to the yaml path', () => {
+  it('reads a repeated key as the yaml path does: the last value, in the first place', () => {
+    for (const [block, expected] of [
+      ['a: 1\nb: 2\na: 3', { a: 3, b: 2 }],
+      ['m:\n  a: 1\n  a: 2', { m: { a: 2 } }],
+      ['description: first\nname: n\ndescription: second', { description: 'second', name: 'n' }],
+    ] as const) {
+      assert.deepStrictEqual(readSimpleBlock(block), expected);
+      assert.deepStrictEqual(keyOrder(readSimpleBlock(block)), keyOrder(expected));
+      assertAgrees(block);
+    }
+  });
+
+  it('leaves typed keys, surrogate escapes and deeper nesting to the yaml path', () => {
     for (const block of [
-      'a: 1\na: 2',
-      'm:\n  a: 1\n  a: 2',
+      'k: "\\ud83d\\ude00"',
+      'k: "\\ud800"',
+      'k: "\\U0000D800"',
       'true: 1',
       'null: 1',
       'm:\n  a:\n    b: 1',
@@ -182,7 +195,9 @@ describe('readSimpleBlock: exact values of tricky scalars (YAML 1.2 core schema)
   });
 
   it('gives the same error as the yaml path for a block it declines', () => {
-    assert.deepStrictEqual(outcome('a: 1\na: 2'), { error: 'Error: Map keys must be unique' });
+    assert.deepStrictEqual(outcome('k: "\\ud800 x"'), {
+      error: 'AgentsYamlError: a double-quoted scalar escapes a lone surrogate',
+    });
   });
 
   it('leaves a block over the flow-depth limit to the yaml path (quoted brackets count there)', () => {
