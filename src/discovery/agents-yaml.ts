@@ -5,13 +5,15 @@
 // - merge keys (`<<`) are honoured, keys written in the map winning over merged ones; a `<<` whose value is neither
 //   a map nor a list stays a plain key, and the items of a list that are not maps are ignored;
 // - tags are ignored, except the string tags (`!!str`, `!`, `!<tag:yaml.org,2002:str>`) on a scalar: a quoted scalar
-//   stays a string, a plain one resolves as if untagged;
+//   stays a string; a plain one resolves as if untagged when that gives the tag's own kind (`!!int`/`!!float`: a
+//   number, `!!bool`: a boolean, `!!null`: null) and is a string otherwise (`!!bool 1`, `!foo 12`: text);
 // - a `\uD800`–`\uDFFF` escape in a double-quoted scalar is an error (an adjacent `\uHIGH\uLOW` pair excepted), and
 //   so is a flow collection in a value position followed by more text on its line.
 // Tags are dropped from the parser's token tree before the composer sees them, so no tag-specific conversion
 // (binary, sets, timestamps) and none of its errors can happen.
 
 import { Composer, type CST, Parser } from 'yaml';
+import { typePlain } from './frontmatter-fast-path.js';
 
 const YAML_OPTIONS = {
   version: '1.2',
@@ -30,6 +32,14 @@ const MAX_ALIAS_COUNT = 100;
 
 /** Tags that keep their meaning: the string tag in its usual spellings, and the non-specific `!`. */
 const STRING_TAGS: ReadonlySet<string> = new Set(['!!str', '!', '!<tag:yaml.org,2002:str>']);
+
+/** The kind of untagged value each core tag keeps on a plain scalar; any other tag makes it text. */
+const TAG_KINDS: Readonly<Record<string, string>> = {
+  '!!int': 'number',
+  '!!float': 'number',
+  '!!bool': 'boolean',
+  '!!null': 'null',
+};
 
 const MERGE_KEY = '<<';
 
@@ -152,10 +162,22 @@ function dropTags(props: CST.Token[], target: CST.Token | null | undefined): voi
     if (prop.type !== 'tag') continue;
     if (++tags > 1) throw new AgentsYamlError('a node has more than one tag');
     if (!TAG_SHAPE.test(prop.source)) throw new AgentsYamlError(`malformed tag ${prop.source.slice(0, 40)}`);
-    if (!(onScalar && STRING_TAGS.has(prop.source))) {
+    if (onScalar && STRING_TAGS.has(prop.source)) continue;
+    if (target?.type === 'scalar' && !keepsUntaggedValue(prop.source, target.source)) {
+      // A plain scalar whose untagged value is not of the tag's kind reads as text: the non-specific tag says so.
+      props[i] = { ...prop, source: '!' };
+    } else {
       props[i] = { type: 'space', offset: prop.offset, indent: prop.indent, source: ' '.repeat(prop.source.length) };
     }
   }
+}
+
+/** The plain scalar `source` resolves untagged to a value of the kind `tag` names. */
+function keepsUntaggedValue(tag: string, source: string): boolean {
+  const kind = TAG_KINDS[tag];
+  if (kind === undefined) return false;
+  const value = typePlain(source.trim());
+  return kind === 'null' ? value === null : typeof value === kind;
 }
 
 /** A flow collection in a value position: after its closing bracket only spaces, then a comment or the line end. */

@@ -330,7 +330,7 @@ function checkWide(line: string, i: number, end: number): number {
 }
 
 /** The core-schema value of a plain scalar (YAML 1.2.2 §10.3.2), as `yaml` resolves it. */
-function typePlain(text: string): Scalar {
+export function typePlain(text: string): Scalar {
   const first = text.charCodeAt(0);
   // Only these first characters can start a null, boolean or number: everything else is a string.
   if (!TYPED_FIRST.has(first)) return text;
