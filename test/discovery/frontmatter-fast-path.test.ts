@@ -250,6 +250,9 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
         'k:',
         '-a',
         '"q"',
+        '<<',
+        '!!str k',
+        '[k]',
       ),
     },
   );
@@ -259,6 +262,11 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
     ...['null', 'true', 'False', 'inf', 'nan', '.inf', '.NaN', '0x1F', '0o17', '1e3', '...', '---', 'é', '—', '😀'],
   );
   const indicatorPiece = fc.constantFrom(
+    '!!int ',
+    '!!bool ',
+    '!foo ',
+    '[x]',
+    '{y}',
     ': ',
     ' #',
     '#',
@@ -285,6 +293,8 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
   const escapeSequence = fc.oneof(
     fc.constantFrom(...'0abefnrtvN_LP "/\\q\t'.split('').map((c) => `\\${c}`)),
     fc.constantFrom('\\u00e9', '\\x41', '\\xZ1', '\\U0001F600', '\\U00110000', '\\ud83d\\ude00', '\\u12', '\\'),
+    // Surrogate escapes: a pair, lone halves, an 8-digit one (rule 4b: all but the pair are errors).
+    fc.constantFrom('\\ud800', '\\udc00', '\\U0000D800', '\\ud83d', '\\ud83d x\\ude00'),
   );
   const raw = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join(''));
   const scalar = fc.oneof(
@@ -321,6 +331,11 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
         .map(([k, i, items]) => [`${k}:`, ...items.map(([sub, v]) => `${i}${sub}:${v === null ? '' : v.join('')}`)]),
     },
     { weight: 1, arbitrary: blank.map((b) => [b]) },
+    // Document markers and merge keys (rule 4b): several documents, `<<` with a map, an alias or a scalar.
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(['...'], ['... # end'], ['<<: {a: 1}'], ['b: &m {x: 1}', '<<: *m'], ['<<: s']),
+    },
   );
   const block = fc.array(entry, { maxLength: 6 }).map((entries) => entries.flat().join('\n'));
   /** Near-misses: a line of the block indented, duplicated or cut. */
