@@ -12,6 +12,7 @@
 //   not) → `precedence`; invalid name or filtered → `disabled`.
 
 import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { type Candidate, CollisionLedger } from './collision-ledger.js';
 import { type PipelineMemo, pipelineKey, updateFromRescans } from './pipeline-memo.js';
 import { isSourceEnabled, type ProviderPlan, planProviders } from './providers.js';
@@ -23,7 +24,7 @@ import type { SkillFileCache } from './skill-file-cache.js';
 import { createSkillFilters, type SkillFilters } from './skill-filters.js';
 import { sortBySkill } from './sort-skills.js';
 import type { DiscoveryContext, DiscoveryResult, Profile, Skill, SkillDiagnostic, SkillWarning } from './types.js';
-import { expandCustomDirectory, resolveWorkspaceContext } from './workspace-context.js';
+import { type CustomDirectory, expandCustomDirectory, resolveWorkspaceContext } from './workspace-context.js';
 
 export interface DiscoverOptions {
   /** Parsed SKILL.md files, reused across discoveries while their content is unchanged. */
@@ -51,7 +52,10 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   const ws = await resolveWorkspaceContext(ctx);
   const disabledProviders = new Set(ctx.settings.disabledProviders);
   const plans = planProviders(ws).filter((plan) => !disabledProviders.has(plan.id));
-  const customDirs = ctx.settings.skills.customDirectories.map((dir) => expandCustomDirectory(dir, ws.home, ws.cwd));
+  const customDirs = ctx.settings.skills.customDirectories.flatMap((dir) => {
+    const expanded = expandCustomDirectory(dir, ws.home, ws.cwd);
+    return expanded === undefined ? [] : [expanded];
+  });
 
   // Diagnostics (daemon-only): one list per provider and per custom directory, joined in scan order below.
   const providerNotes = plans.map((): SkillDiagnostic[] => []);
@@ -323,6 +327,11 @@ function uniqueDiagnostics(diagnostics: SkillDiagnostic[]): SkillDiagnostic[] {
 }
 
 /** Every directory scanned, in scan order, each once (xcsh's HOME can be both a project and a user directory). */
-function scannedDirsOf(plans: ProviderPlan[], customDirs: string[]): string[] {
-  return [...new Set([...plans.flatMap((plan) => plan.dirs.map((dir) => dir.path)), ...customDirs])];
+function scannedDirsOf(plans: ProviderPlan[], customDirs: CustomDirectory[]): string[] {
+  return [
+    ...new Set([
+      ...plans.flatMap((plan) => plan.dirs.map((dir) => dir.path)),
+      ...customDirs.map((d) => resolve(d.path)),
+    ]),
+  ];
 }

@@ -10,7 +10,8 @@
 //     sub: scalar                one level of map with scalar (or empty) values at one indentation
 // where a scalar is one line: plain (core-schema typed), 'single quoted' or "double quoted" with simple escapes.
 // Refused: comments, anchors, aliases, tags, block scalars, flow collections, directives, reserved indicators,
-// tabs, control and Unicode space characters, multi-line scalars, duplicate keys, keys that are not plain words.
+// tabs, control and Unicode space characters, multi-line scalars, surrogate escapes, keys that are not plain words.
+// A repeated key is read as `yaml` (and the agents) read it: the last value, in the first one's place.
 
 /** What `yaml` would make of the block, or `undefined` when the block is not one of the simple shapes. */
 export type SimpleBlockValue = Record<string, unknown> | undefined;
@@ -95,8 +96,8 @@ export function readSimpleBlock(block: string): SimpleBlockValue {
     const line = lines[index]!;
     const colon = keyEnd(line, 0);
     if (colon === -1) return undefined;
+    // A repeated key is legal and the last one wins, in the first one's place (SKILLS.md §2 rule 4b), as here.
     const key = line.slice(0, colon);
-    if (Object.hasOwn(result, key)) return undefined;
     const start = skipSpaces(line, colon + 1);
     const end = trimEnd(line, start);
     if (start < end) {
@@ -177,7 +178,6 @@ function readNestedMap(
     const colon = keyEnd(line, at);
     if (colon === -1) return undefined;
     const key = line.slice(at, colon);
-    if (Object.hasOwn(map, key)) return undefined;
     const start = skipSpaces(line, colon + 1);
     const end = trimEnd(line, start);
     let value: Read<Scalar> = null;
@@ -286,7 +286,8 @@ function readDoubleQuoted(line: string, start: number, end: number, budget: Budg
         const hex = line.slice(i + 2, i + 2 + length);
         if (hex.length !== length || i + 2 + length > end || !HEX_DIGITS.test(hex)) return REFUSED;
         const point = Number.parseInt(hex, 16);
-        if (point > 0x10ffff) return REFUSED;
+        // Surrogate escapes (lone ones are an error, rule 4b) are left to the slow path.
+        if (point > 0x10ffff || (point >= 0xd800 && point <= 0xdfff)) return REFUSED;
         text += String.fromCodePoint(point);
         i += 1 + length;
       }
@@ -329,7 +330,7 @@ function checkWide(line: string, i: number, end: number): number {
 }
 
 /** The core-schema value of a plain scalar (YAML 1.2.2 §10.3.2), as `yaml` resolves it. */
-function typePlain(text: string): Scalar {
+export function typePlain(text: string): Scalar {
   const first = text.charCodeAt(0);
   // Only these first characters can start a null, boolean or number: everything else is a string.
   if (!TYPED_FIRST.has(first)) return text;

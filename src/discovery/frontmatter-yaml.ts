@@ -6,12 +6,12 @@
 // - only ever handed `---\n<block>\n---\n` built by the caller, so it never sees a language after the fence;
 //   the `js`/`javascript`/`coffee` engines, which `eval` the block, are replaced by throwing ones anyway;
 // - its YAML engine (js-yaml 3, no alias limit: 382 bytes became 69 MB) is replaced by `yaml` in YAML 1.2 core
-//   (`yes`/`no`/`on`/`off` stay strings) with `maxAliasCount`;
+//   (`yes`/`no`/`on`/`off` stay strings) with `maxAliasCount`, adjusted to the agents' reader (agents-yaml.ts);
 // - its emptiness check `/^\s*#[^\n]+/gm` is quadratic in runs of blank lines (100k blank lines took 19 s), so a
 //   block whose scan would cost too much is refused before gray-matter sees it, like any unreadable YAML.
 
 import matter from 'gray-matter';
-import { isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import { readAgentsYaml } from './agents-yaml.js';
 import { readSimpleBlock } from './frontmatter-fast-path.js';
 
 /**
@@ -19,20 +19,6 @@ import { readSimpleBlock } from './frontmatter-fast-path.js';
  * past ~800 levels (stack), but its parser first builds every level: 500k `[` took 20 s and exhausted the heap.
  */
 const MAX_FLOW_DEPTH = 1000;
-
-/** Aliases allowed per anchor (weighted by nesting, as `yaml` counts them): stops "billion laughs" blocks. */
-const MAX_ALIAS_COUNT = 100;
-
-const YAML_OPTIONS = {
-  version: '1.2',
-  schema: 'core',
-  // Duplicate keys are still an error (see `assertUniqueKeys`), but `yaml`'s own check compares every key with
-  // every earlier one: 100k keys took minutes.
-  uniqueKeys: false,
-  // Warnings would go to process.emitWarning; errors are read from `doc.errors` below.
-  logLevel: 'silent',
-  prettyErrors: false,
-} as const;
 
 /** Holds the engine's value so gray-matter never inspects the parsed data itself (it reads `excerpt_separator`). */
 class ParsedYaml {
@@ -74,11 +60,7 @@ export function parseYaml(text: string): unknown {
   if (flowDepth(text) > MAX_FLOW_DEPTH) {
     throw new FrontmatterLimitError(`flow collections nested more than ${MAX_FLOW_DEPTH} deep`);
   }
-  const doc = parseDocument(text, YAML_OPTIONS);
-  const [error] = doc.errors;
-  if (error) throw error;
-  assertUniqueKeys(doc.contents);
-  return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  return readAgentsYaml(text);
 }
 
 /**
@@ -106,32 +88,13 @@ function assertCommentScanAffordable(block: string): void {
 }
 
 function parseWithMatter(block: string): unknown {
+  // gray-matter would take a first line starting with `---` (the block starts at offset 4 of a `-------` fence) for
+  // its closing fence and read an empty block: such a block is read directly.
+  if (block.startsWith('---')) return parseYaml(block);
   const file = matter(`---\n${block}\n---\n`, MATTER_OPTIONS);
   const data: unknown = file.data;
   // gray-matter skips the engine for a block of only blank and comment lines and gives `{}`.
   return data instanceof ParsedYaml ? data.value : {};
-}
-
-/** `yaml`'s rule (scalar keys with equal values clash) with one Set per map instead of pairwise comparisons. */
-function assertUniqueKeys(node: unknown): void {
-  if (isMap(node)) {
-    const seen = new Set<unknown>();
-    for (const pair of node.items) {
-      const key: unknown = pair.key;
-      if (isScalar(key) && !Number.isNaN(key.value)) {
-        if (seen.has(key.value)) throw new Error('Map keys must be unique');
-        seen.add(key.value);
-      }
-      assertUniqueKeys(key);
-      assertUniqueKeys(pair.value);
-    }
-  } else if (isSeq(node)) {
-    for (const item of node.items) assertUniqueKeys(item);
-  } else if (isPair(node)) {
-    // A flow sequence item `[a: 1]` is a pair.
-    assertUniqueKeys(node.key);
-    assertUniqueKeys(node.value);
-  }
 }
 
 function flowDepth(text: string): number {

@@ -14,8 +14,8 @@ export interface ParsedFrontmatter {
 
 const LINE_BREAK = /\r\n?/g;
 const TAB = /\t/g;
-/** Rule 4, quoting pass: a `key: value` line (indentation kept). */
-const KEY_VALUE_LINE = /^(\s*[\w-]+):\s+(.*)$/;
+/** Rule 4, quoting pass: a `key: value` line whose key starts with a letter or `_` (prefix, value, trailing space). */
+const KEY_VALUE_LINE = /^(\s*[A-Za-z_][\w-]*:\s+)(\S.*?)(\s*)$/;
 /** Values starting like this are already YAML syntax (quoted, flow, block scalar, tag, anchor, alias, comment). */
 const YAML_VALUE_START = /^["'[{|>!&*#]/;
 /** Rule 4, line fallback. */
@@ -25,6 +25,8 @@ const FALLBACK_LINE = /^([\w-]+):\s*(.*)$/;
  * whole YAML parse (~0.1 ms), and a 1 MiB block of broken YAML has 100k+ lines: real frontmatter has a few dozen.
  */
 const MAX_FALLBACK_REREADS = 1000;
+/** Rule 2: a leading byte order mark is not part of the text (the agents read files as text). */
+const BOM = 0xfeff;
 /** Rule 6: after the opening fence, only nothing or a YAML language name; any other names another engine. */
 const YAML_LANGUAGE = /^(ya?ml)?$/i;
 /** A fence naming a language (`---js`, `---coffee`, `---constructor`): what gray-matter would pick an engine by. */
@@ -48,35 +50,37 @@ const NO_KEYS: Record<string, unknown> = Object.freeze({});
 export function parseFrontmatter(text: string, profile: Profile, notes?: string[]): ParsedFrontmatter {
   // The regex replace scans the whole file even when it has no CR (most files): ~10 µs per 6.7 KiB SKILL.md, as
   // much as the fast path's read of the block; `includes` finds there is none at memchr speed.
-  const normalised = removeHtmlComments(text.includes('\r') ? text.replace(LINE_BREAK, '\n') : text);
+  const unmarked = text.charCodeAt(0) === BOM ? text.slice(1) : text;
+  const normalised = removeHtmlComments(unmarked.includes('\r') ? unmarked.replace(LINE_BREAK, '\n') : unmarked);
   const block = findBlock(normalised, notes);
   if (!block) return { frontmatter: NO_KEYS, body: normalised.trim(), hasFrontmatter: false };
   return {
-    frontmatter: readBlock(block.yaml.replace(TAB, '  '), profile, notes),
+    frontmatter: readBlock(block.yaml, profile, notes),
     body: block.body,
     hasFrontmatter: true,
   };
 }
 
-/** Rule 2: the text starts with `---`; the block ends at the first `\n---` after offset 3. */
+/**
+ * Rule 2: the text starts with `---`; the block runs from offset 4 (the rest of a fence line such as `----` or
+ * `---name: x` belongs to it) to the first `\n---` after offset 3. A fence naming another engine (`---js`) is never
+ * run: its block is read as YAML like any other.
+ */
 function findBlock(text: string, notes?: string[]): { yaml: string; body: string } | undefined {
   if (!text.startsWith('---')) return undefined;
-  // The rest of the fence line names gray-matter's engine (`---js` would be eval-ed): only YAML is read.
-  const lineEnd = text.indexOf('\n', 3);
-  const language = text.slice(3, lineEnd === -1 ? undefined : lineEnd).trim();
-  if (!YAML_LANGUAGE.test(language)) {
-    if (notes && ENGINE_NAME.test(language)) {
-      notes.push(
-        `frontmatter fence ${JSON.stringify(`---${language.slice(0, 40)}`)} names a non-YAML engine: it is never ` +
-          'run, and the file is read as having no frontmatter',
-      );
-    }
-    return undefined;
-  }
   const close = text.indexOf('\n---', 3);
   if (close === -1) return undefined;
-  const yaml = lineEnd === close ? '' : text.slice(lineEnd + 1, close);
-  return { yaml, body: text.slice(close + 4).trim() };
+  if (notes) {
+    const lineEnd = text.indexOf('\n', 3);
+    const language = text.slice(3, lineEnd).trim();
+    if (!YAML_LANGUAGE.test(language) && ENGINE_NAME.test(language)) {
+      notes.push(
+        `frontmatter fence ${JSON.stringify(`---${language.slice(0, 40)}`)} names a non-YAML engine: it is never ` +
+          'run, and the block after it is read as YAML',
+      );
+    }
+  }
+  return { yaml: text.slice(4, close), body: text.slice(close + 4).trim() };
 }
 
 /** Rule 1. Linear: after an unclosed `<!--` nothing further can close, so the scan stops there. */
@@ -96,6 +100,10 @@ function removeHtmlComments(text: string): string {
   return parts.join('');
 }
 
+/**
+ * `yaml` is the block as written: TABs become two spaces only in what the YAML reader is handed (rule 3); the
+ * quoting pass and the line fallback read the block as written, so a TAB inside a value they produce survives.
+ */
 function readBlock(yaml: string, profile: Profile, notes?: string[]): Record<string, unknown> {
   if (yaml.length > MAX_YAML_BLOCK_CHARACTERS) {
     const { value, rawValues } = readLines(yaml, profile);
@@ -105,12 +113,12 @@ function readBlock(yaml: string, profile: Profile, notes?: string[]): Record<str
     );
     return value;
   }
-  const parsed = tryBlock(yaml);
+  const parsed = tryBlock(yaml.replace(TAB, '  '));
   if (parsed.ok) return parsed.value;
   if (profile !== 'xcsh') {
     const quoted = quoteColonValues(yaml);
     // Parsing an unchanged text again would only fail again (and a big block costs a second or so).
-    const repaired = quoted === yaml ? undefined : tryBlock(quoted);
+    const repaired = quoted === undefined ? undefined : tryBlock(quoted.replace(TAB, '  '));
     if (repaired?.ok) {
       notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; read again with values containing ": " quoted`);
       return repaired.value;
@@ -169,19 +177,22 @@ function oneLine(text: string): string {
   return flat.length > MAX_REASON_LENGTH ? `${flat.slice(0, MAX_REASON_LENGTH)}…` : flat;
 }
 
-/** Rule 4, quoting pass: `description: Use when: the user asks` becomes `description: "Use when: the user asks"`. */
-function quoteColonValues(yaml: string): string {
-  return yaml
-    .split('\n')
-    .map((line) => {
-      const match = KEY_VALUE_LINE.exec(line);
-      if (!match) return line;
-      const value = match[2]!.trim();
-      if (!value.includes(': ') || YAML_VALUE_START.test(value)) return line;
-      // A JSON string is a valid YAML 1.2 double-quoted scalar.
-      return `${match[1]}: ${JSON.stringify(value)}`;
-    })
-    .join('\n');
+/**
+ * Rule 4, quoting pass: `description: Use when: the user asks` becomes `description: "Use when: the user asks"`.
+ * Undefined when no line changes.
+ */
+function quoteColonValues(yaml: string): string | undefined {
+  let changed = false;
+  const lines = yaml.split('\n').map((line) => {
+    const match = KEY_VALUE_LINE.exec(line);
+    if (!match) return line;
+    const value = match[2]!.trimEnd();
+    if (!value.includes(': ') || YAML_VALUE_START.test(value)) return line;
+    changed = true;
+    // A JSON string is a YAML double-quoted scalar (a TAB in it becomes a `\t` escape).
+    return `${match[1]}${JSON.stringify(value)}${match[3]}`;
+  });
+  return changed ? lines.join('\n') : undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import { type FileHandle, lstat, open, readdir, readlink, realpath, stat } from 
 import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { SkillsdError } from './errors.js';
 import { descriptorDirectory, descriptorPath, hasDescriptorPaths, openPathOnly } from './open-descriptor.js';
+import { skillDirOnDisk, skillFileOnDisk } from './skill-paths.js';
 import type { Profile, Skill, SymlinkMode } from './types.js';
 
 export type SkillContentType = 'text/markdown' | 'text/plain';
@@ -88,12 +89,12 @@ export async function resolveSkillResource(
   }
 
   if (rawRelative === undefined || rawRelative === '' || rawRelative === '/') {
-    return resolveTarget(skill, resolve(skill.filePath), `skill://${name}`, options);
+    return resolveTarget(skill, resolve(skillFileOnDisk(skill)), `skill://${name}`, options);
   }
 
   const url = `skill://${name}/${rawRelative}`;
   const relative = decodeRelative(rawRelative);
-  const base = resolve(skill.baseDir);
+  const base = resolve(skillDirOnDisk(skill));
   // A `\` that passed the guards stays a character of the name, as POSIX reads it.
   const target = join(base, relative);
   // Unreachable after the checks above; kept so that a future change to them cannot open a hole silently.
@@ -198,8 +199,8 @@ async function resolveTarget(
   options: ResolveOptions,
 ): Promise<SkillResource> {
   const contain = options.symlinks === 'contain';
-  const base = resolve(skill.baseDir);
-  const ownFile = target === resolve(skill.filePath);
+  const base = resolve(skillDirOnDisk(skill));
+  const ownFile = target === resolve(skillFileOnDisk(skill));
   // The skill's own SKILL.md may lead out of the skill: discovery read it through whatever links lead to it. It is
   // served there only while it is still the file discovery read; a SKILL.md swapped after discovery for a link to
   // anything else outside is an escape like any other. Without a record (library callers) it is not checked. The

@@ -6,6 +6,7 @@ import type { ProviderPlan } from './providers.js';
 import { type ScanOptions, type ScanResult, scanSkillsDir } from './scan-skills-dir.js';
 import type { SkillFileCache } from './skill-file-cache.js';
 import type { Profile, Skill, SkillDiagnostic } from './types.js';
+import type { CustomDirectory } from './workspace-context.js';
 
 export type ScanFunction = (dir: string, options: ScanOptions) => Promise<ScanResult>;
 
@@ -17,6 +18,7 @@ export interface ProviderRun {
 }
 
 export interface CustomDirRun {
+  /** The directory as written (after `~` expansion): the warnings' `skillPath`. */
   dir: string;
   skills: Skill[];
   warnings: string[];
@@ -64,15 +66,16 @@ export async function runProvider(
 
 /** A `skills.customDirectories` entry (already expanded): provider `custom`, level `user`, description required. */
 export async function scanCustomDir(
-  dir: string,
+  dir: CustomDirectory,
   profile: Profile,
   cache?: SkillFileCache,
   scan: ScanFunction = scanSkillsDir,
   diagnostics?: SkillDiagnostic[],
 ): Promise<CustomDirRun> {
   try {
-    const result = await scan(dir, {
+    const result = await scan(dir.path, {
       requireDescription: true,
+      ...(dir.shown === dir.path ? {} : { shownDir: dir.shown }),
       profile,
       provider: CUSTOM_PROVIDER,
       providerName: CUSTOM_DISPLAY_NAME,
@@ -80,9 +83,9 @@ export async function scanCustomDir(
       ...(cache === undefined ? {} : { cache }),
       ...(diagnostics === undefined ? {} : { diagnostics }),
     });
-    return { dir, skills: result.skills, warnings: result.warnings };
+    return { dir: dir.shown, skills: result.skills, warnings: result.warnings };
   } catch (error) {
-    return { dir, skills: [], warnings: [`Failed to load: ${errorText(error)}`] };
+    return { dir: dir.shown, skills: [], warnings: [`Failed to load: ${errorText(error)}`] };
   }
 }
 

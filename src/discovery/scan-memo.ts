@@ -133,6 +133,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
         const { cache } = options;
         const scanning = scan(dir, {
           requireDescription: options.requireDescription,
+          ...(options.shownDir === undefined ? {} : { shownDir: options.shownDir }),
           profile: options.profile,
           provider: options.provider,
           providerName: options.providerName,
@@ -207,6 +208,6 @@ function keepUnchanged(previous: readonly Skill[], next: Skill[]): Skill[] {
 
 /** Every option that changes what a scan returns (the cache does not). */
 function keyOf(dir: string, options: ScanOptions): string {
-  const { requireDescription, profile, provider, providerName, level } = options;
-  return JSON.stringify([resolve(dir), requireDescription, profile, provider, providerName, level]);
+  const { requireDescription, profile, provider, providerName, level, shownDir } = options;
+  return JSON.stringify([resolve(dir), shownDir, requireDescription, profile, provider, providerName, level]);
 }

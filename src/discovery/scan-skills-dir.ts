@@ -14,6 +14,12 @@ import type { Level, Profile, Skill, SkillDiagnostic } from './types.js';
 
 export interface ScanOptions {
   requireDescription: boolean;
+  /**
+   * How the directory is written in the records (`filePath`, `baseDir`) and warnings, when not as `dir` itself: a
+   * relative custom directory stays relative there (SKILLS.md §5 step 4) while `dir` is what is read. `source.path`
+   * is always the path read.
+   */
+  shownDir?: string;
   profile: Profile;
   provider: string;
   providerName: string;
@@ -63,7 +69,10 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
     if (isErrnoException(error) && error.code === 'ENOENT') return { skills: [], warnings: [] };
-    return { skills: [], warnings: [`Failed to read skills directory: ${dir} (${String(error)})`] };
+    const shown = options.shownDir ?? dir;
+    // The error quotes the path read; the warning quotes the directory as written, as the reference's does.
+    const reason = shown === dir ? String(error) : String(error).replaceAll(`'${dir}'`, `'${shown}'`);
+    return { skills: [], warnings: [`Failed to read skills directory: ${shown} (${reason})`] };
   }
   // Exactly one level deep; hidden entries and plain files are not skills; a symlink is judged by its target below.
   const candidates = entries.filter(
@@ -97,7 +106,10 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
 /** What one candidate entry gave. */
 export interface ScannedEntry {
   readonly entryName: string;
+  /** As the record shows it (see `ScanOptions.shownDir`). */
   readonly filePath: string;
+  /** The SKILL.md path read. */
+  readonly readPath: string;
   readonly entryIsLink: boolean;
   /** The entry or its SKILL.md is a symlink: its realpath is not the directory's joined with the names. */
   readonly linked: boolean;
@@ -115,14 +127,16 @@ async function loadSkill(
   entryIsLink: boolean,
   options: ScanOptions,
 ): Promise<ScannedEntry> {
-  const baseDir = join(dir, entryName);
+  const readPath = join(dir, entryName, SKILL_FILE_NAME);
+  const baseDir = join(options.shownDir ?? dir, entryName);
   const filePath = join(baseDir, SKILL_FILE_NAME);
-  const { frontmatter, notes, fileIsLink } = await readFrontmatter(filePath, options);
-  const skill = frontmatter && toSkill(frontmatter, entryName, baseDir, filePath, options);
+  const { frontmatter, notes, fileIsLink } = await readFrontmatter(readPath, options);
+  const skill = frontmatter && toSkill(frontmatter, entryName, baseDir, filePath, readPath, options);
   const nameNote = skill && skillNameNote(skill.name);
   return {
     entryName,
     filePath,
+    readPath,
     entryIsLink,
     linked: entryIsLink || fileIsLink,
     skill,
@@ -137,10 +151,10 @@ async function recordRealpaths(
   into: Map<string, string>,
 ): Promise<void> {
   const resolved = await Promise.all(
-    loaded.map(({ skill, linked, filePath, entryName, realpath: known }) => {
+    loaded.map(({ skill, linked, readPath, entryName, realpath: known }) => {
       if (skill === undefined || known !== undefined) return known;
       if (!linked && realDir !== undefined) return join(realDir, entryName, SKILL_FILE_NAME);
-      return realpath(filePath).catch(() => filePath);
+      return realpath(readPath).catch(() => readPath);
     }),
   );
   loaded.forEach((entry, index) => {
@@ -156,6 +170,7 @@ function toSkill(
   entryName: string,
   baseDir: string,
   filePath: string,
+  readPath: string,
   options: ScanOptions,
 ): Skill | undefined {
   if (frontmatter.enabled === false) return undefined;
@@ -172,7 +187,7 @@ function toSkill(
       provider: options.provider,
       providerName: options.providerName,
       level: options.level,
-      path: filePath,
+      path: readPath,
     },
     frontmatter,
   };

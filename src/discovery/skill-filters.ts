@@ -1,6 +1,7 @@
 // Name filters of SKILLS.md §5: `ignoredSkills` / `includeSkills` globs and `disabledExtensions` (`skill:<name>`).
 
 import picomatch from 'picomatch';
+import { toPicomatchPattern } from './agents-glob.js';
 import type { Settings } from './types.js';
 
 export type NameMatcher = (name: string) => boolean;
@@ -32,13 +33,13 @@ export function createSkillFilters(settings: Settings): SkillFilters {
 }
 
 /**
- * True when any pattern matches the whole name: case-sensitive, braces and classes on, `dot` on, a leading `!`
- * negating the pattern (picomatch's own negation). An empty pattern, which picomatch refuses, matches nothing: a
- * blank entry in a settings list must not make discovery throw.
+ * True when any pattern matches the whole name with the agents' glob semantics (agents-glob.ts): case-sensitive,
+ * braces and classes on, `dot` on, a leading `!` negating the pattern. An empty pattern, which picomatch refuses,
+ * matches nothing: a blank entry in a settings list must not make discovery throw.
  */
 export function compileGlobs(patterns: readonly string[]): NameMatcher {
   const matchers = patterns
     .filter((pattern) => pattern !== '')
-    .map((pattern) => picomatch(pattern, { dot: true, nocase: false, windows: false }));
+    .map((pattern) => picomatch(toPicomatchPattern(pattern), { dot: true, nocase: false, windows: false }));
   return (name) => matchers.some((match) => match(name));
 }

@@ -7,6 +7,7 @@ import { SkillsdError } from './errors.js';
 import { formatPromptText } from './format-prompt-text.js';
 import { MAX_SKILL_FILE_BYTES } from './read-skill-file.js';
 import { readTextFile } from './read-text-file.js';
+import { skillDirOnDisk, skillFileOnDisk } from './skill-paths.js';
 import type { Profile, Settings, Skill } from './types.js';
 
 export interface SkillInvocationSyntax {
@@ -95,7 +96,7 @@ export async function invokeSkill(
   const path =
     settings.symlinks === 'contain' && knownRealPath !== undefined
       ? await containedSkillFile(skill, knownRealPath(skill.filePath))
-      : skill.filePath;
+      : skillFileOnDisk(skill);
   const body = stripFrontmatter(await readSkillText(path, skill.filePath)).trim();
   const details: InvocationDetails = { name: skill.name, path: skill.filePath, lineCount: countLines(body) };
   if (syntax.args !== '') details.args = syntax.args;
@@ -160,10 +161,10 @@ async function containedSkillFile(skill: Skill, recorded: string | undefined): P
   let real: string;
   let realBase: string;
   try {
-    real = await realpath(skill.filePath);
-    realBase = await realpath(skill.baseDir);
+    real = await realpath(skillFileOnDisk(skill));
+    realBase = await realpath(skillDirOnDisk(skill));
   } catch {
-    return skill.filePath;
+    return skillFileOnDisk(skill);
   }
   if (real === recorded || real.startsWith(realBase.endsWith(sep) ? realBase : realBase + sep)) return real;
   throw new SkillsdError('PathEscapesSkill', `Path resolves outside the skill directory: ${skill.filePath}`);

@@ -3,7 +3,7 @@
 // given, exactly as the agents see it.
 
 import { lstat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { DiscoveryContext, DiscoveryEnv, Profile } from './types.js';
 
 export interface ProfileInfo {
@@ -78,15 +78,26 @@ export function expandEnvPath(value: string, home: string, cwd: string): string 
   return resolve(cwd, value);
 }
 
+/** A custom skills directory: as the records and warnings show it, and the path read. */
+export interface CustomDirectory {
+  shown: string;
+  path: string;
+}
+
 /**
- * A `skills.customDirectories` entry (§5 step 4): `~`, `~/x` and `~x` expand against HOME (`~x` is HOME/x, not
- * another user's home), relative paths resolve against CWD.
+ * A `skills.customDirectories` entry (§5 step 4), or undefined for an empty entry (it finds nothing). `~` is HOME,
+ * `~/x` is HOME followed by `/x` and `~x` HOME followed by `/x` (not another user's home), joined as text. Nothing is
+ * normalised: `T/missing/../C` is read as written (and fails when `missing` does not exist). A relative entry is read
+ * relative to CWD but stays relative in what is shown.
  */
-export function expandCustomDirectory(value: string, home: string, cwd: string): string {
-  if (value === '~') return home;
-  if (value.startsWith('~/')) return join(home, value.slice(2));
-  if (value.startsWith('~')) return join(home, value.slice(1));
-  return resolve(cwd, value);
+export function expandCustomDirectory(value: string, home: string, cwd: string): CustomDirectory | undefined {
+  if (value === '') return undefined;
+  let expanded = value;
+  if (value === '~') expanded = home;
+  else if (value.startsWith('~/')) expanded = home + value.slice(1);
+  else if (value.startsWith('~')) expanded = `${home}/${value.slice(1)}`;
+  if (isAbsolute(expanded)) return { shown: expanded, path: expanded };
+  return { shown: expanded, path: `${cwd}/${expanded}` };
 }
 
 /** Nearest directory from `cwd` up to the filesystem root holding an entry named `.git` (file or directory). */

@@ -36,6 +36,11 @@ async function discover(
   return { base, H, P, result };
 }
 
+/** `[filePath, baseDir, source.path]` of a skill in `dir`, all absolute. */
+function inside(dir: string): [string, string, string] {
+  return [join(dir, 'SKILL.md'), dir, join(dir, 'SKILL.md')];
+}
+
 /** `[name, source id, filePath relative to base]` of every skill. */
 function loaded(run: Run): string[][] {
   return run.result.skills.map((s) => [s.name, s.source.id, s.filePath.slice(run.base.length + 1)]);
@@ -450,13 +455,17 @@ describe('discoverSkills (SKILLS.md §5)', () => {
           settings.skills.customDirectories = ['~', '~/tilde-slash', '~tildeword', 'rel', join(base, 'abs')];
         },
       );
-      assert.deepEqual(loaded(run), [
-        ['a', 'custom:user', 'H/tilde-slash/a/SKILL.md'],
-        ['b', 'custom:user', 'H/tildeword/b/SKILL.md'],
-        ['c', 'custom:user', 'P/rel/c/SKILL.md'],
-        ['d', 'custom:user', 'abs/d/SKILL.md'],
-        ['home-root', 'custom:user', 'H/home-root/SKILL.md'],
-      ]);
+      assert.deepEqual(
+        run.result.skills.map((s) => [s.name, s.source.id, s.filePath, s.baseDir, s.source.path]),
+        [
+          ['a', 'custom:user', ...inside(join(run.H, 'tilde-slash/a'))],
+          ['b', 'custom:user', ...inside(join(run.H, 'tildeword/b'))],
+          // A relative directory stays relative in filePath and baseDir; source.path is absolute.
+          ['c', 'custom:user', 'rel/c/SKILL.md', 'rel/c', join(run.P, 'rel/c/SKILL.md')],
+          ['d', 'custom:user', ...inside(join(run.base, 'abs/d'))],
+          ['home-root', 'custom:user', ...inside(join(run.H, 'home-root'))],
+        ],
+      );
       assert.deepEqual(run.result.scannedDirs.slice(-5), [
         run.H,
         join(run.H, 'tilde-slash'),
@@ -570,14 +579,42 @@ describe('discoverSkills (SKILLS.md §5)', () => {
       assert.deepEqual(names(run), ['c']);
     });
 
-    it('scan warnings carry the expanded directory as skillPath and no prefix', async () => {
+    it('scan warnings carry the expanded directory as written as skillPath and no prefix', async () => {
       const run = await discover({ 'H/not-a-dir': 'file', 'P/also-file': 'file' }, (settings) => {
-        settings.skills.customDirectories = ['~/not-a-dir', 'missing', 'also-file'];
+        settings.skills.customDirectories = ['~/not-a-dir', 'missing', 'also-file', '~//not-a-dir/'];
       });
       assert.deepEqual(run.result.warnings, [
         { skillPath: join(run.H, 'not-a-dir'), message: await readFailure(join(run.H, 'not-a-dir')) },
-        { skillPath: join(run.P, 'also-file'), message: await readFailure(join(run.P, 'also-file')) },
+        {
+          skillPath: 'also-file',
+          message: `Failed to read skills directory: also-file (Error: ENOTDIR: not a directory, scandir 'also-file')`,
+        },
+        { skillPath: `${run.H}//not-a-dir/`, message: await readFailure(`${run.H}//not-a-dir/`) },
       ]);
+    });
+
+    it('an empty entry finds nothing, silently (not the workspace)', async () => {
+      const run = await discover({ 'P/ws/SKILL.md': SK({ description: 'd' }) }, (settings) => {
+        settings.skills.customDirectories = [''];
+      });
+      assert.deepEqual(run.result.skills, []);
+      assert.deepEqual(run.result.warnings, []);
+      assert.equal(run.result.scannedDirs.includes(run.P), false);
+    });
+
+    it('reads the text as written: a missing directory before `..` fails, `//` is kept in warnings', async () => {
+      const run = await discover({ 'T/C1/one/SKILL.md': SK({ description: 'd' }), 'T/f': 'file' }, (settings, base) => {
+        settings.skills.customDirectories = [`${base}/T/missing/../C1`, `${base}/T//f`, `${base}/T/C1/../C1`];
+      });
+      // `T/missing/../C1` does not exist as written (ENOENT: no warning); `T/C1/../C1` does.
+      assert.deepEqual(
+        run.result.skills.map((s) => [s.name, s.filePath]),
+        [['one', join(run.base, 'T/C1/one/SKILL.md')]],
+      );
+      assert.deepEqual(run.result.warnings, [
+        { skillPath: `${run.base}/T//f`, message: await readFailure(`${run.base}/T//f`) },
+      ]);
+      assert.match(run.result.warnings[0]?.message ?? '', /T\/\/f \(Error: ENOTDIR/);
     });
   });
 

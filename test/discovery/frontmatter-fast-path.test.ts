@@ -121,8 +121,8 @@ describe('readSimpleBlock: exact values of tricky scalars (YAML 1.2 core schema)
     });
   });
 
-  it('a BOM before the fence means no frontmatter; inside a value it goes to the yaml path', () => {
-    assert.deepStrictEqual(parseFrontmatter('\ufeff---\nname: a\n---\n', 'musepi').frontmatter, {});
+  it('a BOM before the fence is dropped; inside a value it goes to the yaml path', () => {
+    assert.deepStrictEqual(parseFrontmatter('\ufeff---\nname: a\n---\n', 'musepi').frontmatter, { name: 'a' });
     assert.equal(readSimpleBlock('name: a\ufeffb'), undefined);
     assertAgrees('name: a\ufeffb');
   });
@@ -161,10 +161,23 @@ describe('readSimpleBlock: exact values of tricky scalars (YAML 1.2 core schema)
     });
   });
 
-  it('leaves duplicate keys, typed keys and deeper nesting to the yaml path', () => {
+  it('reads a repeated key as the yaml path does: the last value, in the first place', () => {
+    for (const [block, expected] of [
+      ['a: 1\nb: 2\na: 3', { a: 3, b: 2 }],
+      ['m:\n  a: 1\n  a: 2', { m: { a: 2 } }],
+      ['description: first\nname: n\ndescription: second', { description: 'second', name: 'n' }],
+    ] as const) {
+      assert.deepStrictEqual(readSimpleBlock(block), expected);
+      assert.deepStrictEqual(keyOrder(readSimpleBlock(block)), keyOrder(expected));
+      assertAgrees(block);
+    }
+  });
+
+  it('leaves typed keys, surrogate escapes and deeper nesting to the yaml path', () => {
     for (const block of [
-      'a: 1\na: 2',
-      'm:\n  a: 1\n  a: 2',
+      'k: "\\ud83d\\ude00"',
+      'k: "\\ud800"',
+      'k: "\\U0000D800"',
       'true: 1',
       'null: 1',
       'm:\n  a:\n    b: 1',
@@ -182,7 +195,9 @@ describe('readSimpleBlock: exact values of tricky scalars (YAML 1.2 core schema)
   });
 
   it('gives the same error as the yaml path for a block it declines', () => {
-    assert.deepStrictEqual(outcome('a: 1\na: 2'), { error: 'Error: Map keys must be unique' });
+    assert.deepStrictEqual(outcome('k: "\\ud800 x"'), {
+      error: 'AgentsYamlError: a double-quoted scalar escapes a lone surrogate',
+    });
   });
 
   it('leaves a block over the flow-depth limit to the yaml path (quoted brackets count there)', () => {
@@ -235,6 +250,9 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
         'k:',
         '-a',
         '"q"',
+        '<<',
+        '!!str k',
+        '[k]',
       ),
     },
   );
@@ -244,6 +262,11 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
     ...['null', 'true', 'False', 'inf', 'nan', '.inf', '.NaN', '0x1F', '0o17', '1e3', '...', '---', 'é', '—', '😀'],
   );
   const indicatorPiece = fc.constantFrom(
+    '!!int ',
+    '!!bool ',
+    '!foo ',
+    '[x]',
+    '{y}',
     ': ',
     ' #',
     '#',
@@ -270,6 +293,8 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
   const escapeSequence = fc.oneof(
     fc.constantFrom(...'0abefnrtvN_LP "/\\q\t'.split('').map((c) => `\\${c}`)),
     fc.constantFrom('\\u00e9', '\\x41', '\\xZ1', '\\U0001F600', '\\U00110000', '\\ud83d\\ude00', '\\u12', '\\'),
+    // Surrogate escapes: a pair, lone halves, an 8-digit one (rule 4b: all but the pair are errors).
+    fc.constantFrom('\\ud800', '\\udc00', '\\U0000D800', '\\ud83d', '\\ud83d x\\ude00'),
   );
   const raw = fc.array(piece, { maxLength: 6 }).map((parts) => parts.join(''));
   const scalar = fc.oneof(
@@ -306,6 +331,11 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
         .map(([k, i, items]) => [`${k}:`, ...items.map(([sub, v]) => `${i}${sub}:${v === null ? '' : v.join('')}`)]),
     },
     { weight: 1, arbitrary: blank.map((b) => [b]) },
+    // Document markers and merge keys (rule 4b): several documents, `<<` with a map, an alias or a scalar.
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(['...'], ['... # end'], ['<<: {a: 1}'], ['b: &m {x: 1}', '<<: *m'], ['<<: s']),
+    },
   );
   const block = fc.array(entry, { maxLength: 6 }).map((entries) => entries.flat().join('\n'));
   /** Near-misses: a line of the block indented, duplicated or cut. */

@@ -50,9 +50,14 @@ const cases: Case[] = [
     expected: block({ name: 'a' }, 'Body\nline 2'),
   },
   {
-    label: 'a BOM before the fence (no frontmatter; trim drops the BOM)',
+    label: 'a leading BOM is dropped before looking for the fence',
     text: '\uFEFF---\nname: a\n---\nBody',
-    expected: none('---\nname: a\n---\nBody'),
+    expected: block({ name: 'a' }, 'Body'),
+  },
+  {
+    label: 'only one leading BOM is dropped',
+    text: '\uFEFF\uFEFF---\nname: a\n---\nBody',
+    expected: none('\uFEFF---\nname: a\n---\nBody'),
   },
   { label: 'a blank line before the fence', text: '\n---\nname: a\n---\nB', expected: none('---\nname: a\n---\nB') },
   { label: 'a space before the fence', text: ' ---\nname: a\n---\nB', expected: none('---\nname: a\n---\nB') },
@@ -160,22 +165,40 @@ const cases: Case[] = [
     ),
   },
   {
-    label: 'duplicate keys are a YAML error: the line fallback keeps the last',
+    label: 'duplicate keys are legal: the last one wins',
     text: '---\nname: a\nname: b\n---',
     expected: block({ name: 'b' }),
   },
   {
-    label: 'a nested duplicate key sends the whole block to the line fallback',
+    label: 'a nested duplicate key is legal: the last one wins',
     text: '---\nmeta:\n  k: 1\n  k: 2\nname: x\n---',
-    expected: block({ meta: '', name: 'x' }),
+    expected: block({ meta: { k: 2 }, name: 'x' }),
   },
-  { label: '---yaml is YAML', text: '---yaml\nname: a\n---\nB', expected: block({ name: 'a' }, 'B') },
-  { label: '--- with trailing spaces is YAML', text: '---  \nname: a\n---\nB', expected: block({ name: 'a' }, 'B') },
-  { label: '---- is not a fence', text: '----\nname: a\n---\nB', expected: none('----\nname: a\n---\nB') },
   {
-    label: '---json is refused',
+    label: '---yaml: the block starts at offset 4 (`aml` then a key: a YAML error, read line by line)',
+    text: '---yaml\nname: a\n---\nB',
+    expected: block({ name: 'a' }, 'B'),
+  },
+  { label: '--- with trailing spaces is YAML', text: '---  \nname: a\n---\nB', expected: block({ name: 'a' }, 'B') },
+  {
+    label: 'a four-dash fence: the rest of the fence line belongs to the block',
+    text: '----\nname: four-dash\ndescription: d\n---\nB',
+    expected: block({ name: 'four-dash', description: 'd' }, 'B'),
+  },
+  {
+    label: 'text after the fence on its line: the block starts at offset 4',
+    text: '---name: x\ndescription: d\n---\nB',
+    expected: block({ ame: 'x', description: 'd' }, 'B'),
+  },
+  {
+    label: 'a block starting with --- (a seven-dash fence) is read as YAML, not cut again',
+    text: '-------\nname: a\n---\nB',
+    expected: block({ name: 'a' }, 'B'),
+  },
+  {
+    label: '---json: never run as JSON; its block read as YAML yields no keys',
     text: '---json\n{"name": "a"}\n---\nB',
-    expected: none('---json\n{"name": "a"}\n---\nB'),
+    expected: block({}, 'B'),
   },
 ];
 
@@ -238,14 +261,14 @@ describe('parseFrontmatter never executes a fence language (SKILLS.md §2 rule 6
   });
 
   for (const engine of engines) {
-    it(`---${engine}: no frontmatter, nothing runs`, async (t) => {
+    it(`---${engine}: never run; the block yields no keys`, async (t) => {
       const { dir, cleanup } = await makeTempDir();
       t.after(cleanup);
       const global = `__skillsdRan_${engine}`;
       const file = join(dir, 'ran');
       const text = `---${engine}\n${payload(global, file)}\n---\nBody`;
       for (const profile of ['musepi', 'xcsh'] as const) {
-        assert.deepEqual(parseFrontmatter(text, profile), none(text));
+        assert.deepEqual(parseFrontmatter(text, profile), block({}, 'Body'));
       }
       assert.equal((globalThis as Record<string, unknown>)[global], undefined);
       assert.equal(existsSync(file), false);
@@ -408,4 +431,135 @@ describe('parseFrontmatter properties', () => {
       { numRuns: 200 },
     );
   });
+});
+
+/**
+ * The agents' reading where a plain YAML 1.2 reader differs (SKILLS.md §2 rules 2, 3, 4 and 4b): one row per shape,
+ * each expected value as the agents give it.
+ */
+describe('parseFrontmatter: the agents’ reading, shape by shape', () => {
+  const rows: Array<{ label: string; text: string; musepi: Record<string, unknown>; xcsh?: Record<string, unknown> }> =
+    [
+      {
+        label: 'a TAB inside a value the quoting pass produces survives',
+        text: '---\nname: tab-value\ndescription: x\tof: y\n---\n',
+        musepi: { name: 'tab-value', description: 'x\tof: y' },
+      },
+      {
+        label: 'two YAML documents in one block: no keys',
+        text: '---\nname: e-name\ndescription: d\n...\nhide: true\n---\n',
+        musepi: {},
+      },
+      {
+        label: 'a `...` followed only by a comment is still one document',
+        text: '---\nname: one-doc\n... # end\n---\n',
+        musepi: { name: 'one-doc' },
+      },
+      {
+        label: 'duplicate keys: the last wins (a block scalar after a plain value)',
+        text: '---\nname: dup\ndescription: first\ndescription: |\n  second\n---\n',
+        musepi: { name: 'dup', description: 'second\n' },
+      },
+      {
+        label: 'merge key with a flow map',
+        text: '---\n<<: {description: merged, hide: true}\nname: merge-map\n---\n',
+        musepi: { description: 'merged', hide: true, name: 'merge-map' },
+      },
+      {
+        label: 'merge key with an alias',
+        text: '---\nbase: &b {description: aliased}\n<<: *b\n---\n',
+        musepi: { base: { description: 'aliased' }, description: 'aliased' },
+      },
+      {
+        label: 'merge key with a list of maps: the first wins, explicit keys win over all',
+        text: '---\n<<: [{a: 1, b: 1}, {b: 2, c: 2}, x]\nc: own\n---\n',
+        musepi: { a: 1, b: 1, c: 'own' },
+      },
+      {
+        label: 'an explicit key written before the merge key wins',
+        text: '---\ndescription: own\n<<: {description: merged}\n---\n',
+        musepi: { description: 'own' },
+      },
+      {
+        label: 'a merge key whose value is a scalar stays a plain key',
+        text: '---\n<<: text\n---\n',
+        musepi: { '<<': 'text' },
+      },
+      {
+        label: 'tags on quoted scalars are ignored',
+        text: '---\ndescription: !!bool "true"\nhide: !!bool "true"\ncount: !!int "3"\n---\n',
+        musepi: { description: 'true', hide: 'true', count: '3' },
+      },
+      {
+        label: 'tags: !!int on a quoted name, !!binary kept as text',
+        text: '---\nname: !!int "7"\ndescription: !!binary aGk=\n---\n',
+        musepi: { name: '7', description: 'aGk=' },
+      },
+      {
+        label: 'tags on plain scalars: the untagged value when of the tag’s kind, else text',
+        text: '---\na: !!float 1\nb: !!int 0x10\nc: !!bool true\nd: !!null ~\ne: !!int true\nf: !!bool 1\ng: !foo 12\nh: !foo bar\ni: !!str 5\nj: ! true\nk: !!str\nl: !!int\n---\n',
+        musepi: {
+          a: 1,
+          b: 16,
+          c: true,
+          d: null,
+          e: 'true',
+          f: '1',
+          g: '12',
+          h: 'bar',
+          i: '5',
+          j: 'true',
+          k: '',
+          l: null,
+        },
+      },
+      {
+        label: 'tags on collections are ignored',
+        text: '---\ns: !!set {x}\no: !!omap [{a: 1}]\nt: !!str [x]\n---\n',
+        musepi: { s: { x: null }, o: [{ a: 1 }], t: ['x'] },
+      },
+      {
+        label: 'a lone surrogate escape is a YAML error: the line fallback keeps the raw text',
+        text: '---\nname: surrogate\ndescription: "\\uD800 x"\n---\n',
+        musepi: { name: 'surrogate', description: '"\\uD800 x"' },
+      },
+      {
+        label: 'an escaped surrogate pair is one character',
+        text: '---\nname: pair\ndescription: "\\uD83D\\uDE00"\n---\n',
+        musepi: { name: 'pair', description: '😀' },
+      },
+      {
+        label: 'a flow sequence followed by text is a YAML error',
+        text: '---\nname: [x]: suffix\ndescription: d\n---\n',
+        musepi: { name: '[x]: suffix', description: 'd' },
+      },
+      {
+        label: 'a flow map followed by text is a YAML error',
+        text: '---\nname: flow-map\ndescription: {a}: b\n---\n',
+        musepi: { name: 'flow-map', description: '{a}: b' },
+      },
+      {
+        label: 'the quoting pass leaves a key starting with a digit alone (the block stays an error)',
+        text: '---\n1key: a: b\nname: key-shape\ndescription: >\n  folded\n---\n',
+        musepi: { '1key': 'a: b', name: 'key-shape', description: '' },
+        xcsh: { '1key': 'a: b', name: 'key-shape', description: '>' },
+      },
+      {
+        label: 'a leading BOM is dropped',
+        text: '\ufeff---\nname: bom\ndescription: d\n---\n',
+        musepi: { name: 'bom', description: 'd' },
+      },
+      {
+        label: 'a four-dash fence line belongs to the block',
+        text: '----\nname: four-dash\ndescription: d\n---\n',
+        musepi: { name: 'four-dash', description: 'd' },
+      },
+    ];
+  for (const { label, text, musepi, xcsh } of rows) {
+    it(label, () => {
+      assert.deepStrictEqual(parseFrontmatter(text, 'musepi').frontmatter, musepi);
+      assert.deepStrictEqual(parseFrontmatter(text, 'omp').frontmatter, musepi);
+      assert.deepStrictEqual(parseFrontmatter(text, 'xcsh').frontmatter, xcsh ?? musepi);
+    });
+  }
 });

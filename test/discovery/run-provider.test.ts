@@ -109,7 +109,7 @@ describe('scanCustomDir', () => {
       seen = options;
       return { skills: [], warnings: ['w'] };
     };
-    const run = await scanCustomDir('/c', 'omp', undefined, scan);
+    const run = await scanCustomDir({ shown: '/c', path: '/c' }, 'omp', undefined, scan);
     assert.deepEqual(seen, {
       requireDescription: true,
       profile: 'omp',
@@ -120,11 +120,23 @@ describe('scanCustomDir', () => {
     assert.deepEqual(run, { dir: '/c', skills: [], warnings: ['w'] });
   });
 
+  it('a relative directory is read at its CWD path and shown as written', async () => {
+    let seen: [string, ScanOptions] | undefined;
+    const scan: ScanFunction = async (dir, options) => {
+      seen = [dir, options];
+      return { skills: [], warnings: [] };
+    };
+    const run = await scanCustomDir({ shown: 'rel', path: '/w/rel' }, 'musepi', undefined, scan);
+    assert.equal(seen?.[0], '/w/rel');
+    assert.equal(seen?.[1].shownDir, 'rel');
+    assert.deepEqual(run, { dir: 'rel', skills: [], warnings: [] });
+  });
+
   it('a throwing scan becomes a warning for that directory', async () => {
     const scan: ScanFunction = async () => {
       throw new Error('bad');
     };
-    assert.deepEqual(await scanCustomDir('/c', 'musepi', undefined, scan), {
+    assert.deepEqual(await scanCustomDir({ shown: '/c', path: '/c' }, 'musepi', undefined, scan), {
       dir: '/c',
       skills: [],
       warnings: ['Failed to load: bad'],

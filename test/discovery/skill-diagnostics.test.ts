@@ -56,11 +56,7 @@ describe('parseFrontmatter notes', () => {
       text: '---\ndescription: d\nbad: "a": b\n---\n',
       notes: [`frontmatter ${NOT_YAML(2, NESTED)}; ${LINE_BY_LINE}`],
     },
-    {
-      label: 'duplicate keys',
-      text: '---\ndescription: d\ndescription: e\n---\n',
-      notes: [`frontmatter is not valid YAML (Map keys must be unique); ${LINE_BY_LINE}`],
-    },
+    { label: 'duplicate keys (legal, the last wins)', text: '---\ndescription: d\ndescription: e\n---\n', notes: [] },
     {
       label: 'an alias bomb',
       text: BOMB,
@@ -105,8 +101,8 @@ describe('parseFrontmatter notes', () => {
       label: `a ---${fence} fence`,
       text: `---${fence}\nrequire('fs').writeFileSync('/tmp/pwned', 'x')\n---\n`,
       notes: [
-        `frontmatter fence "---${fence.trim()}" names a non-YAML engine: it is never run, and the file is read as ` +
-          'having no frontmatter',
+        `frontmatter fence "---${fence.trim()}" names a non-YAML engine: it is never run, and the block after it is ` +
+          'read as YAML',
       ],
     });
   }
@@ -250,7 +246,7 @@ describe('scanSkillsDir diagnostics', () => {
       {
         skillPath: `${dir}/js/SKILL.md`,
         message:
-          'frontmatter fence "---js" names a non-YAML engine: it is never run, and the file is read as having no frontmatter',
+          'frontmatter fence "---js" names a non-YAML engine: it is never run, and the block after it is read as YAML',
       },
       { skillPath: `${dir}/long/SKILL.md`, message: `skill name is 2000 characters long (more than 1024); ${tail}` },
       {
@@ -311,8 +307,8 @@ describe('discoverSkills diagnostics', () => {
       {
         skillPath: `${cwd}/.claude/skills/evil/SKILL.md`,
         message:
-          'frontmatter fence "---javascript" names a non-YAML engine: it is never run, and the file is read as ' +
-          'having no frontmatter',
+          'frontmatter fence "---javascript" names a non-YAML engine: it is never run, and the block after it is ' +
+          'read as YAML',
       },
       {
         skillPath: `${root}/custom/c/SKILL.md`,

@@ -50,19 +50,24 @@ describe('AGENT directory', () => {
 });
 
 describe('custom directory expansion (SKILLS.md §5 step 4)', () => {
-  const cases: Array<[string, string]> = [
-    ['~', '/h'],
-    ['~/skills', '/h/skills'],
-    ['~skills', '/h/skills'],
-    ['~/a/../b', '/h/b'],
-    ['rel/skills', '/w/rel/skills'],
-    ['./x', '/w/x'],
-    ['../up', '/up'],
-    ['/abs/dir', '/abs/dir'],
-    ['/abs/dir/', '/abs/dir'],
+  const cases: Array<[string, { shown: string; path: string } | undefined]> = [
+    ['', undefined],
+    ['~', { shown: '/h', path: '/h' }],
+    ['~/skills', { shown: '/h/skills', path: '/h/skills' }],
+    ['~//x', { shown: '/h//x', path: '/h//x' }],
+    ['~skills', { shown: '/h/skills', path: '/h/skills' }],
+    ['~/a/../b', { shown: '/h/a/../b', path: '/h/a/../b' }],
+    ['rel/skills', { shown: 'rel/skills', path: '/w/rel/skills' }],
+    ['./x', { shown: './x', path: '/w/./x' }],
+    ['../up', { shown: '../up', path: '/w/../up' }],
+    ['/abs/dir', { shown: '/abs/dir', path: '/abs/dir' }],
+    ['/abs/dir/', { shown: '/abs/dir/', path: '/abs/dir/' }],
+    ['/T/missing/../C1', { shown: '/T/missing/../C1', path: '/T/missing/../C1' }],
+    ['/T//f', { shown: '/T//f', path: '/T//f' }],
   ];
   for (const [input, expected] of cases) {
-    it(`${input} → ${expected}`, () => assert.equal(expandCustomDirectory(input, '/h', '/w'), expected));
+    it(`${JSON.stringify(input)} → ${JSON.stringify(expected)}`, () =>
+      assert.deepEqual(expandCustomDirectory(input, '/h', '/w'), expected));
   }
 });
 

@@ -15,6 +15,7 @@ describe('GET /collisions', () => {
     const { status, headers, body } = await getJson(`${s.base}/collisions`);
     assert.equal(status, 200);
     assert.equal(headers.get('content-type'), 'application/json; charset=utf-8');
+    // A relative custom directory stays relative in filePath; source.path is absolute (SKILLS.md §5 step 4).
     const customPath = `${s.root}/custom/shared-name/SKILL.md`;
     const claudePath = `${s.cwd}/.claude/skills/shared-name/SKILL.md`;
     assert.deepEqual(body, {
@@ -23,7 +24,7 @@ describe('GET /collisions', () => {
         {
           name: 'shared-name',
           winner: {
-            filePath: customPath,
+            filePath: '../custom/shared-name/SKILL.md',
             source: { id: 'custom:user', provider: 'custom', providerName: 'Custom', level: 'user', path: customPath },
           },
           shadowed: [

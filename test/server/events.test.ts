@@ -137,9 +137,10 @@ describe('GET /events', () => {
     await client.next(is('hello'));
     await change(s, { 'c2/same-name/SKILL.md': SK({ description: 'd' }) });
     const warning = await client.next(is('warning'));
+    // Relative custom directories stay relative in the warning (SKILLS.md §5 step 4).
     assert.deepEqual(data(warning), {
-      skillPath: `${s.root}/c2/same-name/SKILL.md`,
-      message: `name collision: "same-name" already loaded from ${s.root}/c1/same-name/SKILL.md, skipping this one`,
+      skillPath: '../c2/same-name/SKILL.md',
+      message: 'name collision: "same-name" already loaded from ../c1/same-name/SKILL.md, skipping this one',
     });
     // The same warning on later rebuilds is not new: a warning of the second rebuild would arrive before the
     // third rebuild's index event.
