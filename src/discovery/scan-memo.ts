@@ -137,6 +137,8 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           provider: options.provider,
           providerName: options.providerName,
           level: options.level,
+          ...(options.plugin === undefined ? {} : { plugin: options.plugin }),
+          ...(options.namePrefix === undefined ? {} : { namePrefix: options.namePrefix }),
           ...(cache === undefined ? {} : { cache }),
           diagnostics,
           realpaths,
@@ -207,6 +209,6 @@ function keepUnchanged(previous: readonly Skill[], next: Skill[]): Skill[] {
 
 /** Every option that changes what a scan returns (the cache does not). */
 function keyOf(dir: string, options: ScanOptions): string {
-  const { requireDescription, profile, provider, providerName, level } = options;
-  return JSON.stringify([resolve(dir), requireDescription, profile, provider, providerName, level]);
+  const { requireDescription, profile, provider, providerName, level, plugin, namePrefix } = options;
+  return JSON.stringify([resolve(dir), requireDescription, profile, provider, providerName, level, plugin, namePrefix]);
 }
