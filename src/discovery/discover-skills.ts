@@ -15,8 +15,9 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Candidate, CollisionLedger } from './collision-ledger.js';
 import { type PipelineMemo, pipelineKey, updateFromRescans } from './pipeline-memo.js';
+import { planPluginProviders } from './plugins/plan-plugin-providers.js';
 import { isSourceEnabled, type ProviderPlan, planProviders } from './providers.js';
-import { CUSTOM_PROVIDER, runProvider, type ScanFunction, scanCustomDir } from './run-provider.js';
+import { CUSTOM_PROVIDER, type ProviderRun, runProvider, type ScanFunction, scanCustomDir } from './run-provider.js';
 import { MANAGED_NAME, sanitizeManagedDescription } from './sanitize-description.js';
 import type { ScanMemo } from './scan-memo.js';
 import { scanSkillsDir } from './scan-skills-dir.js';
@@ -51,7 +52,10 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   }
   const ws = await resolveWorkspaceContext(ctx);
   const disabledProviders = new Set(ctx.settings.disabledProviders);
-  const plans = planProviders(ws).filter((plan) => !disabledProviders.has(plan.id));
+  // The plugin providers' registries and manifests are read afresh every time: they decide which directories exist.
+  const pluginPlans = await planPluginProviders(ws);
+  const pluginInputs = { files: [...pluginPlans.inputs.files], markers: [...pluginPlans.inputs.markers] };
+  const plans = planProviders(ws, pluginPlans).filter((plan) => !disabledProviders.has(plan.id));
   const customDirs = ctx.settings.skills.customDirectories.flatMap((dir) => {
     const expanded = expandCustomDirectory(dir, ws.home, ws.cwd);
     return expanded === undefined ? [] : [expanded];
@@ -79,11 +83,11 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   let key = '';
   if (scans !== undefined) {
     const round = scans.prune();
-    key = pipelineKey([ctx.settings, plans, customDirs, ws.repoRoot]);
+    key = pipelineKey([ctx.settings, plans, customDirs, ws.repoRoot, providerRuns.map((run) => run.unscanned)]);
     // Taken out while the pipeline runs: a discovery that throws from here on leaves no memo to trust.
     const memo = scans.pipeline;
     scans.pipeline = undefined;
-    const fresh = { diagnostics, scannedDirs, repoRoot: ws.repoRoot };
+    const fresh = { diagnostics, scannedDirs, repoRoot: ws.repoRoot, pluginInputs };
     const updated = memo === undefined ? undefined : updateFromRescans(scans, memo, key, round, fresh);
     if (updated !== undefined) {
       scans.pipeline = memo;
@@ -158,6 +162,8 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     scannedDirs,
     repoRoot: ws.repoRoot,
     skillRealPaths: new Map(skills.map((skill) => [skill.filePath, realpaths.get(skill.filePath) ?? skill.filePath])),
+    skillRoots: rootsOf(skills, providerRuns),
+    pluginInputs,
   };
   if (scans !== undefined) {
     scans.skillOrder = new Map(skills.map((skill, index) => [skill, index]));
@@ -313,6 +319,20 @@ async function realpathsOf(skills: Skill[], known: Map<string, string>): Promise
   const resolved = await Promise.all(paths.map((path) => realpath(path).catch(() => path)));
   for (const [index, path] of paths.entries()) known.set(path, resolved[index] ?? path);
   return known;
+}
+
+/** The Agent Plugins winners' roots (SKILLS.md §4a): what `skill://` must keep their files inside. */
+function rootsOf(skills: Skill[], runs: ProviderRun[]): Map<string, string> {
+  const roots = new Map<string, string>();
+  for (const run of runs) {
+    if (run.roots.size === 0) continue;
+    for (const skill of skills) {
+      if (skill.source.provider !== run.plan.id) continue;
+      const root = run.roots.get(skill.filePath);
+      if (root !== undefined) roots.set(skill.filePath, root);
+    }
+  }
+  return roots;
 }
 
 /** Each diagnostic once: a directory scanned twice (xcsh's HOME, a custom directory that is also a provider's). */

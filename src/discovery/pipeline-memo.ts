@@ -29,6 +29,7 @@ export interface FreshParts {
   diagnostics: SkillDiagnostic[];
   scannedDirs: string[];
   repoRoot: string | null;
+  pluginInputs?: DiscoveryResult['pluginInputs'];
 }
 
 /**
@@ -81,6 +82,9 @@ export function updateFromRescans(
     repoRoot: fresh.repoRoot,
     // Same winners' paths and realpaths.
     ...(previous.skillRealPaths === undefined ? {} : { skillRealPaths: previous.skillRealPaths }),
+    // The Agent Plugins skills are part of the key: the same ones, in the same roots.
+    ...(previous.skillRoots === undefined ? {} : { skillRoots: previous.skillRoots }),
+    ...(fresh.pluginInputs === undefined ? {} : { pluginInputs: fresh.pluginInputs }),
   };
   memo.result = result;
   return result;

@@ -2,12 +2,22 @@
 // inner order, the description requirement, and which toggle enables each source.
 
 import { join } from 'node:path';
+import type { PluginPlans, PluginProviderId } from './plugins/plan-plugin-providers.js';
+import { claudeConfigDir } from './plugins/plugin-context.js';
 import type { Level, Profile, SkillsSettings } from './types.js';
-import { expandEnvPath, type WorkspaceContext } from './workspace-context.js';
+import type { WorkspaceContext } from './workspace-context.js';
 
 export interface ProviderDir {
   path: string;
   level: Level;
+  /** Plugin providers (SKILLS.md §4a): the plugin the directory belongs to, recorded as `source.plugin`. */
+  plugin?: string;
+  /** Put before every name found there (xcsh's claude-plugins: `<plugin>:`). */
+  namePrefix?: string;
+  /** A SKILL.md directly inside the directory is a skill too (claude-plugins). */
+  includeSelf?: boolean;
+  /** An Agent Plugins root's `skills/`: scanned strictly, contained in the root's realpath (agent-plugins.ts). */
+  agentPlugin?: { realRoot: string; manifestName: string };
 }
 
 export interface ProviderPlan {
@@ -17,8 +27,10 @@ export interface ProviderPlan {
   requireDescription: boolean;
   /** The managed (auto-learn) provider: skipped by §5 step 2 and resolved last (step 5). */
   managed: boolean;
-  /** Skills directories in scan order. Reserved providers have none. */
+  /** Skills directories in scan order. */
   dirs: ProviderDir[];
+  /** Warnings found while placing the directories (plugin registries and manifests), before any scan's. */
+  warnings?: string[];
 }
 
 interface ProviderRow {
@@ -29,13 +41,15 @@ interface ProviderRow {
   profiles: readonly Profile[];
   displayName: (ws: WorkspaceContext) => string;
   dirs: (ws: WorkspaceContext) => ProviderDir[];
+  /** The plugin providers: directories and warnings come from `planPluginProviders`. */
+  plugin?: PluginProviderId;
 }
 
 const ALL_PROFILES: readonly Profile[] = ['musepi', 'omp', 'xcsh'];
 const MUSEPI_FAMILY: readonly Profile[] = ['musepi', 'omp'];
 
-/** Reserved slots (§4): no directories yet, kept so that adding them later changes nothing for the others. */
-const reserved = (): ProviderDir[] => [];
+/** The plugin providers' directories are read from their registries (`planPluginProviders`), not placed here. */
+const fromPlugins = (): ProviderDir[] => [];
 
 // In the priority order of §4; equal priorities keep this order (claude-plugins, agents, codex at 70).
 const PROVIDER_ROWS: readonly ProviderRow[] = [
@@ -57,7 +71,8 @@ const PROVIDER_ROWS: readonly ProviderRow[] = [
     requireDescription: true,
     profiles: MUSEPI_FAMILY,
     displayName: () => 'OMP Extension Packages',
-    dirs: reserved,
+    dirs: fromPlugins,
+    plugin: 'omp-plugins',
   },
   {
     id: 'claude',
@@ -77,7 +92,8 @@ const PROVIDER_ROWS: readonly ProviderRow[] = [
     requireDescription: true,
     profiles: MUSEPI_FAMILY,
     displayName: () => 'Agent Plugins',
-    dirs: reserved,
+    dirs: fromPlugins,
+    plugin: 'agent-plugins',
   },
   {
     id: 'claude-plugins',
@@ -85,7 +101,8 @@ const PROVIDER_ROWS: readonly ProviderRow[] = [
     requireDescription: false,
     profiles: ALL_PROFILES,
     displayName: () => 'Claude Code Marketplace',
-    dirs: reserved,
+    dirs: fromPlugins,
+    plugin: 'claude-plugins',
   },
   {
     id: 'agents',
@@ -129,16 +146,23 @@ const PROVIDER_ROWS: readonly ProviderRow[] = [
 export const MANAGED_DISPLAY_NAME = 'Managed Skills (auto-learn)';
 const MANAGED_PRIORITY = 5;
 
-/** Every provider of the workspace's profile, highest priority first, with its directories placed. */
-export function planProviders(ws: WorkspaceContext): ProviderPlan[] {
-  const plans: ProviderPlan[] = PROVIDER_ROWS.filter((row) => row.profiles.includes(ws.profile.profile)).map((row) => ({
-    id: row.id,
-    priority: row.priority,
-    displayName: row.displayName(ws),
-    requireDescription: row.requireDescription,
-    managed: false,
-    dirs: row.dirs(ws),
-  }));
+/**
+ * Every provider of the workspace's profile, highest priority first, with its directories placed. The plugin
+ * providers get theirs from `plugins` (none without it).
+ */
+export function planProviders(ws: WorkspaceContext, plugins?: PluginPlans): ProviderPlan[] {
+  const plans: ProviderPlan[] = PROVIDER_ROWS.filter((row) => row.profiles.includes(ws.profile.profile)).map((row) => {
+    const placed = row.plugin === undefined ? undefined : plugins?.providers[row.plugin];
+    return {
+      id: row.id,
+      priority: row.priority,
+      displayName: row.displayName(ws),
+      requireDescription: row.requireDescription,
+      managed: false,
+      dirs: placed === undefined ? row.dirs(ws) : placed.dirs,
+      warnings: placed === undefined ? [] : placed.warnings,
+    };
+  });
   const managedId = ws.profile.managedProviderId;
   if (managedId !== null) {
     plans.push({
@@ -148,6 +172,7 @@ export function planProviders(ws: WorkspaceContext): ProviderPlan[] {
       requireDescription: true,
       managed: true,
       dirs: [user(join(ws.agentDir, 'managed-skills'))],
+      warnings: [],
     });
   }
   // Stable: equal priorities keep table order.
@@ -192,9 +217,7 @@ export function fallbackGate(skills: SkillsSettings): boolean {
 
 /** `HOME/.claude`, or `$CLAUDE_CONFIG_DIR` when set (non-empty). */
 function claudeUserDir(ws: WorkspaceContext): string {
-  const override = ws.env.CLAUDE_CONFIG_DIR;
-  if (override !== undefined && override !== '') return expandEnvPath(override, ws.home, ws.cwd);
-  return join(ws.home, '.claude');
+  return claudeConfigDir(ws);
 }
 
 /** The project walk of claude and agents: HOME skipped, except in xcsh. */

@@ -60,6 +60,11 @@ export interface ResolveOptions {
    * skill's own SKILL.md only inside the skill or at that recorded place; absent, the SKILL.md is not checked.
    */
   knownRealPath?: (filePath: string) => string | undefined;
+  /**
+   * An Agent Plugins skill's real plugin root (SKILLS.md §4a): its files must resolve inside it in every `symlinks`
+   * mode, so `follow` is contained there too (contain mode's own bound, the skill directory, is already inside it).
+   */
+  pluginRoot?: (filePath: string) => string | undefined;
 }
 
 const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['md', 'markdown', 'mdx', 'mdc', 'mkd', 'mdown']);
@@ -198,8 +203,11 @@ async function resolveTarget(
   url: string,
   options: ResolveOptions,
 ): Promise<SkillResource> {
-  const contain = options.symlinks === 'contain';
+  const pluginRoot = options.symlinks === 'contain' ? undefined : options.pluginRoot?.(skill.filePath);
+  const contain = options.symlinks === 'contain' || pluginRoot !== undefined;
   const base = resolve(skillDirOnDisk(skill));
+  // What a resolved path must stay inside: the skill directory, or in follow mode an Agent Plugin's root.
+  const bound = pluginRoot ?? base;
   const ownFile = target === resolve(skillFileOnDisk(skill));
   // The skill's own SKILL.md may lead out of the skill: discovery read it through whatever links lead to it. It is
   // served there only while it is still the file discovery read; a SKILL.md swapped after discovery for a link to
@@ -213,10 +221,10 @@ async function resolveTarget(
   try {
     realTarget = await realpath(target);
   } catch (error) {
-    throw await describeUnreachable(error, base, target, url, checkContainment);
+    throw await describeUnreachable(error, bound, target, url, checkContainment);
   }
 
-  const realBase = contain ? await realBaseOf(base, target) : null;
+  const realBase = contain ? await realBaseOf(bound, target) : null;
   const escaping = realBase !== null && !isInside(realBase, realTarget);
   if (checkContainment && escaping && !(guardOwnFile && realTarget === recorded)) {
     throw escapes(target);
@@ -226,7 +234,7 @@ async function resolveTarget(
   try {
     info = await stat(realTarget);
   } catch (error) {
-    throw await describeUnreachable(error, base, target, url, checkContainment);
+    throw await describeUnreachable(error, bound, target, url, checkContainment);
   }
 
   if (info.isDirectory()) {

@@ -2,8 +2,9 @@
 // results concatenated in the documented inner order. A provider that throws loses all of its skills and reports
 // `Failed to load: <error>` instead, as the agents do; the other providers are unaffected.
 
-import type { ProviderPlan } from './providers.js';
-import { type ScanOptions, type ScanResult, scanSkillsDir } from './scan-skills-dir.js';
+import { scanAgentPluginDir } from './plugins/agent-plugins.js';
+import type { ProviderDir, ProviderPlan } from './providers.js';
+import { type ScanOptions, type ScanResult, scanSelfSkill, scanSkillsDir } from './scan-skills-dir.js';
 import type { SkillFileCache } from './skill-file-cache.js';
 import type { Profile, Skill, SkillDiagnostic } from './types.js';
 import type { CustomDirectory } from './workspace-context.js';
@@ -15,6 +16,13 @@ export interface ProviderRun {
   skills: Skill[];
   /** Bare warning text: the pipeline adds the `[<displayName>] ` prefix. */
   warnings: string[];
+  /**
+   * What was read outside `scan` (never remembered by a ScanMemo): a plugin directory's own SKILL.md, Agent Plugins
+   * skills and their warnings. Part of the pipeline memo's key, so a change to them always runs the pipeline.
+   */
+  unscanned: { skills: Skill[]; warnings: string[] };
+  /** Agent Plugins skills (SKILLS.md §4a): `filePath` → the realpath of the plugin root their files must stay in. */
+  roots: Map<string, string>;
 }
 
 export interface CustomDirRun {
@@ -39,28 +47,53 @@ export async function runProvider(
   diagnostics?: SkillDiagnostic[],
 ): Promise<ProviderRun> {
   const perDir = plan.dirs.map((): SkillDiagnostic[] => []);
+  const unscanned: ProviderRun['unscanned'] = { skills: [], warnings: [] };
+  const roots = new Map<string, string>();
   try {
     const results = await Promise.all(
       plan.dirs.map((dir, index) =>
-        scan(dir.path, {
+        scanDir(dir, {
           requireDescription: plan.requireDescription,
           profile,
           provider: plan.id,
           providerName: plan.displayName,
           level: dir.level,
+          ...(dir.plugin === undefined ? {} : { plugin: dir.plugin }),
+          ...(dir.namePrefix === undefined ? {} : { namePrefix: dir.namePrefix }),
           ...(cache === undefined ? {} : { cache }),
           ...(diagnostics === undefined ? {} : { diagnostics: perDir[index] }),
         }),
       ),
     );
     diagnostics?.push(...perDir.flat());
+    for (const result of results) {
+      unscanned.skills.push(...result.unscanned.skills);
+      unscanned.warnings.push(...result.unscanned.warnings);
+    }
     return {
       plan,
       skills: concat(results.map((result) => result.skills)),
-      warnings: concat(results.map((result) => result.warnings)),
+      warnings: [...(plan.warnings ?? []), ...concat(results.map((result) => result.warnings))],
+      unscanned,
+      roots,
     };
   } catch (error) {
-    return { plan, skills: [], warnings: [`Failed to load: ${errorText(error)}`] };
+    return { plan, skills: [], warnings: [`Failed to load: ${errorText(error)}`], unscanned, roots };
+  }
+
+  async function scanDir(dir: ProviderDir, options: ScanOptions): Promise<ScanResult & Pick<ProviderRun, 'unscanned'>> {
+    const { agentPlugin } = dir;
+    if (agentPlugin !== undefined) {
+      const found = await scanAgentPluginDir({ path: dir.path, level: dir.level, ...agentPlugin });
+      for (const skill of found.skills) roots.set(skill.filePath, agentPlugin.realRoot);
+      return { ...found, unscanned: found };
+    }
+    const listed = await scan(dir.path, options);
+    if (dir.includeSelf !== true) return { ...listed, unscanned: { skills: [], warnings: [] } };
+    const { diagnostics: _, ...selfOptions } = options;
+    const self = await scanSelfSkill(dir.path, selfOptions);
+    if (self === undefined) return { ...listed, unscanned: { skills: [], warnings: [] } };
+    return { skills: [self, ...listed.skills], warnings: listed.warnings, unscanned: { skills: [self], warnings: [] } };
   }
 }
 

@@ -138,6 +138,8 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           provider: options.provider,
           providerName: options.providerName,
           level: options.level,
+          ...(options.plugin === undefined ? {} : { plugin: options.plugin }),
+          ...(options.namePrefix === undefined ? {} : { namePrefix: options.namePrefix }),
           ...(cache === undefined ? {} : { cache }),
           diagnostics,
           realpaths,
@@ -208,6 +210,16 @@ function keepUnchanged(previous: readonly Skill[], next: Skill[]): Skill[] {
 
 /** Every option that changes what a scan returns (the cache does not). */
 function keyOf(dir: string, options: ScanOptions): string {
-  const { requireDescription, profile, provider, providerName, level, shownDir } = options;
-  return JSON.stringify([resolve(dir), shownDir, requireDescription, profile, provider, providerName, level]);
+  const { requireDescription, profile, provider, providerName, level, shownDir, plugin, namePrefix } = options;
+  return JSON.stringify([
+    resolve(dir),
+    shownDir,
+    requireDescription,
+    profile,
+    provider,
+    providerName,
+    level,
+    plugin,
+    namePrefix,
+  ]);
 }

@@ -3,7 +3,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import * as fs from 'node:fs';
 import { readdir, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseFrontmatter } from './frontmatter.js';
 import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from './read-skill-file.js';
@@ -24,6 +24,10 @@ export interface ScanOptions {
   provider: string;
   providerName: string;
   level: Level;
+  /** The plugin the directory belongs to (SKILLS.md §4a): recorded as `source.plugin`. */
+  plugin?: string;
+  /** Put before every name found (xcsh's claude-plugins: `<plugin>:`). */
+  namePrefix?: string;
   cache?: SkillFileCache;
   /**
    * Receives this scan's diagnostics (daemon-only, see `SkillDiagnostic`) once it is done, ordered by SKILL.md
@@ -103,6 +107,15 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   return { skills, warnings: [] };
 }
 
+/**
+ * The SKILL.md directly inside `dir`, as a skill of its own (claude-plugins, SKILLS.md §4a): named by its frontmatter,
+ * else by the directory's own name; the same rules as an entry of §3 otherwise.
+ */
+export async function scanSelfSkill(dir: string, options: ScanOptions): Promise<Skill | undefined> {
+  const entry = await loadSkill(dirname(dir), basename(dir), false, options);
+  return entry.skill;
+}
+
 /** What one candidate entry gave. */
 export interface ScannedEntry {
   readonly entryName: string;
@@ -176,8 +189,9 @@ function toSkill(
   if (frontmatter.enabled === false) return undefined;
   if (options.requireDescription && !frontmatter.description) return undefined;
   const { name, description } = frontmatter;
+  const ownName = typeof name === 'string' && name.trim() !== '' ? name.trim() : entryName;
   return {
-    name: typeof name === 'string' && name.trim() !== '' ? name.trim() : entryName,
+    name: options.namePrefix === undefined ? ownName : `${options.namePrefix}${ownName}`,
     description: typeof description === 'string' ? description : '',
     filePath,
     baseDir,
@@ -188,6 +202,7 @@ function toSkill(
       providerName: options.providerName,
       level: options.level,
       path: readPath,
+      ...(options.plugin === undefined ? {} : { plugin: options.plugin }),
     },
     frontmatter,
   };

@@ -16,6 +16,11 @@ export interface SkillSource {
   level: Level;
   /** Absolute path of the SKILL.md (same as `filePath`). */
   path: string;
+  /**
+   * The plugin the skill came with (SKILLS.md §4a), for the plugin providers only: `<plugin>@<marketplace>` for
+   * claude-plugins, the package for omp-plugins, the manifest name for agent-plugins.
+   */
+  plugin?: string;
 }
 
 export interface Skill {
@@ -79,6 +84,17 @@ export interface DiscoveryResult {
    * it never reaches the `/skills` JSON; serving that file later checks it was not swapped for a link elsewhere.
    */
   skillRealPaths?: ReadonlyMap<string, string>;
+  /**
+   * Agent Plugins skills (SKILLS.md §4a), keyed by `filePath`: the realpath of the plugin root that every file served
+   * for the skill must resolve inside, whatever the `symlinks` mode.
+   */
+  skillRoots?: ReadonlyMap<string, string>;
+  /**
+   * What the plugin providers read besides skills directories (registries, settings, manifests, lock files, plugin
+   * roots; `markers`: directories that move the project anchor). The watcher watches them; a change to any of them
+   * runs the plugin providers and the pipeline again.
+   */
+  pluginInputs?: { files: string[]; markers: string[] };
 }
 
 export interface SkillsSettings {

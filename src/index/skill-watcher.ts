@@ -26,6 +26,8 @@ export interface WatchTargets {
   markerDirs: string[];
   /** Single files to watch. */
   files?: string[];
+  /** Paths watched for presence and type only, like a `.git` marker (a `CFG/` directory that moves an anchor). */
+  markerPaths?: string[];
 }
 
 export interface WatcherStatus {
@@ -245,6 +247,9 @@ class SkillWatcherImpl implements SkillWatcher {
       wanted.set(`marker:${path}`, { kind: 'marker', path });
     }
     for (const file of next.files ?? []) wanted.set(`file:${resolve(file)}`, { kind: 'file', path: resolve(file) });
+    for (const marker of next.markerPaths ?? []) {
+      wanted.set(`marker:${resolve(marker)}`, { kind: 'marker', path: resolve(marker) });
+    }
     for (const [id, target] of this.targets) {
       if (wanted.has(id)) continue;
       this.targets.delete(id);

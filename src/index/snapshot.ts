@@ -106,6 +106,8 @@ export class WorkspaceSnapshot {
    * only the file routes use it, to refuse a SKILL.md swapped for a link out of its skill after discovery.
    */
   readonly skillRealPaths: ReadonlyMap<string, string>;
+  /** Agent Plugins skills: the real plugin root their files must stay in, by `filePath` (SKILLS.md §4a). */
+  readonly skillRoots: ReadonlyMap<string, string>;
   readonly contentHash: string;
   readonly etag: string;
   readonly builtAt: number;
@@ -134,6 +136,7 @@ export class WorkspaceSnapshot {
     this.scannedDirs = result.scannedDirs;
     this.repoRoot = result.repoRoot;
     this.skillRealPaths = result.skillRealPaths ?? new Map();
+    this.skillRoots = result.skillRoots ?? new Map();
     this.contentHash = content.hash;
     this.content = content;
     this.etag = `"${input.generation}-${content.hash.slice(0, 20)}"`;
@@ -155,6 +158,11 @@ export class WorkspaceSnapshot {
   /** The realpath discovery recorded for a loaded skill's SKILL.md. */
   knownRealPath(filePath: string): string | undefined {
     return this.skillRealPaths.get(filePath);
+  }
+
+  /** The real plugin root an Agent Plugins skill's files must resolve inside, whatever the `symlinks` mode. */
+  pluginRoot(filePath: string): string | undefined {
+    return this.skillRoots.get(filePath);
   }
 
   collision(name: string): Collision | undefined {

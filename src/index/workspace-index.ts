@@ -95,6 +95,8 @@ export class WorkspaceIndex {
   private pendingFull = true;
   /** Per-skill JSON kept between builds: an unchanged skill is not serialised again. */
   private readonly serializer = new SnapshotSerializer();
+  /** What the plugin providers read besides skills directories (SKILLS.md §4a), as the last build found it. */
+  private pluginInputs: { files: string[]; markers: string[] } = { files: [], markers: [] };
 
   constructor(options: WorkspaceIndexOptions) {
     this.cwd = options.cwd;
@@ -245,7 +247,7 @@ export class WorkspaceIndex {
     this.pendingPaths = new Set();
     // A path that maps to no scanned directory (a `.git` marker, a settings change, the first build): scan all.
     if (full || !this.scans.invalidate(paths)) this.scans.clear();
-    if (!full) await settleRewrites(paths);
+    if (!full) await settleRewrites(paths, new Set(this.pluginInputs.files));
     let result: DiscoveryResult;
     try {
       result = await this.discover(
@@ -264,6 +266,7 @@ export class WorkspaceIndex {
     // Always swap: an unchanged answer may still come with new settings (symlink mode) or new watched dirs.
     const next = new WorkspaceSnapshot({ generation, cwd: this.cwd, settings, result, content });
     this.current = next;
+    this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
     if (previous !== undefined && changed) this.logChange(previous, next);
     if (this.watcher !== undefined) await this.syncWatcher();
   }
@@ -289,7 +292,14 @@ export class WorkspaceIndex {
   /** Points the watcher at the directories the current snapshot was discovered from. */
   private async syncWatcher(): Promise<void> {
     if (!this.watchEnabled || this.isClosed || this.current === undefined) return;
-    const targets = { skillDirs: [...this.current.scannedDirs], markerDirs: ancestorsOf(this.cwd) };
+    // Plugin registries, settings and manifests are watched like skills directories (SKILLS.md §4a): a report of one
+    // maps to no scanned directory, so the next build runs the plugin providers and the pipeline in full.
+    const targets = {
+      skillDirs: [...this.current.scannedDirs],
+      markerDirs: ancestorsOf(this.cwd),
+      files: this.pluginInputs.files,
+      markerPaths: this.pluginInputs.markers,
+    };
     const key = JSON.stringify(targets);
     if (key === this.watchedKey) return;
     this.watchedKey = key;
@@ -324,13 +334,14 @@ export class WorkspaceIndex {
  * A plain rewrite of a file (`writeFile`: open with O_TRUNC, then write) is reported when the truncation happens, and a
  * rebuild that fast reads an empty SKILL.md: the skill would be removed in one `index` event and added back in the
  * next, when the watcher's re-read sees the content. So a reported SKILL.md that is empty gets up to REWRITE_WAIT_MS
- * to be written; one still empty then is read as it is.
+ * to be written; one still empty then is read as it is. The same holds for a plugin registry or settings file
+ * (`pluginFiles`): read empty, it would be a parse warning or every plugin gone for one event.
  */
-async function settleRewrites(paths: ReadonlySet<string>): Promise<void> {
+async function settleRewrites(paths: ReadonlySet<string>, pluginFiles: ReadonlySet<string>): Promise<void> {
   if (paths.size > REWRITE_CHECK_MAX_PATHS) return;
   const deadline = Date.now() + REWRITE_WAIT_MS;
   for (const path of paths) {
-    if (basename(path) !== 'SKILL.md') continue;
+    if (basename(path) !== 'SKILL.md' && !pluginFiles.has(path)) continue;
     while ((await isEmptyFile(path)) && Date.now() < deadline) await sleep(REWRITE_POLL_MS);
   }
 }

@@ -3,14 +3,15 @@
 // same candidates as before the previous answer is updated instead of running the §5 pipeline (pipeline-memo.ts).
 // Every shortcut must leave the index equal to a fresh discovery of what is on disk. fast-check generates random edit
 // sequences over several providers' directories, the managed directory and a custom directory, with name filters,
-// symlinked entries, symlinked SKILL.md files and link targets outside every skills directory, under the musepi and
-// xcsh profiles; after each step the cached discovery, the discovery through a ScanMemo (and the content hash of its
+// symlinked entries, symlinked SKILL.md files and link targets outside every skills directory, plugins (registry
+// entries installed and removed, enabledPlugins, a manifest's skills entries, an Agent Plugin's manifest), under the
+// musepi and xcsh profiles; after each step the cached discovery, the discovery through a ScanMemo (and the content hash of its
 // kept serialisation) are compared with an uncached one, and the live index (real watcher, incremental rebuilds) must
 // settle on the fresh result after each step.
 
 import assert from 'node:assert/strict';
 import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
@@ -35,7 +36,18 @@ const ROOTS = [
   'home/.musepi/agent/managed-skills',
   'home/custom',
   'work/.xcsh/skills',
+  // Plugins installed through the Claude registry (SKILLS.md §4a): two Claude Code plugins (the second with a
+  // manifest entry `./extra`) and an Agent Plugin, whose skills are read strictly.
+  'plugins/p1/skills',
+  'plugins/p2/skills',
+  'plugins/p2/extra',
+  'plugins/ap/skills',
 ];
+const PLUGINS = ['p1@m', 'p2@m', 'ap@m'];
+const CLAUDE_REGISTRY = 'home/.claude/plugins/installed_plugins.json';
+const CLAUDE_SETTINGS = 'home/.claude/settings.json';
+const P2_MANIFEST = 'plugins/p2/.claude-plugin/plugin.json';
+const AP_MANIFEST = 'plugins/ap/plugin.json';
 // `gamma` is ignored and `skill:delta` disabled (musepi), `gamma` not included (xcsh): a name edit crosses filters.
 const NAMES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
 // The last but one is changed by the managed description sanitiser (SKILLS.md §5 step 5).
@@ -66,7 +78,11 @@ type Op =
   | { kind: 'root-remove'; root: number }
   | { kind: 'link-file'; root: number; dir: string; target: number; targetDir: string }
   | { kind: 'link-lib'; root: number; dir: string; lib: string }
-  | { kind: 'lib-write'; lib: string; name: string; description: string };
+  | { kind: 'lib-write'; lib: string; name: string; description: string }
+  | { kind: 'registry'; installed: boolean[] }
+  | { kind: 'enable'; plugin: number; value: boolean | null }
+  | { kind: 'manifest'; extra: boolean }
+  | { kind: 'agent-manifest'; valid: boolean };
 
 const rootIndex = fc.integer({ min: 0, max: ROOTS.length - 1 });
 const dirName = fc.constantFrom('d1', 'd2', 'd3');
@@ -151,7 +167,46 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       description: fc.constantFrom(...DESCRIPTIONS),
     }),
   },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('registry' as const),
+      installed: fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('enable' as const),
+      plugin: fc.integer({ min: 0, max: PLUGINS.length - 1 }),
+      value: fc.constantFrom(true, false, null),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('manifest' as const), extra: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('agent-manifest' as const), valid: fc.boolean() }) },
 );
+
+/** A SKILL.md as the edits write it; in the Agent Plugin, the strict form (`name` is the directory, no `hide`). */
+function skillText(root: string, dir: string, name: string, description: string, hide: boolean): string {
+  if (root.endsWith('plugins/ap/skills')) return `---\nname: ${dir}\ndescription: ${description}\n---\n\n# ${dir}\n`;
+  return `---\nname: ${name}\ndescription: ${description}\nhide: ${hide}\n---\n\n# ${name}\n`;
+}
+
+/** The plugin files an op writes (what the watcher reports for it), relative to the base. */
+function pluginFileOf(step: Op): string | undefined {
+  switch (step.kind) {
+    case 'registry':
+      return CLAUDE_REGISTRY;
+    case 'enable':
+      return CLAUDE_SETTINGS;
+    case 'manifest':
+      return P2_MANIFEST;
+    case 'agent-manifest':
+      return AP_MANIFEST;
+    default:
+      return undefined;
+  }
+}
 
 /** Applies `step`; `loaded` are the skills loaded before it (what `describe-winner` picks from). */
 async function apply(base: string, step: Op, loaded: readonly Skill[] = []): Promise<void> {
@@ -160,7 +215,7 @@ async function apply(base: string, step: Op, loaded: readonly Skill[] = []): Pro
     case 'write': {
       await rm(root, { force: true }).catch(() => undefined); // a root turned into a file becomes a directory again
       await mkdir(join(root, step.dir), { recursive: true }).catch(() => undefined);
-      const text = `---\nname: ${step.name}\ndescription: ${step.description}\nhide: ${step.hide}\n---\n\n# ${step.name}\n`;
+      const text = skillText(root, step.dir, step.name, step.description, step.hide);
       await writeFile(join(root, step.dir, 'SKILL.md'), text).catch(() => undefined);
       return;
     }
@@ -172,7 +227,7 @@ async function apply(base: string, step: Op, loaded: readonly Skill[] = []): Pro
       const text = await readFile(file, 'utf8').catch(() => undefined);
       const name = text?.match(/^name: (.*)$/m)?.[1];
       if (name === undefined) return;
-      const edited = `---\nname: ${name}\ndescription: ${step.description}\nhide: ${step.hide}\n---\n\n# ${name}\n`;
+      const edited = skillText(join(file, '..', '..'), basename(join(file, '..')), name, step.description, step.hide);
       await writeFile(file, edited).catch(() => undefined);
       return;
     }
@@ -222,7 +277,47 @@ async function apply(base: string, step: Op, loaded: readonly Skill[] = []): Pro
       await writeFile(join(base, 'lib', step.lib, 'SKILL.md'), text);
       return;
     }
+    case 'registry': {
+      const plugins = Object.fromEntries(
+        PLUGINS.filter((_, i) => step.installed[i]).map((id) => [
+          id,
+          [{ scope: 'user', installPath: join(base, 'plugins', id.slice(0, id.indexOf('@'))), version: '1' }],
+        ]),
+      );
+      await writePluginFile(base, CLAUDE_REGISTRY, JSON.stringify({ version: 2, plugins }));
+      return;
+    }
+    case 'enable': {
+      const map = step.value === null ? {} : { [PLUGINS[step.plugin]!]: step.value };
+      await writePluginFile(base, CLAUDE_SETTINGS, JSON.stringify({ enabledPlugins: map }));
+      return;
+    }
+    case 'manifest':
+      await writePluginFile(base, P2_MANIFEST, JSON.stringify({ skills: step.extra ? ['./extra'] : [] }));
+      return;
+    case 'agent-manifest': {
+      const name = step.valid ? 'ap' : 'Bad Name';
+      const manifest = { $schema: 'https://agent-plugins.org/schemas/1.0.0/plugin.schema.json', name };
+      await writePluginFile(base, AP_MANIFEST, JSON.stringify(manifest));
+      return;
+    }
   }
+}
+
+/** Plugin files are replaced in one rename, as the agents save them. */
+async function writePluginFile(base: string, relative: string, text: string): Promise<void> {
+  const path = join(base, relative);
+  await mkdir(join(path, '..'), { recursive: true });
+  const temp = `${path}.tmp`;
+  await writeFile(temp, text);
+  await rename(temp, path);
+}
+
+/** Every plugin installed and configured, as each run starts. */
+async function installPlugins(base: string): Promise<void> {
+  await apply(base, { kind: 'registry', installed: [true, true, true] });
+  await apply(base, { kind: 'manifest', extra: true });
+  await apply(base, { kind: 'agent-manifest', valid: true });
 }
 
 /** An empty git workspace and HOME under `dir`, and the discovery context over them. */
@@ -242,6 +337,9 @@ async function freshWorkspace(
 function reportedPaths(base: string, step: Op, scannedDirs: readonly string[], target = ''): string[] {
   const paths: string[] = [];
   if (step.kind === 'describe-winner') paths.push(target);
+  // A plugin file is watched as a file of its own (it lies in no scanned directory).
+  const pluginFile = pluginFileOf(step);
+  if (pluginFile !== undefined) return [join(base, pluginFile)];
   const root = 'root' in step ? join(base, ROOTS[step.root]!) : undefined;
   if (root !== undefined) {
     paths.push(root);
@@ -276,6 +374,7 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
         const { dir, ctx } = await freshWorkspace(join(base, `cache-${run++}`));
+        await installPlugins(dir);
         const cache = createSkillFileCache();
         for (const step of ops) {
           await apply(dir, step);
@@ -299,6 +398,7 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
         fc.array(op, { minLength: 1, maxLength: 25 }),
         async (profile, ops) => {
           const { dir, ctx } = await freshWorkspace(join(base, `memo-${run++}`), settingsFor(profile));
+          await installPlugins(dir);
           await apply(dir, { kind: 'link-lib', root: 1, dir: 'l1', lib: 'lib1' });
           await apply(dir, { kind: 'lib-write', lib: 'lib1', name: 'beta', description: 'linked' });
           for (const [root, path] of ROOTS.entries()) {
@@ -351,6 +451,7 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
           join(base, `live-${run}`),
           settingsFor(run++ % 2 === 0 ? 'musepi' : 'xcsh'),
         );
+        await installPlugins(dir);
         const index = new WorkspaceIndex({
           home: ctx.home,
           cwd: ctx.cwd,

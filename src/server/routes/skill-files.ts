@@ -51,6 +51,7 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           profile: snapshot.profile,
           symlinks: app.getSettings().symlinks,
           knownRealPath: (filePath) => snapshot.knownRealPath(filePath),
+          pluginRoot: (filePath) => snapshot.pluginRoot(filePath),
         });
         if (resource.kind === 'directory') return sendDirectory(request, reply, resource);
         return sendFile(request, reply, resource);

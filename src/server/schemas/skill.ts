@@ -8,6 +8,13 @@ export const SkillSourceSchema = Type.Object({
   providerName: Type.String({ description: 'Display name, e.g. `Claude Code`' }),
   level: Type.Enum(['user', 'project']),
   path: Type.String({ description: 'Absolute SKILL.md path' }),
+  plugin: Type.Optional(
+    Type.String({
+      description:
+        'Plugin providers only: the plugin the skill came with (`<plugin>@<marketplace>` for claude-plugins, the ' +
+        'package for omp-plugins, the manifest name for agent-plugins)',
+    }),
+  ),
 });
 
 export const SkillSchema = Type.Object({
