@@ -155,7 +155,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
     });
 
     it('answers the same JSON to curl -s', async () => {
-      const { stdout } = await run('curl', ['-s', `${base}/skills`]);
+      const { stdout } = await run('curl', ['-s', '--max-time', '60', `${base}/skills`]);
       assert.deepEqual(skillsFields(JSON.parse(stdout)), {
         generation: 1,
         profile: 'musepi',
@@ -219,10 +219,12 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
     });
 
     it('answers 304 to curl with If-None-Match', async () => {
-      const { stdout } = await run('curl', ['-s', '-D', '-', '-o', '/dev/null', `${base}/skills`]);
+      const { stdout } = await run('curl', ['-s', '--max-time', '60', '-D', '-', '-o', '/dev/null', `${base}/skills`]);
       const etag = /^etag: (.*)\r$/im.exec(stdout)?.[1];
       assert.ok(etag !== undefined);
       const { stdout: status } = await run('curl', [
+        '--max-time',
+        '60',
         '-s',
         '-o',
         '/dev/null',
@@ -316,7 +318,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       assert.equal(response.headers.get('content-length'), '18');
       assert.equal(response.headers.get('x-skill-source-path'), `${pdfDir}/scripts/run.sh`);
       assert.equal(await response.text(), '#!/bin/sh\necho hi\n');
-      const { stdout } = await run('curl', ['-s', `${base}/skill/pdf/scripts/run.sh`]);
+      const { stdout } = await run('curl', ['-s', '--max-time', '60', `${base}/skill/pdf/scripts/run.sh`]);
       assert.equal(stdout, await readFile(`${pdfDir}/scripts/run.sh`, 'utf8'));
       const markdown = await fetch(`${base}/skill/pdf/docs/guide.md`);
       assert.equal(markdown.headers.get('content-type'), 'text/markdown; charset=utf-8');
@@ -356,7 +358,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       assert.equal(listing.status, 200);
       assert.equal(listing.headers['content-type'], 'text/plain; charset=utf-8');
       assert.equal(listing.body, '');
-      const { stdout } = await run('curl', ['-s', '-I', `${base}/skill/pdf/docs/guide.md`]);
+      const { stdout } = await run('curl', ['-s', '--max-time', '60', '-I', `${base}/skill/pdf/docs/guide.md`]);
       assert.match(stdout, /^HTTP\/1\.1 200 OK\r$/m);
       assert.match(stdout, /^content-length: 8\r$/im);
     });
@@ -620,6 +622,8 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
 
     it('POST /invocations with curl', async () => {
       const { stdout } = await run('curl', [
+        '--max-time',
+        '60',
         '-s',
         '-H',
         'content-type: application/json',
@@ -750,7 +754,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       const file = await fetch(`${base}/skill/only-there?${cwd}`);
       assert.equal(file.headers.get('x-skill-source-path'), `${dir}/SKILL.md`);
       assert.equal(await file.text(), SK({ description: 'Other workspace' }));
-      const { stdout } = await run('curl', ['-s', `${base}/skill/only-there/SKILL.md?${cwd}`]);
+      const { stdout } = await run('curl', ['-s', '--max-time', '60', `${base}/skill/only-there/SKILL.md?${cwd}`]);
       assert.equal(stdout, SK({ description: 'Other workspace' }));
       assert.equal(
         await (await fetch(`${base}/prompt?${cwd}&format=xml`)).text(),

@@ -63,7 +63,7 @@ describe('skillsd serve (built CLI)', () => {
   });
 
   it('lists the user skill from $HOME/.claude/skills and the project skill (curl)', async () => {
-    const { stdout } = await run('curl', ['-s', `${daemon.url}/skills`]);
+    const { stdout } = await run('curl', ['-s', '--max-time', '60', `${daemon.url}/skills`]);
     const body = JSON.parse(stdout) as { cwd: string; profile: string; skills: Array<Record<string, unknown>> };
     assert.equal(body.cwd, env.workspace);
     assert.equal(body.profile, 'musepi');
@@ -77,7 +77,7 @@ describe('skillsd serve (built CLI)', () => {
   });
 
   it('refuses a foreign Host over curl', async () => {
-    const { stdout } = await run('curl', ['-s', '-H', 'Host: evil.com', `${daemon.url}/skills`]);
+    const { stdout } = await run('curl', ['-s', '--max-time', '60', '-H', 'Host: evil.com', `${daemon.url}/skills`]);
     assert.deepEqual(JSON.parse(stdout), {
       statusCode: 403,
       code: 'ForbiddenHost',
