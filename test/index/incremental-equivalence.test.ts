@@ -2,7 +2,8 @@
 // re-scans only the skills directories it touched (the other directories' scans are kept), and when those give the
 // same candidates as before the previous answer is updated instead of running the §5 pipeline (pipeline-memo.ts).
 // Every shortcut must leave the index equal to a fresh discovery of what is on disk. fast-check generates random edit
-// sequences over several providers' directories, the managed directory and a custom directory, with name filters,
+// sequences over several providers' directories, the managed directory and two custom directories (one of them
+// relative, so shown relative), with name filters,
 // symlinked entries, symlinked SKILL.md files and link targets outside every skills directory, under the musepi and
 // xcsh profiles; after each step the cached discovery, the discovery through a ScanMemo (and the content hash of its
 // kept serialisation) are compared with an uncached one, and the live index (real watcher, incremental rebuilds) must
@@ -34,6 +35,8 @@ const ROOTS = [
   'home/.musepi/agent/managed-skills',
   'home/custom',
   'work/.xcsh/skills',
+  // A relative custom directory: its records show `custom-rel/…`, the files are read under CWD.
+  'work/custom-rel',
 ];
 // `gamma` is ignored and `skill:delta` disabled (musepi), `gamma` not included (xcsh): a name edit crosses filters.
 const NAMES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
@@ -44,7 +47,7 @@ const DESCRIPTIONS = ['first', 'second', 'a longer description: with a colon', '
 function settingsFor(profile: Profile): Settings {
   const settings = defaultSettings();
   settings.profile = profile;
-  settings.skills.customDirectories = ['~/custom'];
+  settings.skills.customDirectories = ['~/custom', 'custom-rel'];
   if (profile === 'xcsh') settings.skills.includeSkills = ['alpha', 'b*', 'delta', 'e*', 'zeta'];
   else {
     settings.skills.ignoredSkills = ['gamma'];
@@ -166,7 +169,7 @@ async function apply(base: string, step: Op, loaded: readonly Skill[] = []): Pro
     case 'describe':
     case 'describe-winner': {
       const file =
-        step.kind === 'describe' ? join(root, step.dir, 'SKILL.md') : loaded[step.pick % loaded.length]?.filePath;
+        step.kind === 'describe' ? join(root, step.dir, 'SKILL.md') : loaded[step.pick % loaded.length]?.source.path;
       if (file === undefined) return;
       const text = await readFile(file, 'utf8').catch(() => undefined);
       const name = text?.match(/^name: (.*)$/m)?.[1];
@@ -318,7 +321,7 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
             await apply(dir, step, previous.skills);
             const target =
               step.kind === 'describe-winner' ? previous.skills[step.pick % previous.skills.length] : undefined;
-            const paths = reportedPaths(dir, step, previous.scannedDirs, target?.filePath);
+            const paths = reportedPaths(dir, step, previous.scannedDirs, target?.source.path);
             if (!scans.invalidate(paths)) scans.clear();
             const next = await discoverSkills(ctx, { cache, scans });
             if (next.collisions === previous.collisions) updated++;
