@@ -8,7 +8,9 @@
 //   stays a string; a plain one resolves as if untagged when that gives the tag's own kind (`!!int`/`!!float`: a
 //   number, `!!bool`: a boolean, `!!null`: null) and is a string otherwise (`!!bool 1`, `!foo 12`: text);
 // - a `\uD800`–`\uDFFF` escape in a double-quoted scalar is an error (an adjacent `\uHIGH\uLOW` pair excepted), and
-//   so is a flow collection in a value position followed by more text on its line.
+//   so are a flow collection in a value position followed by more text on its line, a quoted scalar left open at the
+//   end of the text, two tags on one node and a malformed tag;
+// - a one-line plain value starting with `,` is text.
 // Tags are dropped from the parser's token tree before the composer sees them, so no tag-specific conversion
 // (binary, sets, timestamps) and none of its errors can happen.
 
@@ -60,10 +62,8 @@ export function readAgentsYaml(text: string): unknown {
   const hasTags = text.includes('!');
   const hasFlow = text.includes('[') || text.includes('{');
   const hasEscapes = text.includes('\\u') || text.includes('\\U');
-  if (hasTags || hasFlow || hasEscapes) {
-    const check = { text, hasFlow, hasEscapes, hasTags };
-    for (const token of tokens) visitTopToken(token, check);
-  }
+  const check = { text, hasFlow, hasEscapes, hasTags };
+  for (const token of tokens) visitTopToken(token, check);
   const documents = Array.from(new Composer(YAML_OPTIONS).compose(tokens, true, text.length));
   for (const document of documents) {
     const [error] = document.errors;
@@ -142,6 +142,12 @@ function visitItem(item: CST.CollectionItem, check: Check, block: boolean): void
   if (key !== undefined && key !== null) visitNode(key, check, false);
   // In a block collection a value is in value position; inside a flow collection everything is.
   if (value !== undefined) visitNode(value, check, block);
+  // A one-line plain value starting with `,` is text to the agents' reader (`yaml` refuses it): read as quoted.
+  if (block && value?.type === 'scalar' && value.source.startsWith(',') && !value.source.includes('\n')) {
+    const text = value as CST.FlowScalar;
+    text.type = 'double-quoted-scalar';
+    text.source = JSON.stringify(text.source);
+  }
 }
 
 /**

@@ -77,6 +77,15 @@ type Read<T> = T | typeof REFUSED;
 /** Per-block state: the flow openers seen inside quoted scalars. */
 interface Budget {
   openers: number;
+  /**
+   * Reading the block as the quoting pass of rule 4 rewrites it: a map value holding `": "` is taken whole as text
+   * (the pass double-quotes it) instead of refusing the block.
+   */
+  quoting: boolean;
+  /** The line being read (1-based in the block). */
+  line: number;
+  /** The first line whose value the quoting pass would quote; 0 for none. */
+  quotedLine: number;
 }
 
 /**
@@ -84,12 +93,30 @@ interface Budget {
  * `undefined` when it is not one of the simple shapes above.
  */
 export function readSimpleBlock(block: string): SimpleBlockValue {
+  return readShapes(block, false)?.value;
+}
+
+/**
+ * A block of the simple shapes except that some map values hold `": "` (`description: Use when: asked`): such a
+ * block is certainly not valid YAML (a nested mapping in a compact value), and rule 4's quoting pass makes exactly
+ * those values double-quoted strings. The value of the quoted block, and the first line the pass quotes; undefined
+ * for any other block. Only for a block without TABs (the pass reads the block as written, the YAML reader does not).
+ */
+export function readQuotedSimpleBlock(block: string): { value: Record<string, unknown>; line: number } | undefined {
+  const read = readShapes(block, true);
+  return read === undefined || read.quotedLine === 0 ? undefined : { value: read.value, line: read.quotedLine };
+}
+
+function readShapes(
+  block: string,
+  quoting: boolean,
+): { value: Record<string, unknown>; quotedLine: number } | undefined {
   // The block is a slice of the whole SKILL.md text, and V8 keeps the values cut from it (slices of 13+ characters)
   // pointing into that text: a cached frontmatter would hold the whole file alive (6.8 KB of heap per skill on the
   // benchmark fixture, 0.4 KB with the copy). Splitting a fresh string (`\n` + block, copied flat by the split)
   // makes the values point into a copy of the block only.
   const lines = `\n${block}`.split('\n');
-  const budget: Budget = { openers: 0 };
+  const budget: Budget = { openers: 0, quoting, line: 0, quotedLine: 0 };
   const result: Record<string, unknown> = {};
   let index = skipBlank(lines, 1);
   while (index < lines.length) {
@@ -101,7 +128,8 @@ export function readSimpleBlock(block: string): SimpleBlockValue {
     const start = skipSpaces(line, colon + 1);
     const end = trimEnd(line, start);
     if (start < end) {
-      const value = readScalar(line, start, end, budget);
+      budget.line = index;
+      const value = readScalar(line, start, end, budget, true);
       if (value === REFUSED) return undefined;
       setKey(result, key, value);
       // An indented line next (a continuation of the scalar) fails the key check of the next turn.
@@ -114,7 +142,7 @@ export function readSimpleBlock(block: string): SimpleBlockValue {
     setKey(result, key, child.value);
     index = child.next;
   }
-  return result;
+  return { value: result, quotedLine: budget.quotedLine };
 }
 
 /**
@@ -151,7 +179,7 @@ function readSequence(
       items.push(null);
     } else {
       if (line.charCodeAt(after) !== SPACE) return undefined;
-      const value = readScalar(line, skipSpaces(line, after), end, budget);
+      const value = readScalar(line, skipSpaces(line, after), end, budget, false);
       if (value === REFUSED) return undefined;
       items.push(value);
     }
@@ -182,7 +210,8 @@ function readNestedMap(
     const end = trimEnd(line, start);
     let value: Read<Scalar> = null;
     if (start < end) {
-      value = readScalar(line, start, end, budget);
+      budget.line = index;
+      value = readScalar(line, start, end, budget, true);
       if (value === REFUSED) return undefined;
     }
     setKey(map, key, value);
@@ -214,15 +243,17 @@ function setKey(map: Record<string, unknown>, key: string, value: unknown): void
   }
 }
 
-/** One scalar filling `line[start, end)` (no leading or trailing spaces). */
-function readScalar(line: string, start: number, end: number, budget: Budget): Read<Scalar> {
+/** One scalar filling `line[start, end)` (no leading or trailing spaces); `mapValue`: the value of a `key:` line. */
+function readScalar(line: string, start: number, end: number, budget: Budget, mapValue: boolean): Read<Scalar> {
   const first = line.charCodeAt(start);
   if (first === DOUBLE_QUOTE) return readDoubleQuoted(line, start, end, budget);
   if (first === SINGLE_QUOTE) return readSingleQuoted(line, start, end, budget);
-  return readPlain(line, start, end);
+  return readPlain(line, start, end, budget.quoting && mapValue ? budget : undefined);
 }
 
-function readPlain(line: string, start: number, end: number): Read<Scalar> {
+/** `quoting`: a `": "` makes the whole value text (see `readQuotedSimpleBlock`) instead of refusing it. */
+function readPlain(line: string, start: number, end: number, quoting?: Budget): Read<Scalar> {
+  let quoted = false;
   const first = line.charCodeAt(start);
   if (PLAIN_REFUSED_FIRST.has(first)) return REFUSED;
   // `-x` is a plain scalar; `- x` or a lone `-` would be a sequence entry.
@@ -232,12 +263,20 @@ function readPlain(line: string, start: number, end: number): Read<Scalar> {
     if (code < 0x80) {
       if (code < 0x20 || code === 0x7f || PLAIN_REFUSED_ANYWHERE[code] === 1) return REFUSED;
       // `: ` would start a nested mapping (an error in a compact value); `:x` inside a word is text.
-      if (code === COLON && (i + 1 === end || line.charCodeAt(i + 1) === SPACE)) return REFUSED;
+      if (code === COLON && (i + 1 === end || line.charCodeAt(i + 1) === SPACE)) {
+        if (quoting === undefined || i + 1 === end) return REFUSED;
+        quoted = true;
+      }
     } else {
       const next = checkWide(line, i, end);
       if (next === -1) return REFUSED;
       i = next;
     }
+  }
+  if (quoted && quoting !== undefined) {
+    if (quoting.quotedLine === 0) quoting.quotedLine = quoting.line;
+    // The quoting pass double-quotes exactly this text (no TAB, no other space than U+0020 in it): a string.
+    return line.slice(start, end);
   }
   return typePlain(line.slice(start, end));
 }

@@ -81,10 +81,12 @@ export function parseFrontmatterBlockWithYaml(block: string): unknown {
 }
 
 function assertCommentScanAffordable(block: string): void {
-  // gray-matter scans `\n<block>` (what follows the opening fence) with its comment regex.
-  if (commentScanCost(`\n${block}`) > commentScanBudget(block.length)) {
-    throw new FrontmatterLimitError('too many consecutive blank lines');
-  }
+  if (!commentScanAffordable(block)) throw new FrontmatterLimitError('too many consecutive blank lines');
+}
+
+/** gray-matter's comment scan of the block (over `\n<block>`, what follows the opening fence) is within budget. */
+export function commentScanAffordable(block: string): boolean {
+  return commentScanCost(`\n${block}`) <= commentScanBudget(block.length);
 }
 
 function parseWithMatter(block: string): unknown {

@@ -1,6 +1,13 @@
 // SKILL.md frontmatter (SKILLS.md §2): where the block is, how it is read, and the repairs for hand-written YAML.
 
-import { FrontmatterLimitError, parseFrontmatterBlock, parseYaml } from './frontmatter-yaml.js';
+import { readQuotedSimpleBlock } from './frontmatter-fast-path.js';
+import {
+  commentScanAffordable,
+  FrontmatterLimitError,
+  parseFrontmatterBlock,
+  parseFrontmatterBlockWithYaml,
+  parseYaml,
+} from './frontmatter-yaml.js';
 import { camelKey, expansionBudget, FrontmatterTooLargeError, normaliseKeys } from './normalise-keys.js';
 import type { Profile } from './types.js';
 
@@ -48,6 +55,15 @@ const NO_KEYS: Record<string, unknown> = Object.freeze({});
  * the same with or without it: notes are daemon-only and never change what the reference computes.
  */
 export function parseFrontmatter(text: string, profile: Profile, notes?: string[]): ParsedFrontmatter {
+  return parse(text, profile, notes, true);
+}
+
+/** `parseFrontmatter` without its fast paths: what every result (and note) must equal. */
+export function parseFrontmatterWithYaml(text: string, profile: Profile, notes?: string[]): ParsedFrontmatter {
+  return parse(text, profile, notes, false);
+}
+
+function parse(text: string, profile: Profile, notes: string[] | undefined, fast: boolean): ParsedFrontmatter {
   // The regex replace scans the whole file even when it has no CR (most files): ~10 µs per 6.7 KiB SKILL.md, as
   // much as the fast path's read of the block; `includes` finds there is none at memchr speed.
   const unmarked = text.charCodeAt(0) === BOM ? text.slice(1) : text;
@@ -55,7 +71,7 @@ export function parseFrontmatter(text: string, profile: Profile, notes?: string[
   const block = findBlock(normalised, notes);
   if (!block) return { frontmatter: NO_KEYS, body: normalised.trim(), hasFrontmatter: false };
   return {
-    frontmatter: readBlock(block.yaml, profile, notes),
+    frontmatter: readBlock(block.yaml, profile, notes, fast),
     body: block.body,
     hasFrontmatter: true,
   };
@@ -104,7 +120,12 @@ function removeHtmlComments(text: string): string {
  * `yaml` is the block as written: TABs become two spaces only in what the YAML reader is handed (rule 3); the
  * quoting pass and the line fallback read the block as written, so a TAB inside a value they produce survives.
  */
-function readBlock(yaml: string, profile: Profile, notes?: string[]): Record<string, unknown> {
+function readBlock(
+  yaml: string,
+  profile: Profile,
+  notes: string[] | undefined,
+  fast: boolean,
+): Record<string, unknown> {
   if (yaml.length > MAX_YAML_BLOCK_CHARACTERS) {
     const { value, rawValues } = readLines(yaml, profile);
     notes?.push(
@@ -113,14 +134,23 @@ function readBlock(yaml: string, profile: Profile, notes?: string[]): Record<str
     );
     return value;
   }
-  const parsed = tryBlock(yaml.replace(TAB, '  '));
+  if (fast && profile !== 'xcsh' && !yaml.includes('\t')) {
+    // `description: Use when: asked` is common: such a block is certainly not YAML, and its quoted reading is read
+    // here without building the YAML error and parsing twice (the slow path gives the same value and note).
+    const quick = readQuotedSimpleBlock(yaml);
+    if (quick !== undefined && commentScanAffordable(yaml)) {
+      notes?.push(`frontmatter is not valid YAML (line ${quick.line} of the block: ${NESTED_MAPPING}); ${QUOTED}`);
+      return normaliseKeys(quick.value, expansionBudget(2 * yaml.length)) as Record<string, unknown>;
+    }
+  }
+  const parsed = tryBlock(yaml.replace(TAB, '  '), fast);
   if (parsed.ok) return parsed.value;
   if (profile !== 'xcsh') {
     const quoted = quoteColonValues(yaml);
     // Parsing an unchanged text again would only fail again (and a big block costs a second or so).
-    const repaired = quoted === undefined ? undefined : tryBlock(quoted.replace(TAB, '  '));
+    const repaired = quoted === undefined ? undefined : tryBlock(quoted.replace(TAB, '  '), fast);
     if (repaired?.ok) {
-      notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; read again with values containing ": " quoted`);
+      notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; ${QUOTED}`);
       return repaired.value;
     }
   }
@@ -130,6 +160,9 @@ function readBlock(yaml: string, profile: Profile, notes?: string[]): Record<str
 }
 
 const LINE_BY_LINE = 'read line by line';
+const QUOTED = 'read again with values containing ": " quoted';
+/** `yaml`'s message for `key: a: b`. */
+const NESTED_MAPPING = 'Nested mappings are not allowed in compact mappings';
 
 function rawTail(rawValues: number): string {
   return rawValues > 0 ? ` (the last ${rawValues} values kept as raw text, unparsed)` : '';
@@ -138,9 +171,9 @@ function rawTail(rawValues: number): string {
 type BlockRead = { ok: true; value: Record<string, unknown> } | { ok: false; error: unknown };
 
 /** Rule 3 and 5: a map result, key-normalised; null, a scalar or a list count as `{}`. The error on failure. */
-function tryBlock(yaml: string): BlockRead {
+function tryBlock(yaml: string, fast: boolean): BlockRead {
   try {
-    const value = parseFrontmatterBlock(yaml);
+    const value = fast ? parseFrontmatterBlock(yaml) : parseFrontmatterBlockWithYaml(yaml);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: true, value: NO_KEYS };
     return { ok: true, value: normaliseKeys(value, expansionBudget(yaml.length)) as Record<string, unknown> };
   } catch (error) {

@@ -5,6 +5,7 @@
 // `hide`: every skill is listed), and it is the empty string when nothing is listed. The Agent Skills XML form follows
 // the same rule so that switching `format` changes the presentation only, never which skills a model is told about.
 
+import { skillFileOnDisk } from './skill-paths.js';
 import type { Profile, Skill } from './types.js';
 
 export type SkillsPromptFormat = 'markdown' | 'xml';
@@ -87,7 +88,8 @@ function renderAgentSkillsXml(skills: readonly Skill[]): string {
       '  <skill>',
       `    <name>${escapeXml(skill.name)}</name>`,
       `    <description>${escapeXml(skill.description)}</description>`,
-      `    <location>${escapeXml(skill.filePath)}</location>`,
+      // The standard's location is an absolute path, also for a skill of a relative custom directory.
+      `    <location>${escapeXml(skillFileOnDisk(skill))}</location>`,
       '  </skill>',
     ].join('\n'),
   );

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
-import { parseFrontmatter } from '../../src/discovery/frontmatter.js';
-import { readSimpleBlock } from '../../src/discovery/frontmatter-fast-path.js';
+import { parseFrontmatter, parseFrontmatterWithYaml } from '../../src/discovery/frontmatter.js';
+import { readQuotedSimpleBlock, readSimpleBlock } from '../../src/discovery/frontmatter-fast-path.js';
 import { parseFrontmatterBlock, parseFrontmatterBlockWithYaml } from '../../src/discovery/frontmatter-yaml.js';
 
 type Outcome = { value: unknown } | { error: string };
@@ -365,6 +365,110 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
     );
     // The property says something only if the fast path takes a good share of the blocks.
     assert.ok(accepted > runs / 10, `fast path took ${accepted} of ${runs} blocks`);
+  });
+
+  it('parseFrontmatter (both fast paths) gives the slow path’s value and notes, for every profile', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(block, mutated),
+        fc.constantFrom('musepi', 'xcsh') as fc.Arbitrary<'musepi' | 'xcsh'>,
+        (text, profile) => {
+          const file = `---\n${text}\n---\nbody`;
+          const fastNotes: string[] = [];
+          const slowNotes: string[] = [];
+          const fast = parseFrontmatter(file, profile, fastNotes);
+          assert.deepStrictEqual(fast, parseFrontmatterWithYaml(file, profile, slowNotes), JSON.stringify(file));
+          assert.deepStrictEqual(
+            keyOrder(fast.frontmatter),
+            keyOrder(parseFrontmatterWithYaml(file, profile).frontmatter),
+          );
+          assert.deepStrictEqual(fastNotes, slowNotes, JSON.stringify(file));
+        },
+      ),
+      { numRuns: 3000, seed: 20261201 },
+    );
+  });
+
+  it('on real-looking blocks with `: ` in map values: the quoted shortcut takes them, to the slow path’s result', () => {
+    const plainWord = fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/);
+    const text = fc
+      .array(fc.oneof(plainWord, fc.constantFrom('"x"', "it's", '(or', 'forms)', 'é', '—', '😀', 'a:b', '-', '?')), {
+        minLength: 1,
+        maxLength: 6,
+      })
+      .map((words) => words.join(' '));
+    const colonValue = fc.tuple(text, text).map(([a, b]) => `${a}: ${b}`);
+    const value = fc.oneof(
+      text,
+      colonValue,
+      colonValue.map((v) => `"${v}"`),
+      fc.integer().map(String),
+    );
+    const realistic = fc
+      .tuple(
+        fc.uniqueArray(
+          plainWord.filter((k) => !['true', 'false', 'null'].includes(k)),
+          { minLength: 1, maxLength: 5 },
+        ),
+        fc.array(value, { minLength: 5, maxLength: 5 }),
+        fc.array(colonValue, { maxLength: 2 }),
+        fc.array(text, { maxLength: 2 }),
+        fc.constantFrom('', '  ', ' '),
+      )
+      .map(([keys, values, nested, items, trailing]) => {
+        const lines = keys.map((k, i) => `${k}: ${values[i]}${trailing}`);
+        lines.push(`description: Use when: ${values[0]}`);
+        if (nested.length > 0) lines.push('metadata:', ...nested.map((v, i) => `  k${i}: ${v}`));
+        if (items.length > 0) lines.push('allowed-tools:', ...items.map((t) => `  - ${t}`));
+        return lines.join('\n');
+      });
+    let taken = 0;
+    fc.assert(
+      fc.property(realistic, (block) => {
+        const file = `---\n${block}\n---\n`;
+        const notes: string[] = [];
+        const slowNotes: string[] = [];
+        assert.deepStrictEqual(
+          parseFrontmatter(file, 'musepi', notes),
+          parseFrontmatterWithYaml(file, 'musepi', slowNotes),
+          JSON.stringify(block),
+        );
+        assert.deepStrictEqual(notes, slowNotes, JSON.stringify(block));
+        if (readQuotedSimpleBlock(block) !== undefined) taken++;
+      }),
+      { numRuns: 500, seed: 20261201 },
+    );
+    assert.ok(taken > 200, `the quoted shortcut took ${taken} of 500 blocks`);
+  });
+
+  it('takes `description: Use when: …` blocks on the quoted shortcut, to the slow path’s value and note', () => {
+    const text =
+      '---\nname: pdf\ndescription: Extract text. Use when: the user asks about "PDFs" (or forms)\n' +
+      'allowed-tools:\n  - Read\nmetadata:\n  note: a: b\n  owner: me\n---\nbody';
+    const block = text.slice(4, text.indexOf('\n---', 3));
+    assert.deepStrictEqual(readQuotedSimpleBlock(block), {
+      value: {
+        name: 'pdf',
+        description: 'Extract text. Use when: the user asks about "PDFs" (or forms)',
+        'allowed-tools': ['Read'],
+        metadata: { note: 'a: b', owner: 'me' },
+      },
+      line: 2,
+    });
+    const notes: string[] = [];
+    const slowNotes: string[] = [];
+    assert.deepStrictEqual(
+      parseFrontmatter(text, 'musepi', notes),
+      parseFrontmatterWithYaml(text, 'musepi', slowNotes),
+    );
+    assert.deepStrictEqual(notes, slowNotes);
+    assert.deepStrictEqual(notes, [
+      'frontmatter is not valid YAML (line 2 of the block: Nested mappings are not allowed in compact mappings); ' +
+        'read again with values containing ": " quoted',
+    ]);
+    // Not in a sequence (`- a: b` is a valid compact mapping), not with a TAB, not for xcsh (no quoting pass).
+    assert.equal(readQuotedSimpleBlock('l:\n  - a: b'), undefined);
+    assert.equal(readQuotedSimpleBlock('name: x'), undefined);
   });
 
   it('on blocks of the shapes real skills have, which it always takes', () => {

@@ -545,6 +545,21 @@ describe('parseFrontmatter: the agents’ reading, shape by shape', () => {
         xcsh: { '1key': 'a: b', name: 'key-shape', description: '>' },
       },
       {
+        label: 'a plain value starting with a comma is text',
+        text: '---\nname: comma\ndescription: ,first\n---\n',
+        musepi: { name: 'comma', description: ',first' },
+      },
+      {
+        label: 'a quoted scalar left open at the end of the block is a YAML error',
+        text: '---\nname: open-quote\ndescription: "x\\"\n---\n',
+        musepi: { name: 'open-quote', description: '"x\\"' },
+      },
+      {
+        label: 'two tags on one node are a YAML error',
+        text: '---\nname: two-tags\ndescription: !!bool ! 1\n---\n',
+        musepi: { name: 'two-tags', description: '!!bool ! 1' },
+      },
+      {
         label: 'a leading BOM is dropped',
         text: '\ufeff---\nname: bom\ndescription: d\n---\n',
         musepi: { name: 'bom', description: 'd' },

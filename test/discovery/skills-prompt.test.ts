@@ -92,6 +92,19 @@ describe('renderSkillsPrompt (SKILLS.md §8)', () => {
     );
   });
 
+  it('gives the absolute path as the XML location of a skill shown relative (a relative custom directory)', () => {
+    const relative: Skill = {
+      ...skill('rel', 'Relative'),
+      filePath: 'rel/r1/SKILL.md',
+      baseDir: 'rel/r1',
+      source: { ...skill('rel', 'Relative').source, path: '/home/u/proj/rel/r1/SKILL.md' },
+    };
+    assert.match(
+      renderSkillsPrompt([relative], { tools: ['read'], profile: 'musepi', format: 'xml' }),
+      /<location>\/home\/u\/proj\/rel\/r1\/SKILL\.md<\/location>/,
+    );
+  });
+
   it('lists hidden skills in the XML form of xcsh only', () => {
     const xml = (profile: Profile) => renderSkillsPrompt(SKILLS, { tools: ['read'], profile, format: 'xml' });
     assert.doesNotMatch(xml('musepi'), /secret/);

@@ -2,10 +2,11 @@
 // re-scans only the skills directories it touched (the other directories' scans are kept), and when those give the
 // same candidates as before the previous answer is updated instead of running the §5 pipeline (pipeline-memo.ts).
 // Every shortcut must leave the index equal to a fresh discovery of what is on disk. fast-check generates random edit
-// sequences over several providers' directories, the managed directory and a custom directory, with name filters,
-// symlinked entries, symlinked SKILL.md files and link targets outside every skills directory, plugins (registry
-// entries installed and removed, enabledPlugins, a manifest's skills entries, an Agent Plugin's manifest), under the
-// musepi and xcsh profiles; after each step the cached discovery, the discovery through a ScanMemo (and the content hash of its
+// sequences over several providers' directories, the managed directory and two custom directories (one of them
+// relative, so shown relative), with name filters, symlinked entries, symlinked SKILL.md files and link targets
+// outside every skills directory, plugins (registry entries installed and removed, enabledPlugins, a manifest's
+// skills entries, an Agent Plugin's manifest), under the musepi and xcsh profiles; after each step the cached
+// discovery, the discovery through a ScanMemo (and the content hash of its
 // kept serialisation) are compared with an uncached one, and the live index (real watcher, incremental rebuilds) must
 // settle on the fresh result after each step.
 
@@ -42,6 +43,8 @@ const ROOTS = [
   'plugins/p2/skills',
   'plugins/p2/extra',
   'plugins/ap/skills',
+  // A relative custom directory: its records show `custom-rel/…`, the files are read under CWD.
+  'work/custom-rel',
 ];
 const PLUGINS = ['p1@m', 'p2@m', 'ap@m'];
 const CLAUDE_REGISTRY = 'home/.claude/plugins/installed_plugins.json';
@@ -57,7 +60,7 @@ const DESCRIPTIONS = ['first', 'second', 'a longer description: with a colon', '
 function settingsFor(profile: Profile): Settings {
   const settings = defaultSettings();
   settings.profile = profile;
-  settings.skills.customDirectories = ['~/custom'];
+  settings.skills.customDirectories = ['~/custom', 'custom-rel'];
   if (profile === 'xcsh') settings.skills.includeSkills = ['alpha', 'b*', 'delta', 'e*', 'zeta'];
   else {
     settings.skills.ignoredSkills = ['gamma'];
@@ -222,7 +225,7 @@ async function apply(base: string, step: Op, loaded: readonly Skill[] = []): Pro
     case 'describe':
     case 'describe-winner': {
       const file =
-        step.kind === 'describe' ? join(root, step.dir, 'SKILL.md') : loaded[step.pick % loaded.length]?.filePath;
+        step.kind === 'describe' ? join(root, step.dir, 'SKILL.md') : loaded[step.pick % loaded.length]?.source.path;
       if (file === undefined) return;
       const text = await readFile(file, 'utf8').catch(() => undefined);
       const name = text?.match(/^name: (.*)$/m)?.[1];
@@ -419,7 +422,7 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
             await apply(dir, step, previous.skills);
             const target =
               step.kind === 'describe-winner' ? previous.skills[step.pick % previous.skills.length] : undefined;
-            const paths = reportedPaths(dir, step, previous.scannedDirs, target?.filePath);
+            const paths = reportedPaths(dir, step, previous.scannedDirs, target?.source.path);
             if (!scans.invalidate(paths)) scans.clear();
             const next = await discoverSkills(ctx, { cache, scans });
             if (next.collisions === previous.collisions) updated++;

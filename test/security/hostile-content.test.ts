@@ -23,7 +23,12 @@ const LISTENING = /skillsd listening on (http:\/\/\S+)/;
 
 const LOADED = 'the skill is still loaded under that name, as the reference does';
 const NO_FRONTMATTER = (fence: string) =>
-  `frontmatter fence "---${fence}" names a non-YAML engine: it is never run, and the file is read as having no frontmatter`;
+  `frontmatter fence "---${fence}" names a non-YAML engine: it is never run, and the block after it is read as YAML`;
+/** The `---javascript` payload is not one line of YAML: its block, read as YAML, fails and is read line by line. */
+const JAVASCRIPT_BLOCK =
+  'frontmatter is not valid YAML (line 1 of the block: Implicit keys need to be on a single line); read line by line';
+const fenceNotes = (fence: string): string[] =>
+  fence === 'javascript' ? [NO_FRONTMATTER(fence), JAVASCRIPT_BLOCK] : [NO_FRONTMATTER(fence)];
 const NOT_UTF8 = 'SKILL.md is not valid UTF-8: its invalid bytes were read as U+FFFD';
 const BOMB =
   '---\ndescription: alias bomb\na: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n' +
@@ -100,7 +105,8 @@ async function buildFixture(root: string): Promise<Fixture> {
   };
   for (const [fence, text] of Object.entries(fences)) {
     tree[`work/.musepi/skills/fence-${fence}/SKILL.md`] = text;
-    // Claude skills need no description: these load (as having no frontmatter) and can be read and invoked.
+    // Claude skills need no description: these load (their blocks, read as YAML, give no keys) and can be read and
+    // invoked.
     tree[`work/.claude/skills/claude-${fence}/SKILL.md`] = text;
   }
   await writeTree(root, tree);
@@ -119,7 +125,9 @@ function expectedDiagnostics(f: Fixture): SkillDiagnostic[] {
     // `</skills>` holds a "/" too: the prompt neutralises the tag, the note is about skill:// URLs.
     at('closing-tag', `skill name contains "/" (skill://<name>/… reads what follows as a file path); ${LOADED}`),
     at('dir-skill', 'SKILL.md is not a regular file (a directory); the skill is skipped'),
-    ...['coffee', 'constructor', 'javascript', 'js'].map((fence) => at(`fence-${fence}`, NO_FRONTMATTER(fence))),
+    ...['coffee', 'constructor', 'javascript', 'js'].flatMap((fence) =>
+      fenceNotes(fence).map((note) => at(`fence-${fence}`, note)),
+    ),
     at('garbage', NOT_UTF8),
     at(
       'huge',
@@ -139,11 +147,10 @@ function expectedDiagnostics(f: Fixture): SkillDiagnostic[] {
     at('nul', `skill name contains NUL (no skill:// URL or HTTP path can name it); ${LOADED}`),
     at('slash', `skill name contains "/" (skill://<name>/… reads what follows as a file path); ${LOADED}`),
   ];
-  native.sort((a, b) => (a.skillPath < b.skillPath ? -1 : 1));
-  const claude = ['coffee', 'constructor', 'javascript', 'js'].map((fence) => ({
-    skillPath: `${f.claude}/claude-${fence}/SKILL.md`,
-    message: NO_FRONTMATTER(fence),
-  }));
+  native.sort((a, b) => (a.skillPath < b.skillPath ? -1 : a.skillPath > b.skillPath ? 1 : 0));
+  const claude = ['coffee', 'constructor', 'javascript', 'js'].flatMap((fence) =>
+    fenceNotes(fence).map((message) => ({ skillPath: `${f.claude}/claude-${fence}/SKILL.md`, message })),
+  );
   return [...native, ...claude];
 }
 
@@ -213,7 +220,7 @@ describe('hostile SKILL.md content against the real daemon', () => {
     t.diagnostic(`listening (first index built) after ${startMs} ms; /skills answered in ${answerMs} ms`);
   });
 
-  it('serves the skills and warnings of the reference, and exactly one diagnostic per hostile case', async () => {
+  it('serves the skills and warnings of the reference, and the diagnostics of each hostile case', async () => {
     const { body } = await getJson(`${base}/skills`);
     assert.deepEqual(body.skills, reference.skills);
     assert.deepEqual(body.warnings, []);

@@ -20,8 +20,12 @@ export const SkillSourceSchema = Type.Object({
 export const SkillSchema = Type.Object({
   name: Type.String(),
   description: Type.String(),
-  filePath: Type.String({ description: 'Absolute SKILL.md path as discovered (symlinks not resolved)' }),
-  baseDir: Type.String(),
+  filePath: Type.String({
+    description:
+      'SKILL.md path as discovered (symlinks not resolved): absolute, except under a relative custom directory, ' +
+      'where it is relative to the workspace as the setting is; `source.path` is always absolute',
+  }),
+  baseDir: Type.String({ description: 'The directory holding that SKILL.md, written as `filePath` is' }),
   hide: Type.Boolean({ description: 'Left out of the system prompt (`hide` or `disable-model-invocation`)' }),
   source: SkillSourceSchema,
   frontmatter: Type.Object(
