@@ -9,6 +9,7 @@ import { constants, type Dirent, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { SkillsdError } from './errors.js';
+import { linkNotFollowed, untrustedLinkOnPath } from './link-trust.js';
 import { descriptorDirectory, descriptorPath, hasDescriptorPaths, openPathOnly } from './open-descriptor.js';
 import type { Profile, Skill, SymlinkMode } from './types.js';
 
@@ -214,6 +215,10 @@ async function resolveTarget(
   } catch (error) {
     throw await describeUnreachable(error, base, target, url, checkContainment);
   }
+  // In every mode: another user's link to a file that is not theirs is not followed (link-trust.ts). Free when no
+  // link is on the path.
+  const untrusted = await untrustedLinkOnPath(target, realTarget);
+  if (untrusted !== undefined) throw linkNotFollowed(untrusted);
 
   const realBase = contain ? await realBaseOf(base, target) : null;
   const escaping = realBase !== null && !isInside(realBase, realTarget);
@@ -267,6 +272,12 @@ async function describeUnreachable(
   checkContainment: boolean,
 ): Promise<unknown> {
   const code = errorCode(error);
+  // Another user's link leading nowhere (or into a directory it may not show) answers as it would when it resolves:
+  // 404 against 403 must not tell what exists behind it.
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') {
+    const untrusted = await untrustedLinkOnPath(target);
+    if (untrusted !== undefined) return linkNotFollowed(untrusted);
+  }
   if (code === 'ENOENT' || code === 'ENOTDIR') {
     if (checkContainment && (await missingTargetEscapes(base, target))) return escapes(target);
     if (code === 'ENOENT') return new SkillsdError('FileNotFound', `File not found: ${target}`);

@@ -138,6 +138,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           providerName: options.providerName,
           level: options.level,
           ...(cache === undefined ? {} : { cache }),
+          ...(options.links === undefined ? {} : { links: options.links }),
           diagnostics,
           realpaths,
           entries: scanned,
@@ -207,6 +208,6 @@ function keepUnchanged(previous: readonly Skill[], next: Skill[]): Skill[] {
 
 /** Every option that changes what a scan returns (the cache does not). */
 function keyOf(dir: string, options: ScanOptions): string {
-  const { requireDescription, profile, provider, providerName, level } = options;
-  return JSON.stringify([resolve(dir), requireDescription, profile, provider, providerName, level]);
+  const { requireDescription, profile, provider, providerName, level, links } = options;
+  return JSON.stringify([resolve(dir), requireDescription, profile, provider, providerName, level, links ?? null]);
 }

@@ -18,9 +18,10 @@ const SKILLS = 'work/.musepi/skills';
 
 const TREE = {
   'outside/secret.txt': SECRET,
-  // A SKILL.md kept elsewhere and linked into the skill directory: discovery read it through the link.
-  'outside/linked-skill.md': `${SK({ name: 'linked', description: 'Linked SKILL.md' })}${LINKED_BODY}`,
-  [`${SKILLS}/linked/SKILL.md`]: { symlink: '../../../../outside/linked-skill.md' },
+  // A SKILL.md kept elsewhere (another skill's, in a library) and linked into the skill directory: discovery read it
+  // through the link (contain mode admits a link out of the skill to a file named SKILL.md).
+  'outside/library/linked/SKILL.md': `${SK({ name: 'linked', description: 'Linked SKILL.md' })}${LINKED_BODY}`,
+  [`${SKILLS}/linked/SKILL.md`]: { symlink: '../../../../outside/library/linked/SKILL.md' },
   [`${SKILLS}/victim/SKILL.md`]: SK({ name: 'victim', description: 'Swapped for a link out' }),
   [`${SKILLS}/inner/SKILL.md`]: SK({ name: 'inner', description: 'Swapped for a link inside' }),
   [`${SKILLS}/inner/other.md`]: `${SK({ name: 'inner', description: 'Other' })}Inner replacement\n`,
