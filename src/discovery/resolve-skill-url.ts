@@ -454,7 +454,9 @@ async function listDirectoryByPath(dir: string, realBase: string | null): Promis
     }
     try {
       const real = dirent.isSymbolicLink() ? await realpath(path) : path;
-      if (realBase !== null && !isInside(realBase, real)) {
+      // Another user's link to what is not theirs is listed as it would be outside the skill: nothing of its target.
+      const untrusted = dirent.isSymbolicLink() && (await untrustedLinkOnPath(path, real)) !== undefined;
+      if (untrusted || (realBase !== null && !isInside(realBase, real))) {
         entries.push({ name: dirent.name, type: 'file', size: 0 });
         continue;
       }
