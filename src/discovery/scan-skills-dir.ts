@@ -283,7 +283,12 @@ async function readFrontmatter(
   if (cached) return { ...cached, fileIsLink, real };
   let head: Awaited<ReturnType<typeof readSkillFileHead>>;
   try {
-    head = await readSkillFileHead(filePath);
+    // With link rules, the path that was judged (the link's real path, or the plain file), never a link swapped in
+    // since: what a swap higher up could still lead to is a file named SKILL.md.
+    head =
+      options.links === undefined
+        ? await readSkillFileHead(filePath)
+        : await readSkillFileHead(real ?? filePath, MAX_SKILL_FILE_BYTES, true);
   } catch (error) {
     return { frontmatter: undefined, notes: [unreadableNote(error)], fileIsLink };
   }

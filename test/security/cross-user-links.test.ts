@@ -123,11 +123,17 @@ describe('a second local user and the victim’s daemon (real uids)', { skip: is
         'and server.allowedWorkspaces does not name it',
     );
     const cwd = `cwd=${encodeURIComponent(A)}`;
-    assert.deepEqual(parsed(await requestAs(VICTIM, `${url}/skills?${cwd}`)), notOwned);
-    assert.deepEqual(parsed(await requestAs(VICTIM, `${url}/skill/k?${cwd}`)), notOwned);
-    assert.deepEqual(parsed(await requestAs(VICTIM, `${url}/context-files?${cwd}`)), notOwned);
-    const invoked = await requestAs(VICTIM, `${url}/invocations?${cwd}`, 'POST', JSON.stringify({ text: '/skill:k' }));
-    assert.deepEqual(parsed(invoked), notOwned);
+    // The attack as reported, sent by the attacker's own uid, then the same requests from the victim's (an agent of
+    // theirs pointed at the attacker's directory): the three routes that read a SKILL.md or an AGENTS.md, and /skills.
+    for (const uid of [ATTACKER, VICTIM]) {
+      const answers = [
+        await requestAs(uid, `${url}/skills?${cwd}`),
+        await requestAs(uid, `${url}/skill/k?${cwd}`),
+        await requestAs(uid, `${url}/invocations?${cwd}`, 'POST', JSON.stringify({ text: '/skill:k' })),
+        await requestAs(uid, `${url}/context-files?${cwd}`),
+      ];
+      for (const answer of answers) assert.deepEqual(parsed(answer), notOwned, `as uid ${uid}`);
+    }
 
     // The victim's own directory, reached through the attacker's link: the link is not followed.
     const through = await requestAs(VICTIM, `${url}/skills?cwd=${encodeURIComponent(join(A, 'tohome'))}`);
