@@ -50,7 +50,7 @@ export async function findContextFiles(options: ContextFilesOptions): Promise<Co
   // The real paths a linked AGENTS.md may lead into; resolved only once a link is met.
   let roots: Promise<readonly string[]> | undefined;
   const linkRoots = () => {
-    roots ??= linkPolicyOf('contain', cwd, repoRoot).then((policy) => policy.roots);
+    roots ??= linkPolicyOf('contain', cwd, repoRoot, options.home).then((policy) => policy.roots);
     return roots;
   };
   for (const dir of contextFileDirs({ home: options.home, cwd, repoRoot, profile: options.profile })) {

@@ -62,7 +62,7 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   const scannedRealpaths = new Map<string, string>();
   const { scans } = options;
   // Which links the scans follow (link-trust.ts): the same for every directory of this discovery.
-  const links = await linkPolicyOf(ctx.settings.symlinks, ws.cwd, ws.repoRoot);
+  const links = await linkPolicyOf(ctx.settings.symlinks, ws.cwd, ws.repoRoot, ws.home);
   // Through the memo the realpaths are handed over by `prune`, and copied only if the whole pipeline runs.
   const scan: ScanFunction = (dir, scanOptions) =>
     scans === undefined

@@ -97,11 +97,24 @@ export function namedFileAllowed(real: string, name: string, roots: readonly str
   return basename(real) === name || roots.some((root) => isInside(root, real));
 }
 
-/** The policy of one discovery: the workspace's and repository's real paths (a missing one is left out). */
-export async function linkPolicyOf(symlinks: SymlinkMode, cwd: string, repoRoot: string | null): Promise<LinkPolicy> {
-  const paths = repoRoot === null || repoRoot === cwd ? [cwd] : [cwd, repoRoot];
+/**
+ * The policy of one discovery: the real paths of the workspace and its repository (a missing one is left out). A root
+ * that is HOME or holds it does not count: a HOME kept under git (dotfiles), or a workspace opened at HOME, would
+ * otherwise let a link reach every file of the user, `~/.ssh` included.
+ */
+export async function linkPolicyOf(
+  symlinks: SymlinkMode,
+  cwd: string,
+  repoRoot: string | null,
+  home: string,
+): Promise<LinkPolicy> {
+  const paths = repoRoot === null || repoRoot === cwd ? [cwd, home] : [cwd, repoRoot, home];
   const real = await Promise.all(paths.map((path) => realpath(path).catch(() => undefined)));
-  return { contain: symlinks === 'contain', roots: real.filter((path): path is string => path !== undefined) };
+  const realHome = real.pop();
+  const roots = real.filter(
+    (path): path is string => path !== undefined && (realHome === undefined || !isInside(path, realHome)),
+  );
+  return { contain: symlinks === 'contain', roots };
 }
 
 export function isInside(base: string, path: string): boolean {

@@ -74,6 +74,33 @@ describe('linked SKILL.md files (SKILLS.md §3 with the contain rule)', () => {
   });
 });
 
+describe('a HOME kept under git (dotfiles), a workspace in it without a repository of its own', () => {
+  it('the repository (HOME) is no containment root: links to the user’s files are skipped', async () => {
+    const { base, ctx } = await workspace({
+      'H/.git/HEAD': '',
+      'H/notes/private.md': SECRET,
+      'H/proj/.claude/skills/k/SKILL.md': { symlink: '../../../../notes/private.md' },
+      'H/proj/.claude/skills/inside/SKILL.md': { symlink: '../../../docs/skill.md' },
+      'H/proj/docs/skill.md': SK({ name: 'inside', description: 'Inside the workspace' }),
+      'H/proj/AGENTS.md': { symlink: '../notes/private.md' },
+    });
+    const cwd = join(base, 'H/proj');
+    const result = await discoverSkills({ ...ctx, cwd });
+    assert.deepEqual(names(result), ['inside']);
+    assert.deepEqual(
+      result.diagnostics.map((diagnostic) => diagnostic.skillPath),
+      [join(cwd, '.claude/skills/k/SKILL.md')],
+    );
+    const diagnostics: Array<{ path: string; message: string }> = [];
+    const files = await findContextFiles({ home: ctx.home, cwd, profile: 'musepi', diagnostics });
+    assert.deepEqual(files, []);
+    assert.deepEqual(
+      diagnostics.map((diagnostic) => diagnostic.path),
+      [join(cwd, 'AGENTS.md')],
+    );
+  });
+});
+
 describe('linked AGENTS.md files (SKILLS.md §9 with the contain rule)', () => {
   const TREE = {
     'H/notes/private.md': SECRET,

@@ -25,12 +25,22 @@ function asUser(uid: number): string[] {
   return ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups'];
 }
 
-// The client: one fetch, printing `{ status, text }`.
+// The client: one request, printing `{ status, text }`. Like test/helpers/settled-fetch.ts, it retries a 503
+// `Overloaded` (load shedding on a loaded machine) once /health says the load is gone, bounded at 30 s.
 const CLIENT = `
 const [url, method, body] = process.argv.slice(1);
 const init = body ? { method, body, headers: { 'content-type': 'application/json' } } : { method };
-const response = await fetch(url, init);
-process.stdout.write(JSON.stringify({ status: response.status, text: await response.text() }));
+const deadline = Date.now() + 30000;
+let response = await fetch(url, init);
+let text = await response.text();
+while (response.status === 503 && text.includes('"code":"Overloaded"') && Date.now() < deadline) {
+  const state = await fetch(new URL('/health', url)).then((r) => r.json(), () => ({}));
+  if (state.overloaded === false) {
+    response = await fetch(url, init);
+    text = await response.text();
+  } else await new Promise((resolve) => setTimeout(resolve, 100));
+}
+process.stdout.write(JSON.stringify({ status: response.status, text }));
 `;
 
 interface Answer {

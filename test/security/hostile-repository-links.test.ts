@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { settledFetch } from '../helpers/settled-fetch.js';
 import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
@@ -22,12 +23,12 @@ interface Answer {
 }
 
 async function get(url: string): Promise<Answer> {
-  const response = await fetch(url);
+  const response = await settledFetch(url);
   return { status: response.status, text: await response.text() };
 }
 
 async function invoke(base: string, text: string): Promise<Answer> {
-  const response = await fetch(`${base}/invocations`, {
+  const response = await settledFetch(`${base}/invocations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ text }),

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { lchown, rename, rm, symlink } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../helpers/app-server.js';
+import { settledFetch } from '../helpers/settled-fetch.js';
 import { type SuiteServer, startSuiteServer } from '../helpers/suite-server.js';
 import { SK } from '../helpers/temp-tree.js';
 
@@ -28,7 +29,7 @@ const TREE = {
 };
 
 async function invoke(base: string, text: string): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${base}/invocations`, {
+  const response = await settledFetch(`${base}/invocations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ text }),
@@ -37,7 +38,7 @@ async function invoke(base: string, text: string): Promise<{ status: number; tex
 }
 
 async function get(url: string, method = 'GET'): Promise<{ status: number; text: string }> {
-  const response = await fetch(url, { method });
+  const response = await settledFetch(url, { method });
   return { status: response.status, text: await response.text() };
 }
 
