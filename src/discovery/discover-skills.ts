@@ -14,6 +14,7 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { type Candidate, CollisionLedger } from './collision-ledger.js';
+import { linkPolicyOf } from './link-trust.js';
 import { type PipelineMemo, pipelineKey, updateFromRescans } from './pipeline-memo.js';
 import { planPluginProviders } from './plugins/plan-plugin-providers.js';
 import { isSourceEnabled, type ProviderPlan, planProviders } from './providers.js';
@@ -68,11 +69,13 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   // Step 3's realpaths, gathered by the scans (one `realpath` per directory, one per symlinked entry or file).
   const scannedRealpaths = new Map<string, string>();
   const { scans } = options;
+  // Which links the scans follow (link-trust.ts): the same for every directory of this discovery.
+  const links = await linkPolicyOf(ctx.settings.symlinks, ws.cwd, ws.repoRoot, ws.home);
   // Through the memo the realpaths are handed over by `prune`, and copied only if the whole pipeline runs.
   const scan: ScanFunction = (dir, scanOptions) =>
     scans === undefined
-      ? scanSkillsDir(dir, { ...scanOptions, realpaths: scannedRealpaths })
-      : scans.scan(dir, scanOptions);
+      ? scanSkillsDir(dir, { ...scanOptions, realpaths: scannedRealpaths, links })
+      : scans.scan(dir, { ...scanOptions, links });
   const [providerRuns, customRuns] = await Promise.all([
     Promise.all(plans.map((plan, i) => runProvider(plan, profile, options.cache, scan, providerNotes[i]))),
     Promise.all(customDirs.map((dir, i) => scanCustomDir(dir, profile, options.cache, scan, customNotes[i]))),

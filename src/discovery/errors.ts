@@ -7,6 +7,7 @@ export type SkillsdErrorCode =
   | 'Unauthorized'
   | 'ForbiddenHost'
   | 'ForbiddenOrigin'
+  | 'ForbiddenWorkspace'
   | 'PathEscapesSkill'
   | 'SkillNotFound'
   | 'FileNotFound'

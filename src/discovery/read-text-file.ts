@@ -17,13 +17,19 @@ export type TextFileRead =
 
 /**
  * Reads `path` as UTF-8 when it is a regular file of at most `maxBytes` bytes. Symlinks are followed (the callers
- * read files discovery already found through them). Other errors (EACCES, ELOOP, …) are thrown.
+ * read files discovery already found through them) unless `noFollow`: then a link in the last place (swapped in
+ * after the caller checked the path) fails with ELOOP. Other errors (EACCES, ELOOP, …) are thrown.
  */
-export async function readTextFile(path: string, maxBytes = MAX_TEXT_FILE_BYTES): Promise<TextFileRead> {
+export async function readTextFile(
+  path: string,
+  maxBytes = MAX_TEXT_FILE_BYTES,
+  noFollow = false,
+): Promise<TextFileRead> {
   let handle: Awaited<ReturnType<typeof open>>;
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
   try {
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait forever for a writer.
-    handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    handle = await open(path, flags);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing' };

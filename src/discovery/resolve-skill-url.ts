@@ -9,6 +9,7 @@ import { constants, type Dirent, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { SkillsdError } from './errors.js';
+import { linkNotFollowed, untrustedLinkOnPath } from './link-trust.js';
 import { descriptorDirectory, descriptorPath, hasDescriptorPaths, openPathOnly } from './open-descriptor.js';
 import { skillDirOnDisk, skillFileOnDisk } from './skill-paths.js';
 import type { Profile, Skill, SymlinkMode } from './types.js';
@@ -223,6 +224,10 @@ async function resolveTarget(
   } catch (error) {
     throw await describeUnreachable(error, bound, target, url, checkContainment);
   }
+  // In every mode: another user's link to a file that is not theirs is not followed (link-trust.ts). Free when no
+  // link is on the path.
+  const untrusted = await untrustedLinkOnPath(target, realTarget);
+  if (untrusted !== undefined) throw linkNotFollowed(untrusted);
 
   const realBase = contain ? await realBaseOf(bound, target) : null;
   const escaping = realBase !== null && !isInside(realBase, realTarget);
@@ -276,6 +281,12 @@ async function describeUnreachable(
   checkContainment: boolean,
 ): Promise<unknown> {
   const code = errorCode(error);
+  // Another user's link leading nowhere (or into a directory it may not show) answers as it would when it resolves:
+  // 404 against 403 must not tell what exists behind it.
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') {
+    const untrusted = await untrustedLinkOnPath(target);
+    if (untrusted !== undefined) return linkNotFollowed(untrusted);
+  }
   if (code === 'ENOENT' || code === 'ENOTDIR') {
     if (checkContainment && (await missingTargetEscapes(base, target))) return escapes(target);
     if (code === 'ENOENT') return new SkillsdError('FileNotFound', `File not found: ${target}`);
@@ -452,7 +463,9 @@ async function listDirectoryByPath(dir: string, realBase: string | null): Promis
     }
     try {
       const real = dirent.isSymbolicLink() ? await realpath(path) : path;
-      if (realBase !== null && !isInside(realBase, real)) {
+      // Another user's link to what is not theirs is listed as it would be outside the skill: nothing of its target.
+      const untrusted = dirent.isSymbolicLink() && (await untrustedLinkOnPath(path, real)) !== undefined;
+      if (untrusted || (realBase !== null && !isInside(realBase, real))) {
         entries.push({ name: dirent.name, type: 'file', size: 0 });
         continue;
       }

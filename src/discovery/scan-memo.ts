@@ -141,6 +141,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           ...(options.plugin === undefined ? {} : { plugin: options.plugin }),
           ...(options.namePrefix === undefined ? {} : { namePrefix: options.namePrefix }),
           ...(cache === undefined ? {} : { cache }),
+          ...(options.links === undefined ? {} : { links: options.links }),
           diagnostics,
           realpaths,
           entries: scanned,
@@ -210,7 +211,7 @@ function keepUnchanged(previous: readonly Skill[], next: Skill[]): Skill[] {
 
 /** Every option that changes what a scan returns (the cache does not). */
 function keyOf(dir: string, options: ScanOptions): string {
-  const { requireDescription, profile, provider, providerName, level, shownDir, plugin, namePrefix } = options;
+  const { requireDescription, profile, provider, providerName, level, shownDir, plugin, namePrefix, links } = options;
   return JSON.stringify([
     resolve(dir),
     shownDir,
@@ -221,5 +222,6 @@ function keyOf(dir: string, options: ScanOptions): string {
     level,
     plugin,
     namePrefix,
+    links ?? null,
   ]);
 }

@@ -6,6 +6,13 @@ import { readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseFrontmatter } from './frontmatter.js';
+import {
+  isTrustedLink,
+  type LinkPolicy,
+  namedFileAllowed,
+  untrustedLinkOnPath,
+  untrustedLinkText,
+} from './link-trust.js';
 import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from './read-skill-file.js';
 import { type SkillFileCache, stampOf } from './skill-file-cache.js';
 import { skillNameNote } from './skill-name-notes.js';
@@ -47,6 +54,11 @@ export interface ScanOptions {
    * is taken as it was instead of being read again. The caller promises that every entry changed since is touched.
    */
   reuse?: { entries: ReadonlyMap<string, ScannedEntry>; touched: ReadonlySet<string> };
+  /**
+   * Which links may be followed (link-trust.ts): the directory's own path, a linked skill directory and a linked
+   * SKILL.md that break a rule are skipped with a diagnostic. Absent, every link is followed, as the reference does.
+   */
+  links?: LinkPolicy;
 }
 
 export interface ScanResult {
@@ -82,7 +94,19 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   const candidates = entries.filter(
     (entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()),
   );
-  const realDir = options.realpaths === undefined ? undefined : realpath(dir).catch(() => undefined);
+  const realDir =
+    options.realpaths === undefined && options.links === undefined ? undefined : realpath(dir).catch(() => undefined);
+  if (options.links !== undefined) {
+    // The directory itself, reached through another user's link (`<workspace>/.claude -> /home/<you>/…`): not read.
+    const untrusted = await untrustedLinkOnPath(dir, await realDir);
+    if (untrusted !== undefined) {
+      options.diagnostics?.push({
+        skillPath: dir,
+        message: `skills directory not read: ${untrustedLinkText(untrusted)}`,
+      });
+      return { skills: [], warnings: [] };
+    }
+  }
   const { reuse } = options;
   const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) => {
     const kept = reuse?.entries.get(entry.name);
@@ -143,7 +167,15 @@ async function loadSkill(
   const readPath = join(dir, entryName, SKILL_FILE_NAME);
   const baseDir = join(options.shownDir ?? dir, entryName);
   const filePath = join(baseDir, SKILL_FILE_NAME);
-  const { frontmatter, notes, fileIsLink } = await readFrontmatter(readPath, options);
+  // Links are judged and files read where they are on disk; the record shows `filePath`/`baseDir`.
+  const diskDir = join(dir, entryName);
+  if (entryIsLink && options.links !== undefined) {
+    const refused = await untrustedEntryNote(diskDir);
+    if (refused !== undefined) {
+      return { entryName, filePath, readPath, entryIsLink, linked: true, skill: undefined, notes: [refused] };
+    }
+  }
+  const { frontmatter, notes, fileIsLink, real } = await readFrontmatter(readPath, diskDir, options);
   const skill = frontmatter && toSkill(frontmatter, entryName, baseDir, filePath, readPath, options);
   const nameNote = skill && skillNameNote(skill.name);
   return {
@@ -152,9 +184,28 @@ async function loadSkill(
     readPath,
     entryIsLink,
     linked: entryIsLink || fileIsLink,
+    // Resolved already to judge the link: `recordRealpaths` need not resolve it again.
+    ...(skill !== undefined && real !== undefined ? { realpath: real } : {}),
     skill,
     notes: nameNote ? [...notes, nameNote] : notes,
   };
+}
+
+/** The diagnostic of a skill directory that is another user's link to something not theirs; undefined when fine. */
+async function untrustedEntryNote(baseDir: string): Promise<string | undefined> {
+  let link: Stats;
+  try {
+    link = await lstat(baseDir);
+  } catch {
+    // Gone since the listing: the read below finds nothing either.
+    return undefined;
+  }
+  if (!link.isSymbolicLink()) return undefined;
+  const target = await stat(baseDir).catch(() => undefined);
+  // Dangling: nothing is read through it (the SKILL.md read finds nothing).
+  if (target === undefined || isTrustedLink(link, target)) return undefined;
+  const text = untrustedLinkText({ path: baseDir, ownerUid: link.uid, targetUid: target.uid });
+  return `skill directory not read: ${text}; the skill is skipped`;
 }
 
 /** The realpath of each loaded skill's file; one that vanished meanwhile keeps its own path (as `realpath` fails). */
@@ -217,16 +268,25 @@ const NO_NOTES: readonly string[] = Object.freeze([]);
  */
 async function readFrontmatter(
   filePath: string,
+  baseDir: string,
   options: ScanOptions,
-): Promise<{ frontmatter: Record<string, unknown> | undefined; notes: readonly string[]; fileIsLink: boolean }> {
+): Promise<{
+  frontmatter: Record<string, unknown> | undefined;
+  notes: readonly string[];
+  fileIsLink: boolean;
+  /** realpath(filePath), when a link rule needed it. */
+  real?: string;
+}> {
   let stats: Stats;
   let fileIsLink = false;
+  let linkStats: Stats | undefined;
   try {
     // The entry's own symlink is followed either way; `lstat` tells whether SKILL.md itself is a link, and gives
     // the same stats as `stat` when it is not.
     stats = await lstat(filePath);
     if (stats.isSymbolicLink()) {
       fileIsLink = true;
+      linkStats = stats;
       // Follows symlinks: a dangling link, a link to a file (ENOTDIR) or a missing SKILL.md all end here.
       stats = await stat(filePath);
     }
@@ -242,13 +302,25 @@ async function readFrontmatter(
       fileIsLink,
     };
   }
+  let real: string | undefined;
+  if (linkStats !== undefined && options.links !== undefined) {
+    // Judged before the cache is consulted: a parse remembered from before never bypasses the rules.
+    const judged = await judgeLinkedSkillFile(filePath, baseDir, linkStats, stats, options.links);
+    if (typeof judged !== 'string') return { frontmatter: undefined, notes: [judged.note], fileIsLink };
+    real = judged;
+  }
   if (stats.size === 0) return { frontmatter: undefined, notes: NO_NOTES, fileIsLink };
   const stamp = stampOf(stats);
   const cached = options.cache?.lookup(filePath, stamp, options.profile);
-  if (cached) return { ...cached, fileIsLink };
+  if (cached) return { ...cached, fileIsLink, real };
   let head: Awaited<ReturnType<typeof readSkillFileHead>>;
   try {
-    head = await readSkillFileHead(filePath);
+    // With link rules, the path that was judged (the link's real path, or the plain file), never a link swapped in
+    // since: what a swap higher up could still lead to is a file named SKILL.md.
+    head =
+      options.links === undefined
+        ? await readSkillFileHead(filePath)
+        : await readSkillFileHead(real ?? filePath, MAX_SKILL_FILE_BYTES, true);
   } catch (error) {
     return { frontmatter: undefined, notes: [unreadableNote(error)], fileIsLink };
   }
@@ -263,7 +335,40 @@ async function readFrontmatter(
   if (!head.validUtf8) notes.push('SKILL.md is not valid UTF-8: its invalid bytes were read as U+FFFD');
   const { frontmatter } = parseFrontmatter(head.text, options.profile, notes);
   options.cache?.set(filePath, stamp, options.profile, frontmatter, keptTextLength(head.text, notes), notes);
-  return { frontmatter, notes, fileIsLink };
+  return { frontmatter, notes, fileIsLink, real };
+}
+
+/**
+ * A SKILL.md that is a link: its real path when the link rules allow it, else the diagnostic that skips the skill.
+ * Ownership in every mode; in contain mode it must lead inside the skill's real directory, the workspace or its
+ * repository, or to a file named SKILL.md (a SKILL.md shared with another skill).
+ */
+async function judgeLinkedSkillFile(
+  filePath: string,
+  baseDir: string,
+  link: Stats,
+  target: Stats,
+  policy: LinkPolicy,
+): Promise<string | { note: string }> {
+  if (!isTrustedLink(link, target)) {
+    const text = untrustedLinkText({ path: filePath, ownerUid: link.uid, targetUid: target.uid });
+    return { note: `SKILL.md not read: ${text}; the skill is skipped` };
+  }
+  let real: string;
+  let realBase: string;
+  try {
+    [real, realBase] = await Promise.all([realpath(filePath), realpath(baseDir)]);
+  } catch (error) {
+    return { note: unreadableNote(error) };
+  }
+  if (policy.contain && !namedFileAllowed(real, SKILL_FILE_NAME, [realBase, ...policy.roots])) {
+    return {
+      note:
+        `SKILL.md is a symbolic link to ${real}, which is outside the skill's directory, the workspace and its ` +
+        `repository, and not a file named SKILL.md ("symlinks": "contain"); the skill is skipped`,
+    };
+  }
+  return real;
 }
 
 /**

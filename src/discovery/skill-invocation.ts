@@ -5,6 +5,7 @@ import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { SkillsdError } from './errors.js';
 import { formatPromptText } from './format-prompt-text.js';
+import { linkNotFollowed, untrustedLinkOnPath } from './link-trust.js';
 import { MAX_SKILL_FILE_BYTES } from './read-skill-file.js';
 import { readTextFile } from './read-text-file.js';
 import { skillDirOnDisk, skillFileOnDisk } from './skill-paths.js';
@@ -93,11 +94,17 @@ export async function invokeSkill(
   if (skill === undefined) return NOT_HANDLED;
 
   const knownRealPath = options.knownRealPath;
-  const path =
-    settings.symlinks === 'contain' && knownRealPath !== undefined
-      ? await containedSkillFile(skill, knownRealPath(skill.filePath))
-      : skillFileOnDisk(skill);
-  const body = stripFrontmatter(await readSkillText(path, skill.filePath)).trim();
+  const onDisk = skillFileOnDisk(skill);
+  const real = await realpath(onDisk).catch(() => undefined);
+  // In every mode: a SKILL.md swapped since discovery for another user's link is not followed (link-trust.ts).
+  const untrusted = await untrustedLinkOnPath(onDisk, real);
+  if (untrusted !== undefined) throw linkNotFollowed(untrusted);
+  if (settings.symlinks === 'contain' && knownRealPath !== undefined && real !== undefined) {
+    await checkContained(skill, real, knownRealPath(skill.filePath));
+  }
+  // The checked real path, never following a link put in its place since: whatever a swap could still reach is a
+  // file named SKILL.md.
+  const body = stripFrontmatter(await readSkillText(real ?? onDisk, skill.filePath)).trim();
   const details: InvocationDetails = { name: skill.name, path: skill.filePath, lineCount: countLines(body) };
   if (syntax.args !== '') details.args = syntax.args;
 
@@ -138,7 +145,18 @@ function countLines(body: string): number {
  * head), but an invocation hands the whole body to the model: a longer file is refused rather than cut.
  */
 async function readSkillText(path: string, filePath: string): Promise<string> {
-  const read = await readTextFile(path, MAX_SKILL_FILE_BYTES);
+  let read: Awaited<ReturnType<typeof readTextFile>>;
+  try {
+    read = await readTextFile(path, MAX_SKILL_FILE_BYTES, true);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+      throw new SkillsdError(
+        'PathEscapesSkill',
+        `File was replaced by a symbolic link after it was checked: ${filePath}`,
+      );
+    }
+    throw error;
+  }
   switch (read.status) {
     case 'ok':
       return read.text;
@@ -152,20 +170,18 @@ async function readSkillText(path: string, filePath: string): Promise<string> {
 }
 
 /**
- * Contain mode: the path to read for a skill's SKILL.md. Its real path must be inside the skill's real directory, or
- * be the file discovery read through its links; a SKILL.md swapped after discovery for a link to anything else
- * outside would otherwise hand that file to the model until the next reload. What does not resolve is left to the
- * read, which reports it.
+ * Contain mode: a skill's SKILL.md, at its real path `real`, must be inside the skill's real directory, or be the file
+ * discovery read through its links; a SKILL.md swapped after discovery for a link to anything else outside would
+ * otherwise hand that file to the model until the next reload. What does not resolve is left to the read, which
+ * reports it.
  */
-async function containedSkillFile(skill: Skill, recorded: string | undefined): Promise<string> {
-  let real: string;
+async function checkContained(skill: Skill, real: string, recorded: string | undefined): Promise<void> {
   let realBase: string;
   try {
-    real = await realpath(skillFileOnDisk(skill));
     realBase = await realpath(skillDirOnDisk(skill));
   } catch {
-    return skillFileOnDisk(skill);
+    return;
   }
-  if (real === recorded || real.startsWith(realBase.endsWith(sep) ? realBase : realBase + sep)) return real;
+  if (real === recorded || real.startsWith(realBase.endsWith(sep) ? realBase : realBase + sep)) return;
   throw new SkillsdError('PathEscapesSkill', `Path resolves outside the skill directory: ${skill.filePath}`);
 }

@@ -4,11 +4,16 @@
 // - at most `maxWorkspaces` (default 32) live at once; opening one more closes the least recently used idle one;
 // - a workspace unused for `idleTimeoutMs` (default 10 minutes) is closed;
 // - "idle" = no open event stream; the default workspace is never closed.
+// Whose directories may be opened (SECURITY.md, "Links and workspaces"): the daemon reads for a workspace as its own
+// user, so a `?cwd=` directory must be its user's own, or named by `server.allowedWorkspaces`; both are judged on the
+// directory's real path, and the path given may not go through another user's link.
 
-import { stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { SkillsdError } from '../discovery/errors.js';
+import { DAEMON_UID, untrustedLinkOnPath, untrustedLinkText } from '../discovery/link-trust.js';
 import type { SkillFileCache } from '../discovery/skill-file-cache.js';
 import { createSkillFileCache } from '../discovery/skill-file-cache.js';
 import type { DiscoveryEnv, Settings } from '../discovery/types.js';
@@ -62,7 +67,9 @@ export class WorkspaceRegistry {
   readonly idleTimeoutMs: number;
   private readonly env: DiscoveryEnv;
   private currentSettings: Settings;
-  private allowWorkspace: (cwd: string) => boolean;
+  private allowWorkspace: (realCwd: string, owned: boolean) => boolean;
+  /** What each open `?cwd=` workspace was admitted as: a new allow-list re-judges it without touching the disk. */
+  private readonly admitted = new Map<string, { real: string; owned: boolean }>();
   private readonly logger: IndexLogger;
   private readonly options: WorkspaceRegistryOptions;
   private readonly ids: EventIdSource;
@@ -114,17 +121,23 @@ export class WorkspaceRegistry {
 
   /**
    * The index of `cwd` (the default workspace when absent), opened on first use.
-   * Throws `BadRequest` for a relative, missing or non-directory path, or one outside `server.allowedWorkspaces`.
+   * Throws `BadRequest` for a relative, missing or non-directory path, or one outside a non-empty
+   * `server.allowedWorkspaces`; `ForbiddenWorkspace` for a directory another user owns that the list does not name,
+   * or a path through another user's link.
    */
   async get(cwd?: string): Promise<WorkspaceIndex> {
     if (this.isClosed) throw new SkillsdError('NotReady', 'The daemon is shutting down');
-    const key = cwd === undefined || cwd === '' ? this.defaultCwd : await this.validate(cwd);
+    const given = cwd !== undefined && cwd !== '';
+    if (given) checkCwdSyntax(cwd);
+    const key = given ? resolve(cwd) : this.defaultCwd;
+    const admitted = key === this.defaultCwd || this.workspaces.has(key) ? undefined : await this.admit(key);
     let workspace = this.workspaces.get(key);
     if (workspace === undefined) {
       if (this.isClosed) throw new SkillsdError('NotReady', 'The daemon is shutting down');
       this.makeRoom();
       workspace = this.open(key);
       this.workspaces.set(key, workspace);
+      if (admitted !== undefined) this.admitted.set(key, admitted);
       this.logger.info({ cwd: key, workspaces: this.workspaces.size }, 'workspace opened');
     }
     workspace.touch();
@@ -137,7 +150,9 @@ export class WorkspaceRegistry {
     this.allowWorkspace = workspaceMatcher(settings);
     // A workspace the new allow-list refuses is closed: its clients must not keep reading it.
     for (const [cwd, workspace] of this.workspaces) {
-      if (cwd !== this.defaultCwd && !this.allowWorkspace(cwd)) this.closeWorkspace(cwd, workspace, 'not allowed');
+      const admitted = this.admitted.get(cwd);
+      if (cwd === this.defaultCwd || admitted === undefined) continue;
+      if (!this.allowWorkspace(admitted.real, admitted.owned)) this.closeWorkspace(cwd, workspace, 'not allowed');
     }
     await Promise.all([...this.workspaces.values()].map((workspace) => workspace.applySettings(settings, source)));
   }
@@ -189,20 +204,33 @@ export class WorkspaceRegistry {
     });
   }
 
-  private async validate(cwd: string): Promise<string> {
-    if (!isAbsolute(cwd)) throw new SkillsdError('BadRequest', `cwd must be an absolute path: ${cwd}`);
-    if (cwd.includes('\0')) throw new SkillsdError('BadRequest', 'cwd must not contain a NUL byte');
-    const key = resolve(cwd);
-    if (key === this.defaultCwd) return key;
-    if (!this.allowWorkspace(key)) {
+  /**
+   * Checks a `?cwd=` directory that is not open yet: what it is (its real path, whether the daemon's user owns it), or
+   * an error. An open one was checked when opened, and polling it must not cost a stat per request; a new allow-list
+   * re-judges it (`applySettings`).
+   */
+  private async admit(key: string): Promise<{ real: string; owned: boolean }> {
+    const real = await realpath(key).catch(() => undefined);
+    const info = real === undefined ? undefined : await stat(real).catch(() => undefined);
+    if (real === undefined || info === undefined) throw new SkillsdError('BadRequest', `cwd does not exist: ${key}`);
+    if (!info.isDirectory()) throw new SkillsdError('BadRequest', `cwd is not a directory: ${key}`);
+    // `/tmp/theirs/link -> /home/<you>/project`: another user's link is not followed, here as in every read.
+    const untrusted = await untrustedLinkOnPath(key, real);
+    if (untrusted !== undefined) {
+      throw new SkillsdError('ForbiddenWorkspace', `cwd is not an allowed workspace: ${untrustedLinkText(untrusted)}`);
+    }
+    const owned = DAEMON_UID === undefined || info.uid === DAEMON_UID;
+    if (!this.allowWorkspace(real, owned)) {
+      if (!owned) {
+        throw new SkillsdError(
+          'ForbiddenWorkspace',
+          `cwd is not an allowed workspace: ${real} is owned by uid ${info.uid}, not by the daemon's user ` +
+            `(uid ${DAEMON_UID}), and server.allowedWorkspaces does not name it`,
+        );
+      }
       throw new SkillsdError('BadRequest', `cwd is not an allowed workspace (server.allowedWorkspaces): ${key}`);
     }
-    // Already open: it was a directory when opened, and polling it must not cost a stat per request.
-    if (this.workspaces.has(key)) return key;
-    const info = await stat(key).catch(() => undefined);
-    if (info === undefined) throw new SkillsdError('BadRequest', `cwd does not exist: ${key}`);
-    if (!info.isDirectory()) throw new SkillsdError('BadRequest', `cwd is not a directory: ${key}`);
-    return key;
+    return { real, owned };
   }
 
   /** Closes the least recently used idle workspace when the cap is reached. */
@@ -233,15 +261,40 @@ export class WorkspaceRegistry {
 
   private closeWorkspace(cwd: string, workspace: WorkspaceIndex, reason: string): void {
     this.workspaces.delete(cwd);
+    this.admitted.delete(cwd);
     this.logger.info({ cwd, reason }, 'workspace closed');
     workspace.close().catch((error: unknown) => this.logger.error({ err: error, cwd }, 'closing a workspace failed'));
   }
 }
 
-/** `server.allowedWorkspaces` globs (picomatch, `dot` on); an empty list allows any existing directory. */
-function workspaceMatcher(settings: Settings): (cwd: string) => boolean {
+function checkCwdSyntax(cwd: string): void {
+  if (!isAbsolute(cwd)) throw new SkillsdError('BadRequest', `cwd must be an absolute path: ${cwd}`);
+  if (cwd.includes('\0')) throw new SkillsdError('BadRequest', 'cwd must not contain a NUL byte');
+}
+
+/**
+ * `server.allowedWorkspaces` (picomatch globs, `dot` on), matched on a directory's real path: `allowed/link ->
+ * /elsewhere` is judged as `/elsewhere`. A glob is also tried with the real path of its fixed leading part, so a glob
+ * written through the user's own link (`/tmp/…` where `/tmp` is a link) still names what it meant. An empty list
+ * admits the daemon's user's own directories only; a non-empty one admits exactly what it names.
+ */
+function workspaceMatcher(settings: Settings): (realCwd: string, owned: boolean) => boolean {
   const globs = settings.server.allowedWorkspaces;
-  if (globs.length === 0) return () => true;
-  const isMatch = picomatch(globs, { dot: true });
-  return (cwd) => isMatch(cwd);
+  if (globs.length === 0) return (_realCwd, owned) => owned;
+  const isMatch = picomatch([...new Set(globs.flatMap((glob) => [glob, ...realGlob(glob)]))], { dot: true });
+  return (realCwd) => isMatch(realCwd);
+}
+
+/** `glob` with its fixed leading directories replaced by their real path, when that differs; else nothing. */
+function realGlob(glob: string): string[] {
+  const { base, glob: rest, isGlob } = picomatch.scan(glob);
+  if (base === '' || !isAbsolute(base)) return [];
+  let real: string;
+  try {
+    real = realpathSync(base);
+  } catch {
+    return [];
+  }
+  if (real === base) return [];
+  return [isGlob ? join(real, rest) : real];
 }

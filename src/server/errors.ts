@@ -11,6 +11,7 @@ export const STATUS_BY_CODE: Record<SkillsdErrorCode, number> = {
   Unauthorized: 401,
   ForbiddenHost: 403,
   ForbiddenOrigin: 403,
+  ForbiddenWorkspace: 403,
   PathEscapesSkill: 403,
   SkillNotFound: 404,
   FileNotFound: 404,

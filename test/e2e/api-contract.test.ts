@@ -640,6 +640,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       assert.equal(headers.get('content-type'), JSON_TYPE);
       assert.deepEqual(body, {
         files: [{ path: `${project}/AGENTS.md`, content: '# Project rules\n', level: 'project', depth: 0 }],
+        diagnostics: [],
       });
     });
 
@@ -776,6 +777,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       assert.deepEqual((await getJson(`${base}/collisions?${cwd}`)).body, { generation: 1, collisions: [] });
       assert.deepEqual((await getJson(`${base}/context-files?${cwd}`)).body, {
         files: [{ path: `${other}/AGENTS.md`, content: 'Other rules\n', level: 'project', depth: 0 }],
+        diagnostics: [],
       });
       const invoked = await fetch(`${base}/invocations?${cwd}`, {
         method: 'POST',

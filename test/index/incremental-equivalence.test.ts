@@ -11,7 +11,7 @@
 // settle on the fresh result after each step.
 
 import assert from 'node:assert/strict';
-import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { lchown, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -85,12 +85,15 @@ type Op =
   | { kind: 'registry'; installed: boolean[] }
   | { kind: 'enable'; plugin: number; value: boolean | null }
   | { kind: 'manifest'; extra: boolean }
-  | { kind: 'agent-manifest'; valid: boolean };
+  | { kind: 'agent-manifest'; valid: boolean }
+  | { kind: 'link-out'; root: number; dir: string; lib: string; name: string; theirs: boolean };
 
 const rootIndex = fc.integer({ min: 0, max: ROOTS.length - 1 });
 const dirName = fc.constantFrom('d1', 'd2', 'd3');
 /** Skill directories outside every skills directory, reached only through symlinked entries. */
 const libName = fc.constantFrom('lib1', 'lib2');
+/** Root can give a link to another user: the ownership rule of link-trust.ts then skips what it leads to. */
+const canChown = process.geteuid?.() === 0;
 const op: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 5,
@@ -159,6 +162,19 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       root: rootIndex,
       dir: fc.constantFrom('l1', 'l2'),
       lib: libName,
+    }),
+  },
+  {
+    // A SKILL.md linked to a file of another name outside the workspace (skipped in contain mode), the link
+    // sometimes another user's (skipped in every mode).
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('link-out' as const),
+      root: rootIndex,
+      dir: fc.constantFrom('o1', 'o2'),
+      lib: libName,
+      name: fc.constantFrom(...NAMES),
+      theirs: fc.boolean(),
     }),
   },
   {
@@ -266,6 +282,20 @@ async function apply(base: string, step: Op, loaded: readonly Skill[] = []): Pro
       await mkdir(join(root, step.dir), { recursive: true }).catch(() => undefined);
       const target = join(base, ROOTS[step.target]!, step.targetDir, 'SKILL.md');
       await symlink(target, join(root, step.dir, 'SKILL.md')).catch(() => undefined);
+      return;
+    }
+    case 'link-out': {
+      const notes = join(base, 'lib', step.lib, 'notes.md');
+      await mkdir(join(base, 'lib', step.lib), { recursive: true });
+      await writeFile(notes, `---\nname: ${step.name}\ndescription: notes\n---\n`);
+      await rm(root, { force: true }).catch(() => undefined); // a root turned into a file becomes a directory again
+      await rm(join(root, step.dir), { recursive: true, force: true }).catch(() => undefined);
+      await mkdir(join(root, step.dir), { recursive: true });
+      // Made aside, given away, then renamed into place: the watcher sees the link only as it ends up.
+      const aside = join(root, step.dir, '.SKILL.md.new');
+      await symlink(notes, aside);
+      if (step.theirs && canChown) await lchown(aside, 65534, 65534);
+      await rename(aside, join(root, step.dir, 'SKILL.md'));
       return;
     }
     case 'link-lib':

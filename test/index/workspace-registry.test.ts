@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { chown, lchown } from 'node:fs/promises';
 import { describe, it, type TestContext } from 'node:test';
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 import { WorkspaceRegistry, type WorkspaceRegistryOptions } from '../../src/index/workspace-registry.js';
@@ -34,6 +35,13 @@ async function openRegistry(t: TestContext, options: Partial<WorkspaceRegistryOp
 function badRequest(message: string) {
   return { name: 'SkillsdError', code: 'BadRequest', message };
 }
+
+function forbiddenWorkspace(message: string) {
+  return { name: 'SkillsdError', code: 'ForbiddenWorkspace', message };
+}
+
+const THEIRS = 65534;
+const isRoot = process.geteuid?.() === 0;
 
 describe('WorkspaceRegistry', () => {
   it('answers the default workspace without a cwd, and the same index for the same directory', async (t) => {
@@ -163,5 +171,67 @@ describe('WorkspaceRegistry', () => {
     await registry.close();
     assert.equal(a.closed, true);
     await assert.rejects(registry.get(), { code: 'NotReady', message: 'The daemon is shutting down' });
+  });
+
+  describe('whose directories ?cwd= may open', { skip: isRoot ? false : 'chown needs root' }, () => {
+    const notOwned = (dir: string) =>
+      forbiddenWorkspace(
+        `cwd is not an allowed workspace: ${dir} is owned by uid ${THEIRS}, not by the daemon's user (uid 0), and ` +
+          'server.allowedWorkspaces does not name it',
+      );
+
+    it("refuses another user's directory unless server.allowedWorkspaces names it", async (t) => {
+      const { registry, root } = await openRegistry(t);
+      await writeTree(root, { 'theirs/.keep': '' });
+      await chown(`${root}/theirs`, THEIRS, THEIRS);
+      await assert.rejects(registry.get(`${root}/theirs`), notOwned(`${root}/theirs`));
+      assert.equal(registry.size, 1);
+      await registry.applySettings(parseSettings({ server: { allowedWorkspaces: [`${root}/theirs`] } }), 'cfg');
+      assert.equal((await registry.get(`${root}/theirs`)).cwd, `${root}/theirs`);
+      // Named no more: closed, and refused again.
+      await registry.applySettings(defaultSettings(), 'cfg');
+      assert.deepEqual(registry.list(), [`${root}/work`]);
+      await assert.rejects(registry.get(`${root}/theirs`), notOwned(`${root}/theirs`));
+    });
+
+    it('matches server.allowedWorkspaces on real paths', async (t) => {
+      const { registry, root } = await openRegistry(t);
+      await writeTree(root, {
+        'theirs/.keep': '',
+        'mine/.keep': '',
+        'allowed/to-theirs': { symlink: '../theirs' },
+        'allowed/to-mine': { symlink: '../mine' },
+        'real/one/.keep': '',
+        alias: { symlink: 'real' },
+      });
+      await chown(`${root}/theirs`, THEIRS, THEIRS);
+      const globs = [`${root}/allowed/*`, `${root}/alias/*`];
+      await registry.applySettings(parseSettings({ server: { allowedWorkspaces: globs } }), 'cfg');
+      // `allowed/to-theirs` matches the glob as written; its real directory is not named and not ours.
+      await assert.rejects(registry.get(`${root}/allowed/to-theirs`), notOwned(`${root}/theirs`));
+      await assert.rejects(
+        registry.get(`${root}/allowed/to-mine`),
+        badRequest(`cwd is not an allowed workspace (server.allowedWorkspaces): ${root}/allowed/to-mine`),
+      );
+      assert.equal((await registry.get(`${root}/allowed/one`)).cwd, `${root}/allowed/one`);
+      // A glob written through the user's own link names the real directories behind it.
+      assert.equal((await registry.get(`${root}/real/one`)).cwd, `${root}/real/one`);
+    });
+
+    it("refuses a cwd whose path goes through another user's link", async (t) => {
+      const { registry, root } = await openRegistry(t);
+      await writeTree(root, { 'their-link': { symlink: 'a' } });
+      await lchown(`${root}/their-link`, THEIRS, THEIRS);
+      await assert.rejects(
+        registry.get(`${root}/their-link`),
+        forbiddenWorkspace(
+          `cwd is not an allowed workspace: the symbolic link ${root}/their-link is owned by uid ${THEIRS} and ` +
+            "leads to uid 0: links are followed only when owned by the daemon's user (uid 0) or by the owner of " +
+            'their target',
+        ),
+      );
+      // The directory itself, named directly, is ours.
+      assert.equal((await registry.get(`${root}/a`)).cwd, `${root}/a`);
+    });
   });
 });

@@ -5,9 +5,10 @@
 
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { rm, symlink } from 'node:fs/promises';
+import { lchown, rename, rm, symlink } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import type { TestServer } from '../helpers/app-server.js';
+import { settledFetch } from '../helpers/settled-fetch.js';
 import { type SuiteServer, startSuiteServer } from '../helpers/suite-server.js';
 import { SK } from '../helpers/temp-tree.js';
 
@@ -18,16 +19,17 @@ const SKILLS = 'work/.musepi/skills';
 
 const TREE = {
   'outside/secret.txt': SECRET,
-  // A SKILL.md kept elsewhere and linked into the skill directory: discovery read it through the link.
-  'outside/linked-skill.md': `${SK({ name: 'linked', description: 'Linked SKILL.md' })}${LINKED_BODY}`,
-  [`${SKILLS}/linked/SKILL.md`]: { symlink: '../../../../outside/linked-skill.md' },
+  // A SKILL.md kept elsewhere (another skill's, in a library) and linked into the skill directory: discovery read it
+  // through the link (contain mode admits a link out of the skill to a file named SKILL.md).
+  'outside/library/linked/SKILL.md': `${SK({ name: 'linked', description: 'Linked SKILL.md' })}${LINKED_BODY}`,
+  [`${SKILLS}/linked/SKILL.md`]: { symlink: '../../../../outside/library/linked/SKILL.md' },
   [`${SKILLS}/victim/SKILL.md`]: SK({ name: 'victim', description: 'Swapped for a link out' }),
   [`${SKILLS}/inner/SKILL.md`]: SK({ name: 'inner', description: 'Swapped for a link inside' }),
   [`${SKILLS}/inner/other.md`]: `${SK({ name: 'inner', description: 'Other' })}Inner replacement\n`,
 };
 
 async function invoke(base: string, text: string): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${base}/invocations`, {
+  const response = await settledFetch(`${base}/invocations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ text }),
@@ -36,7 +38,7 @@ async function invoke(base: string, text: string): Promise<{ status: number; tex
 }
 
 async function get(url: string, method = 'GET'): Promise<{ status: number; text: string }> {
-  const response = await fetch(url, { method });
+  const response = await settledFetch(url, { method });
   return { status: response.status, text: await response.text() };
 }
 
@@ -104,5 +106,83 @@ describe('a SKILL.md swapped for a symlink after discovery (contain mode)', () =
     const invoked = await invoke(s.base, '/skill:inner');
     assert.equal(invoked.status, 200);
     assert.ok(JSON.parse(invoked.text).message.includes('# Body\nInner replacement'));
+  });
+});
+
+describe("another user's link swapped in after discovery (follow mode)", {
+  skip: process.geteuid?.() === 0 ? false : 'chown needs root',
+}, () => {
+  const THEIRS = 65534;
+  let suite: SuiteServer;
+  let s: TestServer;
+  before(async () => {
+    // Follow mode follows links out of a skill; the ownership rule still holds, at the moment of each read.
+    suite = await startSuiteServer({
+      tree: {
+        'outside/secret.txt': SECRET,
+        [`${SKILLS}/theirs/SKILL.md`]: SK({ name: 'theirs', description: 'Another user’s skill' }),
+        [`${SKILLS}/theirs/notes.md`]: 'Notes\n',
+        'work/AGENTS.md': 'Rules\n',
+      },
+      watch: false,
+      settings: { symlinks: 'follow' },
+    });
+    s = suite.server;
+  });
+  after(() => suite.close());
+
+  /** Puts another user's link to the secret at `path`: made aside, given away, then renamed into place. */
+  async function swapForTheirLink(path: string): Promise<void> {
+    const aside = `${path}.new`;
+    await symlink(`${s.root}/outside/secret.txt`, aside);
+    await lchown(aside, THEIRS, THEIRS);
+    await rename(aside, path);
+  }
+
+  const rule = (link: string) =>
+    `the symbolic link ${link} is owned by uid ${THEIRS} and leads to uid 0: links are followed only when owned by ` +
+    "the daemon's user (uid 0) or by the owner of their target";
+  const notFollowed = (link: string) => ({
+    statusCode: 403,
+    code: 'PathEscapesSkill',
+    error: 'Forbidden',
+    message: `Symbolic link not followed: ${rule(link)}`,
+  });
+
+  it('GET, HEAD and POST /invocations refuse the SKILL.md; a file of the skill too; the AGENTS.md is skipped', async () => {
+    const skillDir = `${s.cwd}/.musepi/skills/theirs`;
+    await swapForTheirLink(`${skillDir}/SKILL.md`);
+    await swapForTheirLink(`${skillDir}/notes.md`);
+    await swapForTheirLink(`${s.cwd}/AGENTS.md`);
+    const answers: Array<{ status: number; text: string }> = [];
+    for (const [path, link] of [
+      ['/skill/theirs', 'SKILL.md'],
+      ['/skill/theirs/SKILL.md', 'SKILL.md'],
+      ['/skill/theirs/notes.md', 'notes.md'],
+    ] as const) {
+      const answer = await get(`${s.base}${path}`);
+      answers.push(answer);
+      assert.deepEqual(
+        { status: answer.status, body: JSON.parse(answer.text) },
+        { status: 403, body: notFollowed(`${skillDir}/${link}`) },
+        path,
+      );
+      const head = await get(`${s.base}${path}`, 'HEAD');
+      assert.equal(head.status, 403, `HEAD ${path}`);
+      answers.push(head);
+    }
+    const invoked = await invoke(s.base, '/skill:theirs');
+    answers.push(invoked);
+    assert.deepEqual(
+      { status: invoked.status, body: JSON.parse(invoked.text) },
+      { status: 403, body: notFollowed(`${skillDir}/SKILL.md`) },
+    );
+    const context = await get(`${s.base}/context-files`);
+    answers.push(context);
+    assert.deepEqual(JSON.parse(context.text), {
+      files: [],
+      diagnostics: [{ path: `${s.cwd}/AGENTS.md`, message: `AGENTS.md not read: ${rule(`${s.cwd}/AGENTS.md`)}` }],
+    });
+    for (const answer of answers) assert.equal(answer.text.includes(MARK), false, answer.text);
   });
 });

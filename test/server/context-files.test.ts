@@ -22,10 +22,12 @@ describe('GET /context-files', () => {
         { path: `${cwd}/AGENTS.md`, content: 'app rules\n', level: 'project', depth: 0 },
         { path: `${s.cwd}/AGENTS.md`, content: 'repo rules\n', level: 'project', depth: 2 },
       ],
+      diagnostics: [],
     });
     const root = await getJson(`${s.base}/context-files`);
     assert.deepEqual(root.body, {
       files: [{ path: `${s.cwd}/AGENTS.md`, content: 'repo rules\n', level: 'project', depth: 0 }],
+      diagnostics: [],
     });
   });
 });

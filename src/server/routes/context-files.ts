@@ -1,7 +1,7 @@
 // `GET /context-files`: the AGENTS.md files an agent started in the workspace would read (SKILLS.md §9).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { findContextFiles } from '../../discovery/context-files.js';
+import { type ContextFileDiagnostic, findContextFiles } from '../../discovery/context-files.js';
 import { CwdQuery, errorResponses } from '../schemas/common.js';
 import { ContextFilesResponse } from '../schemas/context-files.js';
 
@@ -17,8 +17,15 @@ export const contextFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { workspace, snapshot } = await app.workspaceView(request.query.cwd);
-      const files = await findContextFiles({ home: app.registry.home, cwd: workspace.cwd, profile: snapshot.profile });
-      return { files };
+      const diagnostics: ContextFileDiagnostic[] = [];
+      const files = await findContextFiles({
+        home: app.registry.home,
+        cwd: workspace.cwd,
+        profile: snapshot.profile,
+        symlinks: app.getSettings().symlinks,
+        diagnostics,
+      });
+      return { files, diagnostics };
     },
   );
 };

@@ -12,4 +12,11 @@ export const ContextFilesResponse = Type.Object({
     }),
     { description: 'Closest first' },
   ),
+  diagnostics: Type.Array(
+    Type.Object({
+      path: Type.String({ description: 'The AGENTS.md not read' }),
+      message: Type.String({ description: 'Which link rule skipped it, naming the link, its owner and the rule' }),
+    }),
+    { description: 'AGENTS.md files the walk found but did not read (links another user owns, or leading elsewhere)' },
+  ),
 });
