@@ -55,7 +55,8 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   const disabledProviders = new Set(ctx.settings.disabledProviders);
   // The plugin providers' registries and manifests are read afresh every time: they decide which directories exist.
   const pluginPlans = await planPluginProviders(ws);
-  const pluginInputs = { files: [...pluginPlans.inputs.files], markers: [...pluginPlans.inputs.markers] };
+  // Sorted: the plugin providers read concurrently, and the watcher's targets should not change with the timing.
+  const pluginInputs = { files: [...pluginPlans.inputs.files].sort(), markers: [...pluginPlans.inputs.markers].sort() };
   const plans = planProviders(ws, pluginPlans).filter((plan) => !disabledProviders.has(plan.id));
   const customDirs = ctx.settings.skills.customDirectories.flatMap((dir) => {
     const expanded = expandCustomDirectory(dir, ws.home, ws.cwd);

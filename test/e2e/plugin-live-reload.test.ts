@@ -119,6 +119,19 @@ describe('live plugin changes (built daemon, real file system)', () => {
     assert.deepEqual(await loaded(), ['base native:project -', 'fmt claude-plugins:user kit@m']);
   });
 
+  it('the project registry: an install shadowing a user one, and its removal', async () => {
+    await writeTree(root, { 'plugins/kit-project/skills/fmt-project/SKILL.md': SK({ description: 'Project copy' }) });
+    await writeTree(root, {
+      'project/.musepi/plugins/installed_plugins.json': registry({
+        'kit@m': [entry(`${root}/plugins/kit-project`, { scope: 'project' })],
+      }),
+    });
+    await expectIndex({ added: ['fmt-project'], removed: ['fmt'] });
+    assert.deepEqual(await loaded(), ['base native:project -', 'fmt-project claude-plugins:project kit@m']);
+    await rm(`${root}/project/.musepi/plugins/installed_plugins.json`);
+    await expectIndex({ added: ['fmt'], removed: ['fmt-project'] });
+  });
+
   it('an Agent Plugin: installed, then rejected by its manifest (with the warning), then valid again', async () => {
     await writeTree(root, {
       'plugins/ap/plugin.json': agentManifest('ap'),

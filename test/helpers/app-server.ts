@@ -31,6 +31,11 @@ export interface TestServerOptions {
   watch?: boolean;
   registry?: Partial<WorkspaceRegistryOptions>;
   app?: Partial<AppOptions>;
+  /**
+   * Wait for the default workspace's first index before returning (default true), so that a test's first change to
+   * the files is never raced by that first discovery. False for the tests of the not-yet-ready state.
+   */
+  ready?: boolean;
 }
 
 export async function startServer(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
@@ -66,6 +71,7 @@ export async function startServer(t: TestContext, options: TestServerOptions = {
   });
   undo.push(() => app.close());
   await app.listen({ port: 0, host: '127.0.0.1' });
+  if (options.ready !== false) await registry.defaultWorkspace.ready;
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   // The first index is built before the test goes on: a test that edits the tree at once would otherwise race that

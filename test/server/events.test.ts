@@ -310,6 +310,7 @@ describe('GET /events', () => {
       release = resolve;
     });
     const s = await startServer(t, {
+      ready: false,
       app: { readyWaitMs: 10_000 },
       registry: {
         discover: async (ctx, options) => {

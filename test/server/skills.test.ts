@@ -237,6 +237,7 @@ describe('GET /skills', () => {
       release = resolve;
     });
     const s = await startServer(t, {
+      ready: false,
       app: { readyWaitMs: 0 },
       registry: {
         discover: async (ctx, options) => {

@@ -25,19 +25,33 @@ export async function listClaudePluginRoots(
   const warnings: string[] = [];
   const projectRoot = pc.anchor ?? pc.ws.cwd;
 
-  // 1. Claude Code's own registry: enabledPlugins and the project binding apply.
   const claudeRegistry = join(pc.claudeDir, 'plugins', REGISTRY_FILE);
-  const enabled = await readEnabledPlugins(
-    [
-      join(pc.claudeDir, 'settings.json'),
-      join(projectRoot, '.claude', 'settings.json'),
-      join(projectRoot, '.claude', 'settings.local.json'),
-    ],
-    inputs,
-  );
+  const agentRegistry = join(pc.agentPluginsDir, REGISTRY_FILE);
+  const projectRegistry =
+    pc.anchor === null ? null : join(pc.anchor, pc.ws.profile.configDir, 'plugins', REGISTRY_FILE);
+  // Everything is read at once (a reload pays for the slowest read, not the sum); the order of the rules below is kept.
+  const [enabled, claudeRead, agentRead, projectRead] = await Promise.all([
+    readEnabledPlugins(
+      [
+        join(pc.claudeDir, 'settings.json'),
+        join(projectRoot, '.claude', 'settings.json'),
+        join(projectRoot, '.claude', 'settings.local.json'),
+      ],
+      inputs,
+    ),
+    readRegistry(claudeRegistry, 'Claude Code', inputs),
+    readRegistry(agentRegistry, 'OMP', inputs),
+    // A repository at HOME would make the project registry the agent's again: read once.
+    projectRegistry === null || projectRegistry === agentRegistry
+      ? undefined
+      : readRegistry(projectRegistry, 'project', inputs),
+  ]);
+
+  // 1. Claude Code's own registry: enabledPlugins and the project binding apply.
+  warnings.push(...claudeRead.warnings);
   let roots: PluginRoot[] = [];
   const projectPaths = new Map<string, string | null>();
-  for (const plugin of await readRegistry(claudeRegistry, 'Claude Code', warnings, inputs)) {
+  for (const plugin of claudeRead.plugins) {
     const switched = enabled.get(plugin.id);
     if (switched === false) continue;
     for (const entry of plugin.entries) {
@@ -48,24 +62,21 @@ export async function listClaudePluginRoots(
   }
 
   // 2. The agent's registry replaces Claude's entries of the same id, ignoring enabledPlugins and the binding.
-  const agentRegistry = join(pc.agentPluginsDir, REGISTRY_FILE);
-  for (const plugin of await readRegistry(agentRegistry, 'OMP', warnings, inputs)) {
+  warnings.push(...agentRead.warnings);
+  for (const plugin of agentRead.plugins) {
     roots = roots.filter((root) => root.id !== plugin.id);
     for (const entry of plugin.entries) roots.push(rootOf(plugin, entry, levelOf(entry.scope), agentRegistry));
   }
 
   // 3. The project registry: level project, shadowing every earlier entry of the same id.
-  if (pc.anchor !== null) {
-    const projectRegistry = join(pc.anchor, pc.ws.profile.configDir, 'plugins', REGISTRY_FILE);
-    // A repository at HOME would make this the agent's registry again: read once.
-    if (projectRegistry !== agentRegistry) {
-      const projectRoots: PluginRoot[] = [];
-      for (const plugin of await readRegistry(projectRegistry, 'project', warnings, inputs)) {
-        for (const entry of plugin.entries) projectRoots.push(rootOf(plugin, entry, 'project', projectRegistry));
-      }
-      const shadowed = new Set(projectRoots.map((root) => root.id));
-      roots = [...projectRoots, ...roots.filter((root) => !shadowed.has(root.id))];
+  if (projectRead !== undefined && projectRegistry !== null) {
+    warnings.push(...projectRead.warnings);
+    const projectRoots: PluginRoot[] = [];
+    for (const plugin of projectRead.plugins) {
+      for (const entry of plugin.entries) projectRoots.push(rootOf(plugin, entry, 'project', projectRegistry));
     }
+    const shadowed = new Set(projectRoots.map((root) => root.id));
+    roots = [...projectRoots, ...roots.filter((root) => !shadowed.has(root.id))];
   }
 
   // Roots with the same installPath are kept once.
@@ -121,16 +132,16 @@ async function marketplaceListsItself(root: PluginRoot, inputs: PluginInputs): P
 async function readRegistry(
   path: string,
   label: string,
-  warnings: string[],
   inputs: PluginInputs,
-): Promise<RegistryPlugin[]> {
+): Promise<{ plugins: RegistryPlugin[]; warnings: string[] }> {
   inputs.files.add(path);
+  const warnings: string[] = [];
   const read = await readJsonFile(path);
-  if (read.status === 'missing') return [];
+  if (read.status === 'missing') return { plugins: [], warnings };
   const registry = read.status === 'ok' ? read.value : undefined;
   if (!isRecord(registry) || typeof registry.version !== 'number' || !isRecord(registry.plugins)) {
     warnings.push(`Failed to parse ${label} plugin registry: ${path}`);
-    return [];
+    return { plugins: [], warnings };
   }
   const out: RegistryPlugin[] = [];
   for (const [id, list] of Object.entries(registry.plugins)) {
@@ -151,15 +162,16 @@ async function readRegistry(
     }
     out.push({ id, name: id.slice(0, at), entries });
   }
-  return out;
+  return { plugins: out, warnings };
 }
 
 /** `enabledPlugins` of each settings file in turn, later files winning; only booleans count. */
 async function readEnabledPlugins(paths: string[], inputs: PluginInputs): Promise<Map<string, boolean>> {
+  for (const path of paths) inputs.files.add(path);
+  const files = await Promise.all(paths.map((path) => readJsonObject(path)));
   const enabled = new Map<string, boolean>();
-  for (const path of paths) {
-    inputs.files.add(path);
-    const map = (await readJsonObject(path))?.enabledPlugins;
+  for (const file of files) {
+    const map = file?.enabledPlugins;
     if (!isRecord(map)) continue;
     for (const [id, value] of Object.entries(map)) if (typeof value === 'boolean') enabled.set(id, value);
   }

@@ -26,22 +26,19 @@ export async function listOmpPluginRoots(
   const add = (root: PluginRoot) => {
     if (!roots.some((known) => known.path === root.path)) roots.push(root);
   };
-  // Extension packages from settings: CWD's (no walk), then the agent's.
-  for (const [settings, level] of [
-    [join(ws.cwd, cfg, 'settings.json'), 'project'],
-    [join(ws.agentDir, 'settings.json'), 'user'],
-  ] as const) {
-    for (const root of await extensionRoots(settings, level, pc, inputs)) add(root);
-  }
-  // Installed packages: the project's (under the anchor), then the user's.
+  // Extension packages from settings, CWD's (no walk) then the agent's; installed packages, the project's (under the
+  // anchor) then the user's. Everything is read at once; the roots keep that order.
   const disabled = await overridesDisabled(join(ws.cwd, cfg, 'plugin-overrides.json'), inputs);
   const installDirs: Array<[string, Level]> = [];
   const projectDir = pc.anchor === null ? null : join(pc.anchor, cfg, 'plugins');
   if (projectDir !== null && projectDir !== pc.agentPluginsDir) installDirs.push([projectDir, 'project']);
   installDirs.push([pc.agentPluginsDir, 'user']);
-  for (const [dir, level] of installDirs) {
-    for (const root of await installedRoots(dir, level, disabled, claudeRoots, inputs)) add(root);
-  }
+  const lists = await Promise.all([
+    extensionRoots(join(ws.cwd, cfg, 'settings.json'), 'project', pc, inputs),
+    extensionRoots(join(ws.agentDir, 'settings.json'), 'user', pc, inputs),
+    ...installDirs.map(([dir, level]) => installedRoots(dir, level, disabled, claudeRoots, inputs)),
+  ]);
+  for (const list of lists) for (const root of list) add(root);
   return roots;
 }
 
@@ -54,21 +51,23 @@ async function extensionRoots(
   inputs.files.add(settingsPath);
   const list = (await readJsonObject(settingsPath))?.extensions;
   if (!Array.isArray(list)) return [];
-  const roots: PluginRoot[] = [];
-  for (const entry of list) {
-    if (typeof entry !== 'string' || entry === '') continue;
-    const path = expandEntry(entry, pc.ws.home, pc.ws.cwd);
-    // Its appearing (or turning into a directory) adds a root.
-    inputs.files.add(path);
-    const info = await stat(path).catch(() => null);
-    if (info?.isDirectory() !== true) continue;
-    const manifest = join(path, 'package.json');
-    inputs.files.add(manifest);
-    const name = (await readJsonObject(manifest))?.name;
-    const id = typeof name === 'string' && name !== '' ? name : basename(path);
-    roots.push({ id, name: id, path, level });
-  }
-  return roots;
+  const paths = list
+    .filter((entry): entry is string => typeof entry === 'string' && entry !== '')
+    .map((entry) => expandEntry(entry, pc.ws.home, pc.ws.cwd));
+  const found = await Promise.all(
+    paths.map(async (path): Promise<PluginRoot | undefined> => {
+      // Its appearing (or turning into a directory) adds a root.
+      inputs.files.add(path);
+      const info = await stat(path).catch(() => null);
+      if (info?.isDirectory() !== true) return undefined;
+      const manifest = join(path, 'package.json');
+      inputs.files.add(manifest);
+      const name = (await readJsonObject(manifest))?.name;
+      const id = typeof name === 'string' && name !== '' ? name : basename(path);
+      return { id, name: id, path, level };
+    }),
+  );
+  return found.filter((root) => root !== undefined);
 }
 
 /**
@@ -91,22 +90,23 @@ async function installedRoots(
   const dependencies = isRecord(manifest?.dependencies) ? Object.keys(manifest.dependencies) : [];
   const locked = isRecord(lock?.plugins) ? lock.plugins : {};
   const names = [...new Set([...dependencies, ...Object.keys(locked)])];
-  const roots: PluginRoot[] = [];
-  for (const name of names) {
-    if (!PACKAGE_NAME.test(name)) continue;
-    const path = join(pluginsDir, 'node_modules', name);
-    const packageJson = join(path, 'package.json');
-    inputs.files.add(packageJson);
-    const own = await readJsonObject(packageJson);
-    if (own === undefined || (own.omp === undefined && own.pi === undefined)) continue;
-    const state = locked[name];
-    if (isRecord(state) && state.enabled === false) continue;
-    if (disabled.has(name)) continue;
-    const real = await realpath(path).catch(() => path);
-    if (claudeRoots.has(real)) continue;
-    roots.push({ id: name, name, path, level });
-  }
-  return roots;
+  const found = await Promise.all(
+    names.map(async (name): Promise<PluginRoot | undefined> => {
+      if (!PACKAGE_NAME.test(name)) return undefined;
+      const path = join(pluginsDir, 'node_modules', name);
+      const packageJson = join(path, 'package.json');
+      inputs.files.add(packageJson);
+      const own = await readJsonObject(packageJson);
+      if (own === undefined || (own.omp === undefined && own.pi === undefined)) return undefined;
+      const state = locked[name];
+      if (isRecord(state) && state.enabled === false) return undefined;
+      if (disabled.has(name)) return undefined;
+      const real = await realpath(path).catch(() => path);
+      if (claudeRoots.has(real)) return undefined;
+      return { id: name, name, path, level };
+    }),
+  );
+  return found.filter((root) => root !== undefined);
 }
 
 async function overridesDisabled(path: string, inputs: PluginInputs): Promise<Set<string>> {

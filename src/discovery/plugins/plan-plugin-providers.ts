@@ -50,8 +50,9 @@ export async function planPluginProviders(ws: WorkspaceContext): Promise<PluginP
     ompRoots = ompRoots.filter((root) => !taken.has(root.path));
   }
 
-  for (const root of claudeRoots) {
-    const { dirs, warnings } = await claudePluginSkillDirs(root, inputs);
+  const placed = await Promise.all(claudeRoots.map((root) => claudePluginSkillDirs(root, inputs)));
+  for (const [index, root] of claudeRoots.entries()) {
+    const { dirs, warnings } = placed[index]!;
     providers['claude-plugins'].warnings.push(...warnings);
     for (const path of dirs) {
       providers['claude-plugins'].dirs.push({
@@ -82,11 +83,20 @@ async function pickAgentPlugins(
 ): Promise<Set<string>> {
   const taken = new Set<string>();
   const verdicts = new Map<string, Awaited<ReturnType<typeof classifyPluginRoot>>>();
-  for (const root of [...claudeRoots, ...ompRoots]) {
-    const realRoot = await realpath(root.path).catch(() => undefined);
-    if (realRoot === undefined) continue;
+  const candidates = [...claudeRoots, ...ompRoots];
+  // Read at once; judged in order below (the first root of a real path is the one reported).
+  const read = await Promise.all(
+    candidates.map(async (root) => {
+      const realRoot = await realpath(root.path).catch(() => undefined);
+      return realRoot === undefined ? undefined : { realRoot, verdict: await classifyPluginRoot(root.path, inputs) };
+    }),
+  );
+  for (const [index, root] of candidates.entries()) {
+    const found = read[index];
+    if (found === undefined) continue;
+    const { realRoot } = found;
     const known = verdicts.get(realRoot);
-    const verdict = known ?? (await classifyPluginRoot(root.path, inputs));
+    const verdict = known ?? found.verdict;
     if (verdict.kind === 'other') continue;
     taken.add(root.path);
     if (known !== undefined) continue;

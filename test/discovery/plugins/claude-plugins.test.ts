@@ -369,6 +369,28 @@ describe('claude-plugins: ranking, gate and profiles', () => {
     assert.equal(y?.winner.source.plugin, 'tools@m');
   });
 
+  it("a custom directory replaces a plugin skill, as it replaces any provider's", async () => {
+    const { base, ctx } = await workspace({});
+    await writeTree(base, {
+      [CLAUDE_REGISTRY]: registry({ 'tools@m': [entry(join(base, 'tools'))] }),
+      'tools/skills/lint/SKILL.md': SK({ description: 'plugin' }),
+      'C/lint/SKILL.md': SK({ description: 'custom' }),
+    });
+    const result = await run({
+      ...ctx,
+      settings: { ...ctx.settings, skills: { ...ctx.settings.skills, customDirectories: [join(base, 'C')] } },
+    });
+    assert.deepEqual(
+      result.skills.map((skill) => [skill.name, skill.source.id, skill.description]),
+      [['lint', 'custom:user', 'custom']],
+    );
+    assert.deepEqual(
+      result.collisions.map((c) => c.shadowed.map((s) => [s.source.id, s.source.plugin, s.reason])),
+      [[['claude-plugins:user', 'tools@m', 'custom-override']]],
+    );
+    assert.deepEqual(result.warnings, []);
+  });
+
   it('follows the fallback gate but still warns; a managed skill defers to an enabled plugin skill', async () => {
     const { base, ctx } = await workspace({});
     await writeTree(base, {
