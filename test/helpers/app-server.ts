@@ -74,9 +74,6 @@ export async function startServer(t: TestContext, options: TestServerOptions = {
   if (options.ready !== false) await registry.defaultWorkspace.ready;
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
-  // The first index is built before the test goes on: a test that edits the tree at once would otherwise race that
-  // build, which reads the files at a moment set by the machine's load. Tests of the not-ready state gate `discover`.
-  if (options.registry?.discover === undefined) await (await registry.get()).ready.catch(() => undefined);
   return { app, registry, base: `http://127.0.0.1:${port}`, port, root, home, cwd, settings };
 }
 
