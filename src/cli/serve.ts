@@ -83,15 +83,17 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   let app: FastifyInstance | undefined;
   let url: string;
   try {
+    // The default workspace's first index is built before the port opens, so the first answer is complete.
+    // A failed first build is not fatal: the workspace retries it and requests answer 503 NotReady meanwhile.
+    // Built before the app, whose load sampling starts with it: the build blocks the event loop (seconds for a large
+    // tree on a loaded machine), and counted as lag it had the first requests after the listening line refused 503.
+    await (await registry.get()).ready.catch(() => undefined);
     app = await buildApp({
       registry,
       getSettings: () => settings,
       security: { token, bindHost: host, getServerSettings: () => settings.server },
       logger,
     });
-    // The default workspace's first index is built before the port opens, so the first answer is complete.
-    // A failed first build is not fatal: the workspace retries it and requests answer 503 NotReady meanwhile.
-    await (await registry.get()).ready.catch(() => undefined);
     logger.info({ cwd, profile: settings.profile, config: config?.file }, `serving the workspace ${cwd}`);
     url = await listen(app, host, port);
     // Log lines are batched (log-destination.ts); the listening line is the one scripts wait for: out at once.
