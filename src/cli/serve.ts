@@ -12,6 +12,7 @@ import type { DiscoveryEnv, Settings } from '../discovery/types.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { buildApp } from '../server/app.js';
 import { isLoopbackBind } from '../server/host-allow-list.js';
+import { localPeerTables } from '../server/security-checks.js';
 import { CliError } from './cli-error.js';
 import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
 import { listenAddress, withCliOverrides } from './effective-settings.js';
@@ -46,6 +47,13 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     // Anyone who can reach a non-loopback address could read every skill and file under the skill directories.
     throw new CliError(
       `refusing to listen on ${host} without a token: pass --token-file FILE (or set server.tokenFile in the config)`,
+    );
+  }
+
+  if (token === undefined && settings.server.localPeers === 'same-user' && localPeerTables() === null) {
+    // SECURITY.md: where the kernel's socket tables cannot be read, every local user can reach the daemon.
+    logger.warn(
+      'this platform cannot tell which local user a connection comes from: other users of this machine can reach the daemon; use a token (--token-file)',
     );
   }
 

@@ -7,12 +7,14 @@ export type SkillsdErrorCode =
   | 'Unauthorized'
   | 'ForbiddenHost'
   | 'ForbiddenOrigin'
+  | 'ForbiddenPeer'
   | 'PathEscapesSkill'
   | 'SkillNotFound'
   | 'FileNotFound'
   | 'NotADirectory'
   | 'NotAFile'
   | 'NotReady'
+  | 'Overloaded'
   | 'InvalidSettings';
 
 export class SkillsdError extends Error {

@@ -59,6 +59,7 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
 export const DEFAULT_RETRY_MS = 3000;
 /** How long `close()` lets requests in flight finish before it drops their connections. */
 const CLOSE_GRACE_MS = 1500;
+const NOSNIFF = 'nosniff';
 /** Seconds a client should wait after a 503 `NotReady`. */
 const RETRY_AFTER_S = '1';
 
@@ -86,8 +87,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         error.code === 'FST_ERR_BAD_URL'
           ? errorBody(400, skillPath ? 'InvalidPath' : 'BadRequest', `Malformed percent-encoding in URL: ${path}`)
           : toErrorResponse(error);
+      reply.raw.setHeader('x-content-type-options', NOSNIFF);
       (reply as FastifyReply).code(body.statusCode).type('application/json; charset=utf-8').send(body);
     },
+  });
+
+  // Every answer says what it is and may not be sniffed into something else (HTML from a JSON error that echoes a
+  // path, for one). Set on the raw response so that every way out (errors, SSE, the swagger UI) carries it.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.raw.setHeader('x-content-type-options', NOSNIFF);
+    done();
   });
 
   let closing = false;

@@ -11,12 +11,14 @@ export const STATUS_BY_CODE: Record<SkillsdErrorCode, number> = {
   Unauthorized: 401,
   ForbiddenHost: 403,
   ForbiddenOrigin: 403,
+  ForbiddenPeer: 403,
   PathEscapesSkill: 403,
   SkillNotFound: 404,
   FileNotFound: 404,
   NotADirectory: 404,
   NotAFile: 409,
   NotReady: 503,
+  Overloaded: 503,
 };
 
 export interface ErrorBody {

@@ -1,0 +1,155 @@
+// Which local user owns the client end of a TCP connection, read from the kernel's socket tables (Linux).
+//
+// Loopback is reachable by every account on the machine: without this, any other local user could read the
+// daemon's user's skills (SECURITY.md, "Other local users"). `/proc/net/tcp` and `/proc/net/tcp6` list every socket of
+// the network namespace with the uid that created it; the client's socket is the line whose local address is the
+// connection's remote address and port, and whose remote address is the daemon's end of it.
+//
+// Both tables are opened once and re-read from offset 0 (pread) on each lookup: a lookup needs no new descriptor, so
+// it still works when a flood of connections has used every descriptor up (SECURITY.md, "Running out of descriptors").
+
+import { closeSync, openSync, readSync } from 'node:fs';
+import { isIPv4, isIPv6 } from 'node:net';
+import { endianness } from 'node:os';
+
+/** A connection's two ends, as `net.Socket` reports them. */
+export interface ConnectionEnds {
+  remoteAddress: string;
+  remotePort: number;
+  localAddress: string;
+  localPort: number;
+}
+
+export interface PeerTables {
+  /** The uid owning the client's socket, or undefined when no table lists it. */
+  ownerOf(ends: ConnectionEnds): number | undefined;
+  close(): void;
+}
+
+const TABLES = ['/proc/net/tcp', '/proc/net/tcp6'] as const;
+const READ_CHUNK = 256 * 1024;
+/** Column of `uid` in a table line (`sl local rem st tx:rx tr:when retrnsmt uid …`). */
+const UID_COLUMN = 7;
+/** TCP_TIME_WAIT: a closed connection's remnant, listed with uid 0; a live socket with the same ends wins. */
+const TIME_WAIT = '06';
+const LITTLE_ENDIAN = endianness() === 'LE';
+const MAPPED_V4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
+
+/** Opens the tables, or returns undefined where this platform has none (then no peer can be told apart). */
+export function openPeerTables(paths: readonly string[] = TABLES): PeerTables | undefined {
+  const descriptors: number[] = [];
+  for (const path of paths) {
+    try {
+      descriptors.push(openSync(path, 'r'));
+    } catch {
+      // tcp6 is absent on a kernel without IPv6; tcp alone still answers IPv4 clients.
+    }
+  }
+  if (descriptors.length === 0) return undefined;
+  const buffer = Buffer.allocUnsafe(READ_CHUNK);
+  return {
+    ownerOf(ends) {
+      const needles = lineNeedles(ends);
+      if (needles.length === 0) return undefined;
+      for (const fd of descriptors) {
+        const uid = findOwner(readTable(fd, buffer), needles);
+        if (uid !== undefined) return uid;
+      }
+      return undefined;
+    },
+    close() {
+      for (const fd of descriptors.splice(0)) closeSync(fd);
+    },
+  };
+}
+
+/** The whole table, read from its start: the kernel regenerates it on every read from offset 0. */
+function readTable(fd: number, buffer: Buffer): string {
+  let text = '';
+  let position = 0;
+  for (;;) {
+    const read = readSync(fd, buffer, 0, buffer.length, position);
+    if (read === 0) return text;
+    text += buffer.toString('latin1', 0, read);
+    position += read;
+  }
+}
+
+/** `<client> <server> ` in each spelling a table may use (an IPv4 client appears in tcp6 as `::ffff:a.b.c.d`). */
+function lineNeedles(ends: ConnectionEnds): string[] {
+  const clients = addressSpellings(ends.remoteAddress);
+  const servers = addressSpellings(ends.localAddress);
+  const out: string[] = [];
+  for (const [family, client] of clients) {
+    const server = servers.find(([serverFamily]) => serverFamily === family)?.[1];
+    if (server !== undefined) out.push(` ${client}:${hexPort(ends.remotePort)} ${server}:${hexPort(ends.localPort)} `);
+  }
+  return out;
+}
+
+function findOwner(table: string, needles: readonly string[]): number | undefined {
+  for (const needle of needles) {
+    let from = 0;
+    for (;;) {
+      const at = table.indexOf(needle, from);
+      if (at < 0) break;
+      from = at + needle.length;
+      const start = table.lastIndexOf('\n', at) + 1;
+      const end = table.indexOf('\n', at);
+      const columns = table
+        .slice(start, end < 0 ? undefined : end)
+        .trim()
+        .split(/\s+/);
+      if (columns[3] === TIME_WAIT) continue;
+      const uid = Number(columns[UID_COLUMN]);
+      if (Number.isInteger(uid) && uid >= 0) return uid;
+    }
+  }
+  return undefined;
+}
+
+type Spelling = [family: 4 | 6, hex: string];
+
+/** An address as the tables print it: each 32-bit word in host byte order, as 8 upper-case hex digits. */
+function addressSpellings(address: string): Spelling[] {
+  const mapped = MAPPED_V4.exec(address)?.[1];
+  const v4 = mapped ?? (isIPv4(address) ? address : undefined);
+  if (v4 !== undefined) {
+    const bytes = v4.split('.').map(Number);
+    const mappedBytes = [...new Array<number>(10).fill(0), 0xff, 0xff, ...bytes];
+    return [
+      [4, words(bytes)],
+      [6, words(mappedBytes)],
+    ];
+  }
+  if (isIPv6(address)) return [[6, words(ipv6Bytes(address))]];
+  return [];
+}
+
+function words(bytes: readonly number[]): string {
+  let out = '';
+  for (let index = 0; index < bytes.length; index += 4) {
+    const word = bytes.slice(index, index + 4);
+    if (LITTLE_ENDIAN) word.reverse();
+    out += word.map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  }
+  return out.toUpperCase();
+}
+
+function hexPort(port: number): string {
+  return port.toString(16).toUpperCase().padStart(4, '0');
+}
+
+/** The 16 bytes of an IPv6 address (Node reports them compressed, `::1`, possibly with a zone `%lo`). */
+function ipv6Bytes(address: string): number[] {
+  const bare = address.split('%')[0] ?? '';
+  const [head = '', tail] = bare.split('::');
+  const groups = (part: string) => (part === '' ? [] : part.split(':'));
+  const before = groups(head);
+  const after = tail === undefined ? [] : groups(tail);
+  const all = [...before, ...new Array<string>(8 - before.length - after.length).fill('0'), ...after];
+  return all.flatMap((group) => {
+    const value = Number.parseInt(group, 16);
+    return [value >> 8, value & 0xff];
+  });
+}
