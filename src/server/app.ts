@@ -7,7 +7,9 @@ import { SkillsdError } from '../discovery/errors.js';
 import type { Settings } from '../discovery/types.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { answerClientError } from './client-error.js';
-import { errorBody, toErrorResponse } from './errors.js';
+import { type ConnectionLimits, defaultConnectionLimits } from './connection-limits.js';
+import { errorBody, isDescriptorShortage, toErrorResponse } from './errors.js';
+import { guardServer } from './guard-server.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { defaultPressureOptions, type PressureOptions, pressurePlugin } from './plugins/pressure.js';
@@ -18,7 +20,7 @@ import { requestIdSequence } from './request-ids.js';
 import { PathOnlyLogController, pathOf } from './request-log.js';
 import { collisionsRoutes } from './routes/collisions.js';
 import { contextFilesRoutes } from './routes/context-files.js';
-import { eventsRoutes } from './routes/events.js';
+import { eventsHeadRoute, eventsRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { invocationsRoutes } from './routes/invocations.js';
 import { promptRoutes } from './routes/prompt.js';
@@ -45,6 +47,8 @@ export interface AppOptions {
   pressure?: Partial<PressureOptions>;
   /** Answer `GET /skills` polls before Fastify's pipeline (poll-fast-path.ts; default true). */
   pollFastPath?: boolean;
+  /** Timeouts and the connection cap over `defaultConnectionLimits()` (SECURITY.md, connections and descriptors). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 declare module 'fastify' {
@@ -62,10 +66,13 @@ const CLOSE_GRACE_MS = 1500;
 const NOSNIFF = 'nosniff';
 /** Seconds a client should wait after a 503 `NotReady`. */
 const RETRY_AFTER_S = '1';
+/** Seconds a client should wait after running the daemon out of descriptors. */
+const OVERLOAD_RETRY_AFTER_S = '5';
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // One id sequence for Fastify and the poll fast path.
   const nextRequestId = requestIdSequence();
+  const limits = { ...defaultConnectionLimits(), ...options.connections };
   const app = Fastify({
     ...loggerOption(options.logger),
     genReqId: nextRequestId,
@@ -76,6 +83,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Requests arriving while closing get our own 503 body (below) instead of Fastify's.
     return503OnClosing: false,
     routerOptions: { maxParamLength: 1024 },
+    // Bounded times (FINDINGS: Fastify leaves them off): a socket that sends nothing, or a body that trickles, is
+    // closed instead of holding a descriptor. `/events` streams switch the idle timeout off for their socket.
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
     // What Node's HTTP parser refuses (a head over 16 KB, bytes that are not HTTP) is answered in the shape of API.md.
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
@@ -116,7 +129,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     const body = toErrorResponse(error);
-    if (body.statusCode >= 500 && body.code !== 'NotReady') {
+    if (isDescriptorShortage(error)) {
+      // Out of descriptors is overload: shed load until it passes (pressure.ts), never a crash or a bare 500.
+      app.reportDescriptorShortage();
+      request.log.warn({ err: error }, 'out of file descriptors: refusing a request');
+      reply.header('retry-after', OVERLOAD_RETRY_AFTER_S);
+    } else if (body.statusCode >= 500 && body.code !== 'NotReady') {
       request.log.error({ err: error }, 'request failed');
     }
     if (body.code === 'NotReady') reply.header('retry-after', RETRY_AFTER_S);
@@ -154,6 +172,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contextFilesRoutes);
   await app.register(healthRoutes);
   await app.register(eventsRoutes);
+  await app.register(eventsHeadRoute);
 
   const fastPath =
     options.pollFastPath === false
@@ -170,6 +189,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('pollFastPath', fastPath);
 
   await app.ready();
+  guardServer(app.server, {
+    maxConnections: limits.maxConnections,
+    log: app.log,
+    onShortage: () => app.reportDescriptorShortage(),
+  });
   if (fastPath !== undefined) installPollFastPath(app.server, fastPath);
   return app;
 }

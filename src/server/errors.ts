@@ -32,9 +32,20 @@ export function errorBody(statusCode: number, code: string, message: string): Er
   return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
+/** Errors of a process out of descriptors: overload, not a fault (SECURITY.md, "Connections and descriptors"). */
+const DESCRIPTOR_SHORTAGE = new Set(['EMFILE', 'ENFILE']);
+
+export function isDescriptorShortage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && DESCRIPTOR_SHORTAGE.has(code);
+}
+
 /** Maps any thrown value to the status and body of API.md. Unknown errors become a 500 without internals. */
 export function toErrorResponse(error: unknown): ErrorBody {
   if (isSkillsdError(error)) return errorBody(STATUS_BY_CODE[error.code], error.code, error.message);
+  if (isDescriptorShortage(error)) {
+    return errorBody(503, 'Overloaded', 'The daemon is overloaded (descriptors); retry in a few seconds');
+  }
   const fastifyError = error as { statusCode?: number; code?: string; validation?: unknown; message?: string };
   if (fastifyError?.validation !== undefined) {
     return errorBody(400, 'BadRequest', fastifyError.message ?? 'Bad request');

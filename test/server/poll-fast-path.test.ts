@@ -191,7 +191,7 @@ describe('GET /skills fast path', () => {
     const viaFastify = await exchange(h.s.port, polls('/skills?'));
     assert.equal(h.answered(), before + 3);
     assert.equal(withoutDate(fast), withoutDate(viaFastify));
-    assert.match(fast, /\r\nConnection: keep-alive\r\nKeep-Alive: timeout=72\r\n/);
+    assert.match(fast, /\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n/);
     const lines = (await logged(h, 7)).slice(1);
     assert.deepEqual(
       lines.map((line) => reqIdOf(line) - reqIdOf(lines[0] ?? '')),
