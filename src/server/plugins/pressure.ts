@@ -4,14 +4,16 @@
 //
 // This replaces @fastify/under-pressure, whose sampler calls `process.memoryUsage()`: that opens a file under /proc,
 // throws EMFILE once descriptors are exhausted, and, thrown from a timer, ended the process. The figures here come
-// from calls that open nothing (`process.memoryUsage.rss()`, V8's heap statistics), and a sample that fails anyway
-// keeps the last state rather than throwing. Each sample stands alone, so the state clears as soon as its cause goes.
+// from sources that open nothing per sample (V8's heap statistics; the RSS from a /proc file opened once), and a
+// sample that fails anyway counts as a descriptor shortage rather than throwing. Each sample stands alone, so the
+// state clears as soon as its cause goes.
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { errorBody } from '../errors.js';
+import { errorBody, isDescriptorShortage } from '../errors.js';
+import { residentMemoryReader } from '../resident-memory.js';
 
 export interface PressureOptions {
   /** Mean event-loop delay over a sample above which requests are refused (ms). */
@@ -53,18 +55,21 @@ declare module 'fastify' {
     /** What the last sample found over its bound, or undefined. */
     pressureType(): PressureType | undefined;
     /**
-     * Records that an operation failed for want of a descriptor (EMFILE/ENFILE): requests are refused until a whole
-     * sample interval passes without another such failure.
+     * Records that an operation failed for want of a descriptor (EMFILE/ENFILE): requests are refused until
+     * `Retry-After` seconds pass without another such failure.
      */
     reportDescriptorShortage(): void;
   }
 }
 
 const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
+  const residentBytes = residentMemoryReader();
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
   let current: PressureType | undefined;
   let shortageAt = Number.NEGATIVE_INFINITY;
+  // Nothing measures free descriptors without using one: a shortage holds for as long as clients were told to wait.
+  const shortageHoldMs = Math.max(options.sampleIntervalMs, options.retryAfterS * 1000);
   let sampleFailed = false;
 
   const sample = () => {
@@ -74,16 +79,21 @@ const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
       const delayMs = Number.isNaN(mean) ? 0 : Math.max(0, mean / 1e6 - RESOLUTION_MS);
       histogram.reset();
       const heapUsed = getHeapStatistics().used_heap_size;
-      const rss = process.memoryUsage.rss();
+      const rss = residentBytes();
       if (delayMs > options.maxEventLoopDelayMs) current = 'eventLoopDelay';
       else if (heapUsed > options.maxHeapUsedBytes) current = 'heapUsedBytes';
       else if (rss > options.maxRssBytes) current = 'rssBytes';
-      else if (performance.now() - shortageAt < options.sampleIntervalMs) current = 'descriptors';
+      else if (performance.now() - shortageAt < shortageHoldMs) current = 'descriptors';
       else current = undefined;
       sampleFailed = false;
     } catch (error) {
-      // Nothing above should throw; if something does, the daemon keeps serving on the last state.
-      if (!sampleFailed) app.log.error({ err: error }, 'load sampling failed; keeping the last state');
+      // Nothing above should throw. If something does for want of a descriptor, that is the overload; anything else
+      // keeps the last state. Either way the daemon keeps serving, and says so once.
+      if (isDescriptorShortage(error)) {
+        shortageAt = performance.now();
+        current = 'descriptors';
+      }
+      if (!sampleFailed) app.log.error({ err: error }, 'load sampling failed');
       sampleFailed = true;
     }
   };
