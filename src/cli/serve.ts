@@ -18,7 +18,7 @@ import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-fi
 import { listenAddress, withCliOverrides } from './effective-settings.js';
 import { createLogger } from './logger.js';
 import type { ServeOptions } from './parse-args.js';
-import { assertPrivateConfigFile, loadTokenFile } from './token-file.js';
+import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './token-file.js';
 
 /** Open connections get this long to finish on shutdown before they are cut, well inside API.md's 5 s. */
 const CLOSE_GRACE_MS = 2500;
@@ -41,8 +41,10 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
 
   const tokenFile = settings.server.tokenFile;
   const token = tokenFile !== undefined ? await loadTokenFile(tokenFile, logger) : settings.server.token;
-  if (tokenFile === undefined && token !== undefined && config !== undefined)
+  if (tokenFile === undefined && token !== undefined && config !== undefined) {
     await assertPrivateConfigFile(config.file);
+    assertTokenLength(token, `config file ${config.file}: server.token`);
+  }
   if (token === undefined && !isLoopbackBind(host)) {
     // Anyone who can reach a non-loopback address could read every skill and file under the skill directories.
     throw new CliError(
