@@ -8,6 +8,7 @@ import type { Settings } from '../discovery/types.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { answerClientError } from './client-error.js';
 import { type ConnectionLimits, defaultConnectionLimits } from './connection-limits.js';
+import { capEcho } from './echo.js';
 import { errorBody, isDescriptorShortage, toErrorResponse } from './errors.js';
 import { guardServer } from './guard-server.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
@@ -98,7 +99,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const skillPath = path.startsWith('/skill/');
       const body =
         error.code === 'FST_ERR_BAD_URL'
-          ? errorBody(400, skillPath ? 'InvalidPath' : 'BadRequest', `Malformed percent-encoding in URL: ${path}`)
+          ? errorBody(
+              400,
+              skillPath ? 'InvalidPath' : 'BadRequest',
+              `Malformed percent-encoding in URL: ${capEcho(path)}`,
+            )
           : toErrorResponse(error);
       reply.raw.setHeader('x-content-type-options', NOSNIFF);
       (reply as FastifyReply).code(body.statusCode).type('application/json; charset=utf-8').send(body);
@@ -147,7 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply
       .code(404)
       .type('application/json; charset=utf-8')
-      .send(errorBody(404, 'NotFound', `Route ${request.method} ${path} not found`));
+      .send(errorBody(404, 'NotFound', `Route ${capEcho(request.method)} ${capEcho(path)} not found`));
   });
 
   if (options.security !== undefined) await app.register(securityPlugin, options.security);

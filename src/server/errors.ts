@@ -3,6 +3,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import { isSkillsdError, type SkillsdErrorCode } from '../discovery/errors.js';
+import { capFirstLine } from './echo.js';
 
 export const STATUS_BY_CODE: Record<SkillsdErrorCode, number> = {
   InvalidPath: 400,
@@ -28,8 +29,9 @@ export interface ErrorBody {
   message: string;
 }
 
+/** An error body; the message's first line, where any echo of the request is, is capped (echo.ts). */
 export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
-  return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
+  return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message: capFirstLine(message) };
 }
 
 /** Errors of a process out of descriptors: overload, not a fault (SECURITY.md, "Connections and descriptors"). */
