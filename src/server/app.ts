@@ -48,7 +48,7 @@ export interface AppOptions {
   pressure?: Partial<PressureOptions>;
   /** Answer `GET /skills` polls before Fastify's pipeline (poll-fast-path.ts; default true). */
   pollFastPath?: boolean;
-  /** Timeouts and the connection cap over `defaultConnectionLimits()` (SECURITY.md, connections and descriptors). */
+  /** Timeouts and the connection cap over `defaultConnectionLimits()` (SECURITY.md §4, exhaustion). */
   connections?: Partial<ConnectionLimits>;
 }
 

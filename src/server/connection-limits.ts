@@ -1,4 +1,4 @@
-// How long a connection may take and how many may be open (SECURITY.md, "Connections and descriptors"). Without
+// How long a connection may take and how many may be open (SECURITY.md §4, exhaustion). Without
 // bounds, ~1,100 idle sockets or stalled request bodies used every descriptor the daemon had, and the first thing that
 // then needed one failed: the daemon exited. Each open connection holds a descriptor, so the cap on connections comes
 // from the descriptor limit, with room kept for the files, watchers and logs the daemon itself needs.

@@ -34,7 +34,7 @@ export function errorBody(statusCode: number, code: string, message: string): Er
   return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message: capFirstLine(message) };
 }
 
-/** Errors of a process out of descriptors: overload, not a fault (SECURITY.md, "Connections and descriptors"). */
+/** Errors of a process out of descriptors: overload, not a fault (SECURITY.md §4, exhaustion). */
 const DESCRIPTOR_SHORTAGE = new Set(['EMFILE', 'ENFILE']);
 
 export function isDescriptorShortage(error: unknown): boolean {

@@ -1,4 +1,4 @@
-// The HTTP server's own defences against running out of descriptors (SECURITY.md, "Connections and descriptors"):
+// The HTTP server's own defences against running out of descriptors (SECURITY.md §4, exhaustion):
 // a cap on open connections, a logged refusal when it is reached, and accept errors (EMFILE/ENFILE) handled as
 // overload. Node emits a failed accept as the server's `error` event, which without a listener ends the process:
 // any local peer (or, on a `--host 0.0.0.0` bind, any remote one, token or not) could stop the daemon by opening

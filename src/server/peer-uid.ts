@@ -1,12 +1,12 @@
 // Which local user owns the client end of a TCP connection, read from the kernel's socket tables (Linux).
 //
 // Loopback is reachable by every account on the machine: without this, any other local user could read the
-// daemon's user's skills (SECURITY.md, "Other local users"). `/proc/net/tcp` and `/proc/net/tcp6` list every socket of
+// daemon's user's skills (SECURITY.md §2, other local users). `/proc/net/tcp` and `/proc/net/tcp6` list every socket of
 // the network namespace with the uid that created it; the client's socket is the line whose local address is the
 // connection's remote address and port, and whose remote address is the daemon's end of it.
 //
 // Both tables are opened once and re-read from offset 0 (pread) on each lookup: a lookup needs no new descriptor, so
-// it still works when a flood of connections has used every descriptor up (SECURITY.md, "Running out of descriptors").
+// it still works when a flood of connections has used every descriptor up (SECURITY.md §4, exhaustion).
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';

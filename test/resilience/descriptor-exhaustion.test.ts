@@ -1,4 +1,4 @@
-// Running out of descriptors is overload, never a crash (SECURITY.md, "Connections and descriptors"). The built daemon
+// Running out of descriptors is overload, never a crash (SECURITY.md §4, exhaustion). The built daemon
 // runs under a low descriptor limit (prlimit); more idle connections are opened than it has descriptors. It must stay
 // up, refuse and log, and answer again once those connections go, with and without a token.
 

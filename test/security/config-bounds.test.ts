@@ -1,6 +1,6 @@
 // Bounded config reads against the real daemon: a config linked to /dev/zero is refused at start, and an edit that
 // links it there while running is refused like any bad edit, without the memory growth that left every route at
-// 503 before (SECURITY.md, "Config and token files").
+// 503 before (SECURITY.md §4, bounded config and token reads).
 
 import assert from 'node:assert/strict';
 import { rename, symlink, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Same user only (SECURITY.md, "Other local users and hostile repositories"): another local account reaching the
+// Same user only (SECURITY.md §2, other local users): another local account reaching the
 // daemon over loopback is refused 403 `ForbiddenPeer`, found from the kernel's socket tables. The daemon runs as one
 // unprivileged uid and curl as others, through setpriv, so the kernel really attributes each client socket to its user.
 

@@ -1,4 +1,4 @@
-// Bounded connection times (SECURITY.md, "Connections and descriptors"), with small limits so that nothing waits long:
+// Bounded connection times (SECURITY.md §4, exhaustion), with small limits so that nothing waits long:
 // a socket that sends nothing and a body that trickles are closed with 408; an `/events` stream is exempt from the
 // idle timeout that closes quiet sockets. Every wait is on a socket event; the bounds are safety nets only.
 

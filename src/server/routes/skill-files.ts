@@ -25,7 +25,7 @@ import { matchesIfNoneMatch } from './conditional.js';
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
 const SKILL_TARGET = /^\/skill\/([^/]*)(?:\/(.*))?$/s;
 const NOT_HEADER_SAFE = /[^\x20-\x24\x26-\x7e]/gu;
-/** The deepest `/skill/<name>/<path>` served, in directories (SECURITY.md, "Bounds"); no skill tree is this deep. */
+/** The deepest `/skill/<name>/<path>` served, in directories (SECURITY.md §4, small bounds); no skill tree is this deep. */
 export const MAX_PATH_SEGMENTS = 64;
 // Every separator resolveSkillResource would split on, raw or percent-encoded.
 const SEPARATOR = /\/|\\|%2f|%5c/i;
