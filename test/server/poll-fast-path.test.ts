@@ -410,10 +410,12 @@ describe('the HTTP server behind the fast path', () => {
     assert.ok(fast.app.pollFastPath !== undefined);
     for (const s of [plain, fast]) {
       const server = s.app.server;
-      assert.equal(server.keepAliveTimeout, 72_000);
-      assert.equal(server.requestTimeout, 0);
-      assert.equal(server.headersTimeout, 60_000);
-      assert.equal(server.timeout, 0);
+      // The bounded times of connection-limits.ts.
+      assert.equal(server.keepAliveTimeout, 5000);
+      assert.equal(server.requestTimeout, 30_000);
+      assert.equal(server.headersTimeout, 10_000);
+      assert.equal(server.timeout, 30_000);
+      assert.ok(server.maxConnections > 0);
       assert.equal(server.maxHeadersCount, null);
       assert.equal(server.maxRequestsPerSocket, 0);
       assert.equal(server.listenerCount('request'), 1);
