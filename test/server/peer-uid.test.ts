@@ -3,9 +3,12 @@
 // test/security/local-peers.test.ts).
 
 import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { openPeerTables } from '../../src/server/peer-uid.js';
+import { makeTempDir } from '../helpers/temp-tree.js';
 
 const linux = process.platform === 'linux' ? false : 'the socket tables are Linux-only';
 
@@ -78,6 +81,40 @@ describe('openPeerTables', { skip: linux }, () => {
       );
     } finally {
       tables.close();
+    }
+  });
+
+  it("finds a line cut by a read's end, wherever the cut falls", async (t) => {
+    // A table file longer than one read (256 KiB): the client's line is placed so that the read ends inside its
+    // addresses, then between its addresses and its uid.
+    const { dir, cleanup } = await makeTempDir();
+    t.after(cleanup);
+    const ends = { remoteAddress: '127.0.0.1', remotePort: 0xd431, localAddress: '127.0.0.1', localPort: 0x1cfc };
+    const line = (index: number, port: string, uid: number) =>
+      `${String(index).padStart(4)}: 0100007F:${port} 0100007F:1CFC 01 00000000:00000000 00:00000000 00000000 ${String(uid).padStart(5)}        0 ${index} 1 0000000000000000 20 4 0 10 -1\n`;
+    const READ = 256 * 1024;
+    for (const cutAt of ['needle', 'before uid']) {
+      const filler: string[] = [];
+      let length = 0;
+      while (length < READ - 300) {
+        const next = line(filler.length, '0001', 0);
+        filler.push(next);
+        length += next.length;
+      }
+      const target = line(filler.length, 'D431', 4321);
+      // Where in the target line the read should end: inside ` 0100007F:D431 `, or after the addresses.
+      const offsetInLine = cutAt === 'needle' ? target.indexOf('D431') : target.indexOf(' 01 ');
+      const pad = READ - length - offsetInLine;
+      const header = `${' '.repeat(Math.max(0, pad - 1))}\n`;
+      const file = join(dir, `tcp-${cutAt.replace(' ', '-')}`);
+      await writeFile(file, header + filler.join('') + target + line(filler.length + 1, '0002', 0));
+      const tables = openPeerTables([file, join(dir, 'missing-tcp6')]);
+      assert.ok(tables !== undefined);
+      try {
+        assert.equal(tables.ownerOf(ends), 4321, cutAt);
+      } finally {
+        tables.close();
+      }
     }
   });
 
