@@ -66,9 +66,12 @@ async function exhaust(daemon: RunningDaemon, headers: Record<string, string>): 
     ((await skills.json()) as { skills: Array<{ name: string }> }).skills.map((skill) => skill.name),
     ['pdf'],
   );
-  const health = await untilAnswered(`${daemon.url}/health`, headers, 200);
-  const body = (await health.json()) as { status: string; overloaded: boolean };
-  assert.equal(body.overloaded, false);
+  // The overload state clears once its cause is gone (a loaded machine may lag a sample or two first).
+  let body = (await (await untilAnswered(`${daemon.url}/health`, headers, 200)).json()) as {
+    status: string;
+    overloaded: boolean;
+  };
+  while (body.overloaded) body = (await (await fetch(`${daemon.url}/health`, { headers })).json()) as typeof body;
   assert.equal(body.status, 'ok');
   await daemon.process.waitForLog((line) => /^accepting connections again after refusing \d+$/.test(line.msg));
   assert.equal(daemon.process.running, true);

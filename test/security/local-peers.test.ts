@@ -103,7 +103,7 @@ describe('local peers: the default (same-user), no token', { skip }, () => {
     const answer = await requestAs(ROOT_UID, `${d.base}/skills`);
     assert.equal(answer.status, 403);
     assert.deepEqual(JSON.parse(answer.body), refusal(ROOT_UID));
-    // This test process runs as root too.
+    // This test process runs as root too (the peer check comes before load shedding: no 503 to wait out).
     const direct = await fetch(`${d.base}/skills`);
     assert.equal(direct.status, 403);
     assert.equal(((await direct.json()) as { code: string }).code, 'ForbiddenPeer');
