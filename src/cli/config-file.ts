@@ -2,13 +2,13 @@
 // are errors), and watched so that an edit re-applies without a restart while a bad edit keeps the last good settings.
 
 import { type FSWatcher, watch } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { isSkillsdError } from '../discovery/errors.js';
 import { parseSettings } from '../discovery/settings.js';
 import type { Settings } from '../discovery/types.js';
 import { CliError } from './cli-error.js';
+import { BoundedReadError, nameWithRealPath, readBoundedFile } from './read-bounded-file.js';
 
 /** A settings file is small; anything bigger is a mistake (or an attack on the parser), not a config. */
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -83,18 +83,16 @@ export function parseConfigText(file: string, text: string): Settings {
 }
 
 async function readConfigText(file: string): Promise<string> {
-  let buffer: Buffer;
   try {
-    buffer = await readFile(file);
+    return (await readBoundedFile(file, MAX_CONFIG_BYTES)).bytes.toString('utf8');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new ConfigFileError(file, 'not found');
-    if (code === 'EISDIR') throw new ConfigFileError(file, 'is a directory, not a file');
-    if (code === 'ENOTDIR') throw new ConfigFileError(file, 'a parent path is not a directory');
-    throw new ConfigFileError(file, (error as Error).message);
+    if (!(error instanceof BoundedReadError)) throw error;
+    if (error.code === 'ENOENT') throw new ConfigFileError(file, error.problem);
+    // A link to a device or an oversized file: name where it leads, that is the file to fix.
+    const named = await nameWithRealPath(file);
+    const problem = named === file ? error.problem : `${error.problem} (it is ${named.slice(file.length + 2, -1)})`;
+    throw new ConfigFileError(file, problem);
   }
-  if (buffer.length > MAX_CONFIG_BYTES) throw new ConfigFileError(file, `larger than ${MAX_CONFIG_BYTES} bytes`);
-  return buffer.toString('utf8');
 }
 
 export interface ConfigWatchOptions {

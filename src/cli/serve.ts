@@ -12,12 +12,13 @@ import type { DiscoveryEnv, Settings } from '../discovery/types.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { buildApp } from '../server/app.js';
 import { isLoopbackBind } from '../server/host-allow-list.js';
+import { localPeerTables } from '../server/security-checks.js';
 import { CliError } from './cli-error.js';
 import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
 import { listenAddress, withCliOverrides } from './effective-settings.js';
 import { createLogger } from './logger.js';
 import type { ServeOptions } from './parse-args.js';
-import { assertPrivateConfigFile, loadTokenFile } from './token-file.js';
+import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './token-file.js';
 
 /** Open connections get this long to finish on shutdown before they are cut, well inside API.md's 5 s. */
 const CLOSE_GRACE_MS = 2500;
@@ -40,12 +41,21 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
 
   const tokenFile = settings.server.tokenFile;
   const token = tokenFile !== undefined ? await loadTokenFile(tokenFile, logger) : settings.server.token;
-  if (tokenFile === undefined && token !== undefined && config !== undefined)
+  if (tokenFile === undefined && token !== undefined && config !== undefined) {
     await assertPrivateConfigFile(config.file);
+    assertTokenLength(token, `config file ${config.file}: server.token`);
+  }
   if (token === undefined && !isLoopbackBind(host)) {
     // Anyone who can reach a non-loopback address could read every skill and file under the skill directories.
     throw new CliError(
       `refusing to listen on ${host} without a token: pass --token-file FILE (or set server.tokenFile in the config)`,
+    );
+  }
+
+  if (token === undefined && settings.server.localPeers === 'same-user' && localPeerTables() === null) {
+    // SECURITY.md: where the kernel's socket tables cannot be read, every local user can reach the daemon.
+    logger.warn(
+      'this platform cannot tell which local user a connection comes from: other users of this machine can reach the daemon; use a token (--token-file)',
     );
   }
 

@@ -8,12 +8,14 @@ export type SkillsdErrorCode =
   | 'ForbiddenHost'
   | 'ForbiddenOrigin'
   | 'ForbiddenWorkspace'
+  | 'ForbiddenPeer'
   | 'PathEscapesSkill'
   | 'SkillNotFound'
   | 'FileNotFound'
   | 'NotADirectory'
   | 'NotAFile'
   | 'NotReady'
+  | 'Overloaded'
   | 'InvalidSettings';
 
 export class SkillsdError extends Error {

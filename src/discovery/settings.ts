@@ -2,10 +2,11 @@
 // Unknown keys are an error naming the key: a typo in a toggle must not silently re-enable a source.
 
 import { SkillsdError } from './errors.js';
-import type { Profile, ServerSettings, Settings, SkillsSettings, SymlinkMode } from './types.js';
+import type { LocalPeers, Profile, ServerSettings, Settings, SkillsSettings, SymlinkMode } from './types.js';
 
 const PROFILES: readonly Profile[] = ['musepi', 'omp', 'xcsh'];
 const SYMLINK_MODES: readonly SymlinkMode[] = ['contain', 'follow'];
+const LOCAL_PEERS: readonly LocalPeers[] = ['same-user', 'any'];
 
 const SKILL_BOOLEANS = [
   'enabled',
@@ -42,7 +43,7 @@ export function defaultSettings(): Settings {
     disabledProviders: [],
     profile: 'musepi',
     symlinks: 'contain',
-    server: { allowedHosts: [], allowedOrigins: [], allowedWorkspaces: [] },
+    server: { allowedHosts: [], allowedOrigins: [], allowedWorkspaces: [], localPeers: 'same-user' },
   };
 }
 
@@ -109,6 +110,8 @@ function parseServer(input: Record<string, unknown>, base: ServerSettings): Serv
         throw invalid(`"${path}" must be an integer from 0 to 65535, got ${describe(value)}`);
       }
       out.port = value;
+    } else if (key === 'localPeers') {
+      out.localPeers = expectOneOf(value, path, LOCAL_PEERS);
     } else {
       throw invalid(`unknown setting "${path}"`);
     }

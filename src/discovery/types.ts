@@ -121,7 +121,11 @@ export interface ServerSettings {
   allowedOrigins: string[];
   /** Globs of absolute directories that `?cwd=` may select; empty = any existing absolute directory. */
   allowedWorkspaces: string[];
+  /** Who may connect over loopback without a token: the daemon's own user (default), or any local user. */
+  localPeers: LocalPeers;
 }
+
+export type LocalPeers = 'same-user' | 'any';
 
 export interface Settings {
   skills: SkillsSettings;

@@ -7,7 +7,10 @@ import { SkillsdError } from '../discovery/errors.js';
 import type { Settings } from '../discovery/types.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { answerClientError } from './client-error.js';
-import { errorBody, toErrorResponse } from './errors.js';
+import { type ConnectionLimits, defaultConnectionLimits } from './connection-limits.js';
+import { capEcho } from './echo.js';
+import { errorBody, isDescriptorShortage, toErrorResponse } from './errors.js';
+import { guardServer } from './guard-server.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { defaultPressureOptions, type PressureOptions, pressurePlugin } from './plugins/pressure.js';
@@ -18,7 +21,7 @@ import { requestIdSequence } from './request-ids.js';
 import { PathOnlyLogController, pathOf } from './request-log.js';
 import { collisionsRoutes } from './routes/collisions.js';
 import { contextFilesRoutes } from './routes/context-files.js';
-import { eventsRoutes } from './routes/events.js';
+import { eventsHeadRoute, eventsRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { invocationsRoutes } from './routes/invocations.js';
 import { promptRoutes } from './routes/prompt.js';
@@ -45,6 +48,8 @@ export interface AppOptions {
   pressure?: Partial<PressureOptions>;
   /** Answer `GET /skills` polls before Fastify's pipeline (poll-fast-path.ts; default true). */
   pollFastPath?: boolean;
+  /** Timeouts and the connection cap over `defaultConnectionLimits()` (SECURITY.md §4, exhaustion). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 declare module 'fastify' {
@@ -59,12 +64,16 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
 export const DEFAULT_RETRY_MS = 3000;
 /** How long `close()` lets requests in flight finish before it drops their connections. */
 const CLOSE_GRACE_MS = 1500;
+const NOSNIFF = 'nosniff';
 /** Seconds a client should wait after a 503 `NotReady`. */
 const RETRY_AFTER_S = '1';
+/** Seconds a client should wait after running the daemon out of descriptors. */
+const OVERLOAD_RETRY_AFTER_S = '5';
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // One id sequence for Fastify and the poll fast path.
   const nextRequestId = requestIdSequence();
+  const limits = { ...defaultConnectionLimits(), ...options.connections };
   const app = Fastify({
     ...loggerOption(options.logger),
     genReqId: nextRequestId,
@@ -75,6 +84,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Requests arriving while closing get our own 503 body (below) instead of Fastify's.
     return503OnClosing: false,
     routerOptions: { maxParamLength: 1024 },
+    // Bounded times (FINDINGS: Fastify leaves them off): a socket that sends nothing, or a body that trickles, is
+    // closed instead of holding a descriptor. `/events` streams switch the idle timeout off for their socket.
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
     // What Node's HTTP parser refuses (a head over 16 KB, bytes that are not HTTP) is answered in the shape of API.md.
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
@@ -84,10 +99,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const skillPath = path.startsWith('/skill/');
       const body =
         error.code === 'FST_ERR_BAD_URL'
-          ? errorBody(400, skillPath ? 'InvalidPath' : 'BadRequest', `Malformed percent-encoding in URL: ${path}`)
+          ? errorBody(
+              400,
+              skillPath ? 'InvalidPath' : 'BadRequest',
+              `Malformed percent-encoding in URL: ${capEcho(path)}`,
+            )
           : toErrorResponse(error);
+      reply.raw.setHeader('x-content-type-options', NOSNIFF);
       (reply as FastifyReply).code(body.statusCode).type('application/json; charset=utf-8').send(body);
     },
+  });
+
+  // Every answer says what it is and may not be sniffed into something else (HTML from a JSON error that echoes a
+  // path, for one). Set on the raw response so that every way out (errors, SSE, the swagger UI) carries it.
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.raw.setHeader('x-content-type-options', NOSNIFF);
+    done();
   });
 
   let closing = false;
@@ -107,7 +134,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler((error, request, reply) => {
     const body = toErrorResponse(error);
-    if (body.statusCode >= 500 && body.code !== 'NotReady') {
+    if (isDescriptorShortage(error)) {
+      // Out of descriptors is overload: shed load until it passes (pressure.ts), never a crash or a bare 500.
+      app.reportDescriptorShortage();
+      request.log.warn({ err: error }, 'out of file descriptors: refusing a request');
+      reply.header('retry-after', OVERLOAD_RETRY_AFTER_S);
+    } else if (body.statusCode >= 500 && body.code !== 'NotReady') {
       request.log.error({ err: error }, 'request failed');
     }
     if (body.code === 'NotReady') reply.header('retry-after', RETRY_AFTER_S);
@@ -120,7 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply
       .code(404)
       .type('application/json; charset=utf-8')
-      .send(errorBody(404, 'NotFound', `Route ${request.method} ${path} not found`));
+      .send(errorBody(404, 'NotFound', `Route ${capEcho(request.method)} ${capEcho(path)} not found`));
   });
 
   if (options.security !== undefined) await app.register(securityPlugin, options.security);
@@ -145,6 +177,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contextFilesRoutes);
   await app.register(healthRoutes);
   await app.register(eventsRoutes);
+  await app.register(eventsHeadRoute);
 
   const fastPath =
     options.pollFastPath === false
@@ -161,6 +194,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('pollFastPath', fastPath);
 
   await app.ready();
+  guardServer(app.server, {
+    maxConnections: limits.maxConnections,
+    log: app.log,
+    onShortage: () => app.reportDescriptorShortage(),
+  });
   if (fastPath !== undefined) installPollFastPath(app.server, fastPath);
   return app;
 }

@@ -18,6 +18,7 @@ export function answerClientError(error: ConnectionError, socket: Socket): void 
     socket.write(
       `HTTP/1.1 ${answer.statusCode} ${STATUS_CODES[answer.statusCode]}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
+        'X-Content-Type-Options: nosniff\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         'Connection: close\r\n\r\n' +
         body,

@@ -3,6 +3,7 @@
 
 import { STATUS_CODES } from 'node:http';
 import { isSkillsdError, type SkillsdErrorCode } from '../discovery/errors.js';
+import { capFirstLine } from './echo.js';
 
 export const STATUS_BY_CODE: Record<SkillsdErrorCode, number> = {
   InvalidPath: 400,
@@ -12,12 +13,14 @@ export const STATUS_BY_CODE: Record<SkillsdErrorCode, number> = {
   ForbiddenHost: 403,
   ForbiddenOrigin: 403,
   ForbiddenWorkspace: 403,
+  ForbiddenPeer: 403,
   PathEscapesSkill: 403,
   SkillNotFound: 404,
   FileNotFound: 404,
   NotADirectory: 404,
   NotAFile: 409,
   NotReady: 503,
+  Overloaded: 503,
 };
 
 export interface ErrorBody {
@@ -27,13 +30,25 @@ export interface ErrorBody {
   message: string;
 }
 
+/** An error body; the message's first line, where any echo of the request is, is capped (echo.ts). */
 export function errorBody(statusCode: number, code: string, message: string): ErrorBody {
-  return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message };
+  return { statusCode, code, error: STATUS_CODES[statusCode] ?? 'Error', message: capFirstLine(message) };
+}
+
+/** Errors of a process out of descriptors: overload, not a fault (SECURITY.md §4, exhaustion). */
+const DESCRIPTOR_SHORTAGE = new Set(['EMFILE', 'ENFILE']);
+
+export function isDescriptorShortage(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && DESCRIPTOR_SHORTAGE.has(code);
 }
 
 /** Maps any thrown value to the status and body of API.md. Unknown errors become a 500 without internals. */
 export function toErrorResponse(error: unknown): ErrorBody {
   if (isSkillsdError(error)) return errorBody(STATUS_BY_CODE[error.code], error.code, error.message);
+  if (isDescriptorShortage(error)) {
+    return errorBody(503, 'Overloaded', 'The daemon is overloaded (descriptors); retry in a few seconds');
+  }
   const fastifyError = error as { statusCode?: number; code?: string; validation?: unknown; message?: string };
   if (fastifyError?.validation !== undefined) {
     return errorBody(400, 'BadRequest', fastifyError.message ?? 'Bad request');

@@ -5,10 +5,12 @@
 // own request handler and answers such a poll itself, byte for byte as the `/skills` route would (status, headers,
 // body) and with the same log line, but only when every guard on Fastify's path would let the request through:
 // - the exact target `/skills` (no query string, no absolute form) and method GET, no request body;
-// - no `Origin` header (the Origin allow-list, CORS headers and `Vary` stay with the security plugin);
+// - no `Origin` header (the Origin allow-list, CORS headers and `Vary` stay with the security plugin), and no
+//   `Sec-Fetch-Site` marking another site's page;
 // - no `Accept-Version` header (Fastify's router reads it as a version constraint: left to it);
 // - not closing (503 `NotReady`), not shedding load (503 `Overloaded`, the pressure plugin's own state);
-// - the Host allow-list and the bearer token pass, by the same functions the security hooks call;
+// - the Host allow-list, the local peer check and the bearer token pass, by the same functions the security hooks
+//   call;
 // - the default workspace is open and indexed (otherwise the route waits for it or answers 503).
 // Anything else goes to Fastify untouched, so every refusal keeps its exact API.md answer.
 
@@ -55,14 +57,16 @@ export class PollFastPath {
     if (headers.origin !== undefined || headers['accept-version'] !== undefined || hasBody(headers)) return false;
     const options = this.options;
     if (options.isClosing() || options.isUnderPressure()) return false;
-    if (options.security !== undefined && !admitted(options.security, headers, POLL_TARGET)) return false;
+    if (options.security !== undefined && !admitted(options.security, request, POLL_TARGET)) return false;
     const view = options.readyDefaultView();
     if (view === undefined) return false;
 
     this.answered++;
     const reqId = options.nextRequestId();
     const answer = view.snapshot.answer();
-    // Header names, values and order as the route's `reply.header(...)` calls and Fastify's `send` produce them.
+    // Header names, values and order as the app's first hook, the route's `reply.header(...)` calls and Fastify's
+    // `send` produce them.
+    response.setHeader('x-content-type-options', 'nosniff');
     if (matchesIfNoneMatch(headers['if-none-match'], answer.etag)) {
       response.writeHead(304, { etag: answer.etag, 'cache-control': 'no-cache' });
       response.end();
@@ -108,8 +112,11 @@ export function installPollFastPath(server: Server, fastPath: PollFastPath): voi
   });
 }
 
-function admitted(security: SecurityChecks, headers: IncomingHttpHeaders, target: string): boolean {
+function admitted(security: SecurityChecks, request: IncomingMessage, target: string): boolean {
+  const headers = request.headers;
   if (security.hostRefusal(headers.host, target) !== undefined) return false;
+  if (security.peerRefusal(request.socket) !== undefined) return false;
+  if (security.fetchSiteRefusal(headers['sec-fetch-site']) !== undefined) return false;
   if (!security.tokenRequired) return true;
   const authorization = headers.authorization;
   return authorization !== undefined && security.tokenMatches(bearerToken(authorization));

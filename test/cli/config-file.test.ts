@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, rename, symlink, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { CliError } from '../../src/cli/cli-error.js';
@@ -110,6 +111,31 @@ describe('loadConfigFile', () => {
     const file = join(dir, 'conf.json');
     await mkdir(file);
     await assert.rejects(loadConfigFile(file), rejectsWith(`config file ${file}: is a directory, not a file`));
+  });
+
+  it('refuses a config linked to /dev/zero at once, naming where the link leads', async () => {
+    // readFile would read the device until memory ran out: the file is fstat-ed first and only regular files read.
+    const file = join(dir, 'skillsd.yaml');
+    await symlink('/dev/zero', file);
+    await assert.rejects(
+      loadConfigFile(file),
+      rejectsWith(`config file ${file}: not a regular file (it is /dev/zero)`),
+    );
+  });
+
+  it('refuses a FIFO without waiting for a writer', async () => {
+    const file = join(dir, 'skillsd.yaml');
+    execFileSync('mkfifo', [file]);
+    await assert.rejects(loadConfigFile(file), rejectsWith(`config file ${file}: not a regular file`));
+  });
+
+  it('reads a file of exactly the limit and refuses one byte more', async () => {
+    const file = join(dir, 'skillsd.yaml');
+    const limit = 1024 * 1024;
+    await writeFile(file, `#${'x'.repeat(limit - 2)}\n`);
+    assert.deepEqual((await loadConfigFile(file)).settings, defaultSettings());
+    await writeFile(file, `#${'x'.repeat(limit - 1)}\n`);
+    await assert.rejects(loadConfigFile(file), rejectsWith(`config file ${file}: larger than ${limit} bytes`));
   });
 
   it('refuses an unsupported extension', async () => {

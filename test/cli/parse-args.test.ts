@@ -199,6 +199,7 @@ describe('withCliOverrides (defaults < config file < environment < flags)', () =
       allowedHosts: ['box'],
       allowedOrigins: [],
       allowedWorkspaces: [],
+      localPeers: 'same-user',
     });
     assert.equal(fromFile.server.token, 'from-config');
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { chmod, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { CliError } from '../../src/cli/cli-error.js';
@@ -15,6 +15,8 @@ function recordingLogger() {
   const lines: LogLine[] = [];
   return { lines, info: (fields: Record<string, unknown>, message: string) => lines.push({ fields, message }) };
 }
+
+const LONG_TOKEN = 's3cret-token_value-0123456789abcdefghij';
 
 function rejectsWith(message: string) {
   return (error: unknown) => error instanceof CliError && error.exitCode === 2 && error.message === message;
@@ -67,8 +69,78 @@ describe('loadTokenFile', () => {
 
   it('reads a 0600 file and trims it', async () => {
     const file = join(dir, 'token');
-    await writeFile(file, '  s3cret-token_value \n\n', { mode: 0o600 });
-    assert.equal(await loadTokenFile(file, recordingLogger()), 's3cret-token_value');
+    await writeFile(file, `  ${LONG_TOKEN} \n\n`, { mode: 0o600 });
+    assert.equal(await loadTokenFile(file, recordingLogger()), LONG_TOKEN);
+  });
+
+  it('refuses a token shorter than 32 characters', async () => {
+    const file = join(dir, 'token');
+    await writeFile(file, `${LONG_TOKEN.slice(0, 31)}\n`, { mode: 0o600 });
+    await assert.rejects(
+      loadTokenFile(file, recordingLogger()),
+      rejectsWith(
+        `token file ${file} holds a token of 31 characters: use at least 32 (or delete the token file and let skillsd generate one)`,
+      ),
+    );
+    await writeFile(file, `${LONG_TOKEN.slice(0, 32)}\n`, { mode: 0o600 });
+    assert.equal(await loadTokenFile(file, recordingLogger()), LONG_TOKEN.slice(0, 32));
+  });
+
+  it("refuses a file owned by another user than the daemon's", async () => {
+    const file = join(dir, 'token');
+    await writeFile(file, `${LONG_TOKEN}\n`, { mode: 0o600 });
+    const owner = process.getuid?.() ?? 0;
+    await assert.rejects(
+      loadTokenFile(file, recordingLogger(), owner + 1),
+      rejectsWith(`token file ${file} is owned by uid ${owner}, not by the daemon's user (uid ${owner + 1})`),
+    );
+  });
+
+  it('refuses a file in a directory that others may write, unless it is sticky', async () => {
+    const parent = join(dir, 'shared');
+    await mkdir(parent);
+    const file = join(parent, 'token');
+    await writeFile(file, `${LONG_TOKEN}\n`, { mode: 0o600 });
+    for (const mode of [0o777, 0o775, 0o757]) {
+      await chmod(parent, mode);
+      const octal = mode.toString(8).padStart(4, '0');
+      await assert.rejects(
+        loadTokenFile(file, recordingLogger()),
+        rejectsWith(
+          `token file ${file} is in ${parent}, which group or others may write (mode ${octal}): run chmod go-w ${parent}`,
+        ),
+      );
+    }
+    await chmod(parent, 0o1777);
+    assert.equal(await loadTokenFile(file, recordingLogger()), LONG_TOKEN);
+  });
+
+  it('names the real file when the path is a link, and reads no device', async () => {
+    const real = join(dir, 'real-token');
+    await writeFile(real, 'short\n', { mode: 0o600 });
+    const link = join(dir, 'token');
+    await symlink(real, link);
+    await assert.rejects(
+      loadTokenFile(link, recordingLogger()),
+      rejectsWith(
+        `token file ${link} (${real}) holds a token of 5 characters: use at least 32 (or delete the token file and let skillsd generate one)`,
+      ),
+    );
+    const device = join(dir, 'zero');
+    await symlink('/dev/zero', device);
+    await assert.rejects(
+      loadTokenFile(device, recordingLogger()),
+      rejectsWith(`token file ${device} (/dev/zero): not a regular file`),
+    );
+  });
+
+  it('refuses a file larger than a token file can be', async () => {
+    const file = join(dir, 'token');
+    await writeFile(file, `${'x'.repeat(5000)}\n`, { mode: 0o600 });
+    await assert.rejects(
+      loadTokenFile(file, recordingLogger()),
+      rejectsWith(`token file ${file}: larger than 4096 bytes`),
+    );
   });
 
   for (const mode of [0o644, 0o640, 0o604, 0o620, 0o601]) {

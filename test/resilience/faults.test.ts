@@ -104,13 +104,20 @@ async function launch(tree: Record<string, string>, extra: Partial<SpawnOptions>
     return result;
   };
   try {
+    const userArgs: string[] = [];
     if (extra.uid !== undefined) {
+      // This test process is another local user to an unprivileged daemon: let it in (server.localPeers).
+      await writeFile(join(dir, 'skillsd.yaml'), 'server:\n  localPeers: any\n');
+      userArgs.push('--config', join(dir, 'skillsd.yaml'));
       // The unprivileged daemon must be able to read its tree (mkdtemp makes the root 0700).
       await chmod(dir, 0o755);
       spawnSync('chown', ['-R', `${extra.uid}:${extra.gid ?? extra.uid}`, dir]);
     }
     const cwd = join(dir, 'work');
-    daemon = await startDaemon(['serve', '--port', '0', '--cwd', cwd, ...args], { home: join(dir, 'home'), ...extra });
+    daemon = await startDaemon(['serve', '--port', '0', '--cwd', cwd, ...userArgs, ...args], {
+      home: join(dir, 'home'),
+      ...extra,
+    });
     events = await SseClient.connect(`${daemon.url}/events`);
     await events.next((event) => event.event === 'hello');
     health = watchHealth(daemon.url);

@@ -203,11 +203,18 @@ describe('traversal in the raw request target', () => {
     await expectError('/skill/s%00/SKILL.md', 400, 'InvalidPath', NUL);
   });
 
-  it('keeps single dots and empty segments inside the skill, even 5,000 deep', async () => {
+  it('keeps single dots and empty segments inside the skill, even 5,000 of them', async () => {
     await expectFile(`/skill/s/${'./'.repeat(5000)}a/inner.txt`, INSIDE, `${base}/a/inner.txt`);
     await expectFile('/skill/s/a//inner.txt', INSIDE, `${base}/a/inner.txt`);
-    const deep = `${'a/'.repeat(5000)}x`;
+    const deep = `${'a/'.repeat(63)}x`;
     await expectError(`/skill/s/${deep}`, 404, 'FileNotFound', `File not found: ${base}/${deep}`);
+    // Deeper than 64 directories: refused before any lookup (each one costs one).
+    await expectError(
+      `/skill/s/${'a/'.repeat(5000)}x`,
+      400,
+      'InvalidPath',
+      'Paths of more than 64 segments are not allowed in skill:// URLs',
+    );
   });
 
   it('refuses a name longer than the file system allows with 400 InvalidPath', async () => {

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
 import pino from 'pino';
+import type { ServerSettings } from '../../src/discovery/types.js';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { requestRawPath } from '../helpers/http-raw-path.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -86,6 +87,6 @@ describe('the app', () => {
   });
 });
 
-function defaults() {
-  return { allowedHosts: [], allowedOrigins: [], allowedWorkspaces: [] };
+function defaults(): ServerSettings {
+  return { allowedHosts: [], allowedOrigins: [], allowedWorkspaces: [], localPeers: 'same-user' };
 }

@@ -1,15 +1,19 @@
-// Load shedding (@fastify/under-pressure): when the event loop lags or memory runs high, requests are refused with
-// 503 `Overloaded` and `Retry-After` instead of queueing until the daemon falls over. `/health` is exempt (a liveness
-// probe must still get an answer) and reports `overloaded` instead. Thresholds are documented in SECURITY.md.
+// Load shedding: when the event loop lags, memory runs high or descriptors ran out, requests are refused with 503
+// `Overloaded` and `Retry-After` instead of queueing until the daemon falls over. `/health` is exempt (a liveness probe
+// must still get an answer) and reports the state instead. Thresholds are documented in SECURITY.md.
+//
+// This replaces @fastify/under-pressure, whose sampler calls `process.memoryUsage()`: that opens a file under /proc,
+// throws EMFILE once descriptors are exhausted, and, thrown from a timer, ended the process. The figures here come
+// from sources that open nothing per sample (V8's heap statistics; the RSS from a /proc file opened once), and a
+// sample that fails anyway counts as a descriptor shortage rather than throwing. Each sample stands alone, so the
+// state clears as soon as its cause goes.
 
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-import underPressureModule from '@fastify/under-pressure';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { errorBody } from '../errors.js';
-
-// The package is CommonJS: Node's default import is `module.exports`, the fastify-plugin-wrapped function.
-const underPressure = underPressureModule as unknown as FastifyPluginAsync<Record<string, unknown>>;
+import { errorBody, isDescriptorShortage } from '../errors.js';
+import { residentMemoryReader } from '../resident-memory.js';
 
 export interface PressureOptions {
   /** Mean event-loop delay over a sample above which requests are refused (ms). */
@@ -23,6 +27,8 @@ export interface PressureOptions {
   /** Seconds sent in `Retry-After`. */
   retryAfterS: number;
 }
+
+export type PressureType = 'eventLoopDelay' | 'heapUsedBytes' | 'rssBytes' | 'descriptors';
 
 /**
  * A lagging loop for a full second means every client already waits that long; the heap bound leaves room below
@@ -39,26 +45,94 @@ export function defaultPressureOptions(): PressureOptions {
 }
 
 const EXEMPT = new Set(['/health']);
+/** The histogram's own resolution, subtracted from its mean as @fastify/under-pressure did. */
+const RESOLUTION_MS = 10;
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** True while requests are being refused for load (decorated by @fastify/under-pressure). */
+    /** True while requests are being refused for load. */
     isUnderPressure(): boolean;
+    /** What the last sample found over its bound, or undefined. */
+    pressureType(): PressureType | undefined;
+    /**
+     * Records that an operation failed for want of a descriptor (EMFILE/ENFILE): requests are refused until
+     * `Retry-After` seconds pass without another such failure.
+     */
+    reportDescriptorShortage(): void;
   }
 }
 
 const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
-  await app.register(underPressure, {
-    maxEventLoopDelay: options.maxEventLoopDelayMs,
-    maxHeapUsedBytes: options.maxHeapUsedBytes,
-    maxRssBytes: options.maxRssBytes,
-    sampleInterval: options.sampleIntervalMs,
-    pressureHandler: (request: FastifyRequest, reply: FastifyReply, type: string, value: unknown) => {
-      if (EXEMPT.has(request.routeOptions.url ?? '')) return undefined;
-      request.log.warn({ type, value }, 'overloaded: refusing a request');
-      reply.code(503).header('retry-after', String(options.retryAfterS)).type('application/json; charset=utf-8');
-      return errorBody(503, 'Overloaded', `The daemon is overloaded (${type}); retry in ${options.retryAfterS} s`);
-    },
+  const residentBytes = residentMemoryReader();
+  const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  histogram.enable();
+  let current: PressureType | undefined;
+  let shortageAt = Number.NEGATIVE_INFINITY;
+  // Nothing measures free descriptors without using one: a shortage holds for as long as clients were told to wait.
+  const shortageHoldMs = Math.max(options.sampleIntervalMs, options.retryAfterS * 1000);
+  let sampleFailed = false;
+
+  const sample = () => {
+    try {
+      // No sample in the interval (a loop blocked throughout) is no information: the next interval has them.
+      const mean = histogram.mean;
+      const delayMs = Number.isNaN(mean) ? 0 : Math.max(0, mean / 1e6 - RESOLUTION_MS);
+      histogram.reset();
+      const heapUsed = getHeapStatistics().used_heap_size;
+      const rss = residentBytes();
+      if (delayMs > options.maxEventLoopDelayMs) current = 'eventLoopDelay';
+      else if (heapUsed > options.maxHeapUsedBytes) current = 'heapUsedBytes';
+      else if (rss > options.maxRssBytes) current = 'rssBytes';
+      else if (performance.now() - shortageAt < shortageHoldMs) current = 'descriptors';
+      else current = undefined;
+      sampleFailed = false;
+    } catch (error) {
+      // Nothing above should throw. If something does for want of a descriptor, that is the overload; anything else
+      // keeps the last state. Either way the daemon keeps serving, and says so once.
+      if (isDescriptorShortage(error)) {
+        shortageAt = performance.now();
+        current = 'descriptors';
+      }
+      if (!sampleFailed) app.log.error({ err: error }, 'load sampling failed');
+      sampleFailed = true;
+    }
+  };
+  const timer = setInterval(sample, options.sampleIntervalMs);
+  timer.unref();
+
+  app.decorate('isUnderPressure', () => current !== undefined);
+  app.decorate('pressureType', () => current);
+  app.decorate('reportDescriptorShortage', () => {
+    shortageAt = performance.now();
+    current ??= 'descriptors';
+  });
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const type = current;
+    if (type === undefined || EXEMPT.has(request.routeOptions.url ?? '')) {
+      done();
+      return;
+    }
+    request.log.warn({ type }, 'overloaded: refusing a request');
+    reply
+      .code(503)
+      .header('retry-after', String(options.retryAfterS))
+      .type('application/json; charset=utf-8')
+      .send(errorBody(503, 'Overloaded', `The daemon is overloaded (${type}); retry in ${options.retryAfterS} s`));
+  });
+
+  // What ran before the port opened (building the app; the first index, for in-process callers) is start-up, not
+  // load: counted, it refused the first requests after the listening line.
+  app.addHook('onListen', (done) => {
+    histogram.reset();
+    current = undefined;
+    done();
+  });
+
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(timer);
+    histogram.disable();
+    done();
   });
 };
 

@@ -1,6 +1,7 @@
 // The request guards of API.md §Security defaults, as onRequest hooks run before routing reaches any handler:
-// 1. Host allow-list (DNS rebinding), 2. Origin allow-list and CORS (other web pages reading the daemon),
-// 3. bearer token (other local users and remote clients). Each refusal throws a SkillsdError that the app's error
+// 1. Host allow-list (DNS rebinding), 2. local peer (another user of this machine, without a token),
+// 3. Origin allow-list, Fetch Metadata and CORS (other web pages reading the daemon or making it act),
+// 4. bearer token (other local users and remote clients). Each refusal throws a SkillsdError that the app's error
 // handler turns into `{ statusCode, code, error, message }`.
 
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
@@ -38,9 +39,21 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
     done(checks.hostRefusal(request.headers.host, request.raw.url ?? ''));
   });
 
+  app.addHook('onRequest', (request, _reply, done) => {
+    done(checks.peerRefusal(request.raw.socket));
+  });
+
   app.addHook('onRequest', (request, reply, done) => {
     const origin = request.headers.origin;
+    const secFetchSite = request.headers['sec-fetch-site'];
     if (origin === undefined) {
+      // A page's `<img src=…>` or `<script src=…>` sends no Origin, but the browser marks it cross-site.
+      done(checks.fetchSiteRefusal(secFetchSite));
+      return;
+    }
+    // The daemon's own pages (`/docs` trying `POST /invocations`): the Host already passed the allow-list, and an
+    // origin naming that same authority is the daemon itself. Same-origin: no CORS headers are needed.
+    if (isOwnOrigin(origin, request.headers.host)) {
       done();
       return;
     }
@@ -93,6 +106,14 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
 };
 
 export const securityPlugin = fp(security, { name: 'skillsd-security', fastify: '5.x' });
+
+/** `http://<Host>` or `https://<Host>` (behind a TLS proxy that keeps the Host). */
+function isOwnOrigin(origin: string, host: string | undefined): boolean {
+  if (host === undefined || host === '') return false;
+  const wanted = origin.toLowerCase();
+  const authority = host.toLowerCase();
+  return wanted === `http://${authority}` || wanted === `https://${authority}`;
+}
 
 /** `Origin: null` (sandboxed iframes, file://, redirects) matches nothing: it could be any page. */
 function isAllowedOrigin(origin: string, allowed: readonly string[]): boolean {

@@ -25,6 +25,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/events',
     {
       sse: { kind: 'only', heartbeat: false },
+      // HEAD is answered below, at once: a HEAD served by this handler would open a stream that never ends.
+      exposeHeadRoute: false,
       schema: {
         summary: 'Index changes as Server-Sent Events',
         description:
@@ -46,6 +48,10 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (workspace.closed) throw new SkillsdError('NotReady', `The workspace ${workspace.cwd} was closed; retry`);
       const wanted = types === undefined ? null : new Set(types.split(',') as EventType[]);
       const resumeFrom = lastEventId ?? headerValue(request.headers['last-event-id']);
+
+      // A stream is quiet between events and pings by design: the idle timeout that closes silent sockets
+      // (connection-limits.ts) does not apply to it. The 1 MiB cap below still bounds a client that stopped reading.
+      request.raw.socket.setTimeout(0);
 
       // A stream owns its connection: when it ends (client gone, daemon closing) the socket goes too, instead of
       // idling in a keep-alive pool that would hold `app.close()` until the client drops it.
@@ -101,6 +107,14 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       reply.sse.keepAlive();
     },
   );
+};
+
+/** `HEAD /events`: the headers a stream would start with, and no stream (nothing is opened or watched). */
+export const eventsHeadRoute: FastifyPluginAsyncTypebox = async (app) => {
+  app.head('/events', { schema: { hide: true, querystring: EventsQuery } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-cache').type('text/event-stream').code(200);
+    return reply.send();
+  });
 };
 
 /** Writes one event; a client that stopped reading is disconnected rather than buffered without bound. */

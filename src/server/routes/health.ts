@@ -18,13 +18,17 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const cwd = request.query.cwd;
-      const server = { eventStreams: app.eventStreams.size, overloaded: app.isUnderPressure() };
-      if (cwd === undefined) return { ...app.registry.health(), ...server };
+      const overloaded = app.isUnderPressure();
+      const server = { eventStreams: app.eventStreams.size, overloaded };
+      // While every other route answers 503 `Overloaded`, `ok` would be untrue: the status says so too.
+      const truthful = <T extends { status: string }>(health: T) =>
+        overloaded && health.status === 'ok' ? { ...health, status: 'overloaded' as const } : health;
+      if (cwd === undefined) return { ...truthful(app.registry.health()), ...server };
       // A workspace opened by this very request gets the usual short wait; still building → `starting`.
       await app.workspaceView(cwd).catch((error: unknown) => {
         if (!isSkillsdError(error) || error.code !== 'NotReady') throw error;
       });
-      return { ...app.registry.health(await app.registry.get(cwd)), ...server };
+      return { ...truthful(app.registry.health(await app.registry.get(cwd))), ...server };
     },
   );
 };

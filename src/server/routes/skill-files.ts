@@ -15,6 +15,7 @@ import {
   type SkillResource,
 } from '../../discovery/resolve-skill-url.js';
 import type { Skill } from '../../discovery/types.js';
+import { capEcho } from '../echo.js';
 import { pathOf } from '../request-log.js';
 import { CwdQuery, errorResponses } from '../schemas/common.js';
 import { SkillFileOk, SkillFileParams } from '../schemas/skill-files.js';
@@ -24,6 +25,11 @@ import { matchesIfNoneMatch } from './conditional.js';
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
 const SKILL_TARGET = /^\/skill\/([^/]*)(?:\/(.*))?$/s;
 const NOT_HEADER_SAFE = /[^\x20-\x24\x26-\x7e]/gu;
+/** The deepest `/skill/<name>/<path>` served, in directories (SECURITY.md §4, small bounds); no skill tree is this deep. */
+export const MAX_PATH_SEGMENTS = 64;
+// Every separator resolveSkillResource would split on, raw or percent-encoded.
+const SEPARATOR = /\/|\\|%2f|%5c/i;
+const ENCODED_DOT = /%2e/gi;
 
 export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const schema = {
@@ -45,8 +51,9 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       exposeHeadRoute: false,
       schema,
       handler: async (request, reply) => {
-        const { snapshot } = await app.workspaceView(request.query.cwd);
+        // The target is checked first: a refused path opens no workspace and touches no file.
         const { name, rawRelative } = splitSkillTarget(request.raw.url ?? '');
+        const { snapshot } = await app.workspaceView(request.query.cwd);
         const resource = await resolveSkillResource(snapshot.skills as Skill[], name, rawRelative, {
           profile: snapshot.profile,
           symlinks: app.getSettings().symlinks,
@@ -64,16 +71,24 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
 export function splitSkillTarget(rawUrl: string): { name: string; rawRelative: string | undefined } {
   const path = pathOf(rawUrl).replace(ABSOLUTE_FORM, '');
   const match = SKILL_TARGET.exec(path);
-  if (match === null) throw new SkillsdError('InvalidPath', `Not a skill URL: ${path}`);
+  if (match === null) throw new SkillsdError('InvalidPath', `Not a skill URL: ${capEcho(path)}`);
   const rawName = match[1] ?? '';
   let name: string;
   try {
     name = decodeURIComponent(rawName);
   } catch {
-    throw new SkillsdError('InvalidPath', `Malformed percent-encoding in skill name: ${rawName}`);
+    throw new SkillsdError('InvalidPath', `Malformed percent-encoding in skill name: ${capEcho(rawName)}`);
   }
   if (name.includes('\0')) throw new SkillsdError('InvalidPath', 'NUL bytes are not allowed in skill:// URLs');
-  return { name, rawRelative: match[2] };
+  const rawRelative = match[2];
+  // Refused before any file is touched: each segment costs a lookup, and 7,000 of them cost half a second.
+  if (rawRelative !== undefined && depthOf(rawRelative) > MAX_PATH_SEGMENTS) {
+    throw new SkillsdError(
+      'InvalidPath',
+      `Paths of more than ${MAX_PATH_SEGMENTS} segments are not allowed in skill:// URLs`,
+    );
+  }
+  return { name, rawRelative };
 }
 
 async function sendFile(request: FastifyRequest, reply: FastifyReply, resource: SkillFileResource) {
@@ -119,6 +134,21 @@ function sendDirectory(
     return reply.type('application/json; charset=utf-8').send({ entries });
   }
   return reply.type('text/plain; charset=utf-8').send(resource.listing);
+}
+
+/**
+ * The directories a raw relative path descends: `.` and empty segments descend nothing (they are dropped before any
+ * lookup). A path with a `..` in any spelling is left to resolveSkillResource, which refuses it with the reference
+ * message; 0 is returned for it.
+ */
+function depthOf(rawRelative: string): number {
+  let depth = 0;
+  for (const segment of rawRelative.split(SEPARATOR)) {
+    const dots = segment.replace(ENCODED_DOT, '.');
+    if (dots === '..') return 0;
+    if (dots !== '' && dots !== '.') depth++;
+  }
+  return depth;
 }
 
 /**

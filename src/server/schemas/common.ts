@@ -15,7 +15,7 @@ export const ErrorResponse = Type.Object(
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'InvalidPath or BadRequest',
   401: 'Unauthorized: a token is required and missing or wrong',
-  403: 'ForbiddenHost, ForbiddenOrigin, ForbiddenWorkspace or PathEscapesSkill',
+  403: 'ForbiddenHost, ForbiddenOrigin (a foreign Origin, or a cross-site page), ForbiddenPeer (another local user), ForbiddenWorkspace or PathEscapesSkill',
   404: 'SkillNotFound, FileNotFound or NotADirectory',
   409: 'NotAFile: the target is a FIFO, socket or device',
   503: 'NotReady: the first index is still being built, or Overloaded: shedding load (see Retry-After)',

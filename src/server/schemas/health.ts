@@ -3,7 +3,10 @@
 import { Type } from 'typebox';
 
 export const HealthResponse = Type.Object({
-  status: Type.Enum(['ok', 'starting'], { description: '`starting` until the default workspace is first indexed' }),
+  status: Type.Enum(['ok', 'starting', 'overloaded'], {
+    description:
+      '`starting` until the default workspace is first indexed; `overloaded` while other routes answer 503 `Overloaded`',
+  }),
   generation: Type.Integer({ description: 'Generation of the default workspace (0 before its first index)' }),
   skills: Type.Integer({ description: 'Skills loaded in the default workspace' }),
   diagnostics: Type.Integer({ description: 'Diagnostics of the default workspace (listed by `GET /skills`)' }),

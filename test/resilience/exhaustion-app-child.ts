@@ -1,0 +1,25 @@
+// The daemon's app with its connection cap out of the way, for the test of what happens when descriptors really run
+// out (run under `prlimit --nofile=N:N`). Argument: JSON `{ home, cwd }`. Logs pino JSON to stdout, with the usual
+// `skillsd listening on <url>` line.
+
+import pino from 'pino';
+import { defaultSettings } from '../../src/discovery/settings.js';
+import { WorkspaceRegistry } from '../../src/index/workspace-registry.js';
+import { buildApp } from '../../src/server/app.js';
+
+const { home, cwd } = JSON.parse(process.argv[2] ?? '{}') as Record<string, string>;
+const logger = pino({ level: 'info' });
+const settings = defaultSettings();
+const registry = new WorkspaceRegistry({ home: home!, env: {}, defaultCwd: cwd!, settings, logger, watch: false });
+const app = await buildApp({
+  registry,
+  getSettings: () => settings,
+  security: { bindHost: '127.0.0.1', getServerSettings: () => settings.server },
+  logger,
+  // A loaded test machine may lag the loop: only descriptors are under test here.
+  pressure: { sampleIntervalMs: 100, maxEventLoopDelayMs: 60_000 },
+  connections: { maxConnections: 1_000_000 },
+});
+await (await registry.get()).ready;
+const url = await app.listen({ host: '127.0.0.1', port: 0 });
+logger.info(`skillsd listening on ${url}`);
