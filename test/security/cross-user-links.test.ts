@@ -132,17 +132,28 @@ describe('a second local user and the victim’s daemon (real uids)', { skip: is
       `cwd is not an allowed workspace: ${A} is owned by uid ${ATTACKER}, not by the daemon's user (uid ${VICTIM}), ` +
         'and server.allowedWorkspaces does not name it',
     );
+    // The attacker's own connections are refused before any workspace is looked at (same user only, by default).
+    const otherPeer = {
+      status: 403,
+      body: {
+        statusCode: 403,
+        code: 'ForbiddenPeer',
+        error: 'Forbidden',
+        message: `Connections from other local users are refused: this one belongs to uid ${ATTACKER}, the daemon serves uid ${VICTIM}`,
+      },
+    };
     const cwd = `cwd=${encodeURIComponent(A)}`;
     // The attack as reported, sent by the attacker's own uid, then the same requests from the victim's (an agent of
     // theirs pointed at the attacker's directory): the three routes that read a SKILL.md or an AGENTS.md, and /skills.
     for (const uid of [ATTACKER, VICTIM]) {
+      const expected = uid === ATTACKER ? otherPeer : notOwned;
       const answers = [
         await requestAs(uid, `${url}/skills?${cwd}`),
         await requestAs(uid, `${url}/skill/k?${cwd}`),
         await requestAs(uid, `${url}/invocations?${cwd}`, 'POST', JSON.stringify({ text: '/skill:k' })),
         await requestAs(uid, `${url}/context-files?${cwd}`),
       ];
-      for (const answer of answers) assert.deepEqual(parsed(answer), notOwned, `as uid ${uid}`);
+      for (const answer of answers) assert.deepEqual(parsed(answer), expected, `as uid ${uid}`);
     }
 
     // The victim's own directory, reached through the attacker's link: the link is not followed.

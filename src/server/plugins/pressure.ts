@@ -16,7 +16,7 @@ import { errorBody, isDescriptorShortage } from '../errors.js';
 import { residentMemoryReader } from '../resident-memory.js';
 
 export interface PressureOptions {
-  /** Mean event-loop delay over a sample above which requests are refused (ms). */
+  /** Mean event-loop delay over a sample above which requests are refused (ms); 0 turns the check off. */
   maxEventLoopDelayMs: number;
   /** V8 heap in use above which requests are refused (bytes). */
   maxHeapUsedBytes: number;
@@ -80,7 +80,7 @@ const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
       histogram.reset();
       const heapUsed = getHeapStatistics().used_heap_size;
       const rss = residentBytes();
-      if (delayMs > options.maxEventLoopDelayMs) current = 'eventLoopDelay';
+      if (options.maxEventLoopDelayMs > 0 && delayMs > options.maxEventLoopDelayMs) current = 'eventLoopDelay';
       else if (heapUsed > options.maxHeapUsedBytes) current = 'heapUsedBytes';
       else if (rss > options.maxRssBytes) current = 'rssBytes';
       else if (performance.now() - shortageAt < shortageHoldMs) current = 'descriptors';
