@@ -12,6 +12,7 @@ export type SkillsdErrorCode =
   | 'FileNotFound'
   | 'NotADirectory'
   | 'NotAFile'
+  | 'SkillTooLarge'
   | 'NotReady'
   | 'InvalidSettings';
 

@@ -7,6 +7,7 @@ import { SkillsdError } from './errors.js';
 import { formatPromptText } from './format-prompt-text.js';
 import { MAX_SKILL_FILE_BYTES } from './read-skill-file.js';
 import { readTextFile } from './read-text-file.js';
+import { LOCAL_LOCATIONS, type SkillLocations } from './skill-locations.js';
 import type { Profile, Settings, Skill } from './types.js';
 
 export interface SkillInvocationSyntax {
@@ -30,6 +31,8 @@ export interface InvokeOptions {
    * SKILL.md only inside its skill or at that recorded place (SECURITY.md); absent, the file is read wherever it leads.
    */
   knownRealPath?: (filePath: string) => string | undefined;
+  /** How the message names the skill's directory and file: local paths (the reference, default) or URLs. */
+  locations?: SkillLocations;
 }
 
 export type InvocationResult = { handled: false } | { handled: true; message: string; details: InvocationDetails };
@@ -99,10 +102,11 @@ export async function invokeSkill(
   const body = stripFrontmatter(await readSkillText(path, skill.filePath)).trim();
   const details: InvocationDetails = { name: skill.name, path: skill.filePath, lineCount: countLines(body) };
   if (syntax.args !== '') details.args = syntax.args;
+  const locations = options.locations ?? LOCAL_LOCATIONS;
 
   if (settings.profile === 'xcsh') {
     const user = syntax.args !== '' ? `\nUser: ${syntax.args}` : '';
-    return { handled: true, message: `${body}\n\n---\n\nSkill: ${skill.filePath}${user}`, details };
+    return { handled: true, message: `${body}\n\n---\n\nSkill: ${locations.file(skill)}${user}`, details };
   }
   const lines = [
     `[IMPORTANT: User invoked the "${skill.name}" skill; follow its instructions. Full skill below.]`,
@@ -111,7 +115,7 @@ export async function invokeSkill(
     '',
     '---',
     '',
-    `[Skill directory: ${skill.baseDir}]`,
+    `[Skill directory: ${locations.directory(skill)}]`,
     PATHS_HINT,
   ];
   if (syntax.args !== '') lines.push(`User: ${syntax.args}`);

@@ -105,6 +105,8 @@ export interface ServerSettings {
   allowedOrigins: string[];
   /** Globs of absolute directories that `?cwd=` may select; empty = any existing absolute directory. */
   allowedWorkspaces: string[];
+  /** The daemon's URL as remote clients reach it (behind a proxy); `paths=url` text uses it instead of `Host`. */
+  publicUrl?: string;
 }
 
 export interface Settings {

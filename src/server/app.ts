@@ -9,6 +9,7 @@ import type { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { answerClientError } from './client-error.js';
 import { errorBody, toErrorResponse } from './errors.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
+import { fileDigestsPlugin } from './plugins/file-digests.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { defaultPressureOptions, type PressureOptions, pressurePlugin } from './plugins/pressure.js';
 import { type SecurityOptions, securityPlugin } from './plugins/security.js';
@@ -135,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     retryMs: options.retryMs ?? DEFAULT_RETRY_MS,
   });
+  await app.register(fileDigestsPlugin);
   await app.register(openApiPlugin, { ui: options.docs });
 
   await app.register(skillsRoutes);

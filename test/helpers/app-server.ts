@@ -31,6 +31,8 @@ export interface TestServerOptions {
   watch?: boolean;
   registry?: Partial<WorkspaceRegistryOptions>;
   app?: Partial<AppOptions>;
+  /** The address to bind (default 127.0.0.1); `base` still names 127.0.0.1. */
+  listenHost?: string;
 }
 
 export async function startServer(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
@@ -58,7 +60,7 @@ export async function startServer(t: TestContext, options: TestServerOptions = {
   // The settings in force are the registry's: a test re-applies settings as a config reload would.
   const app = await buildApp({ registry, getSettings: () => registry.settings, ...options.app });
   undo.push(() => app.close());
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: 0, host: options.listenHost ?? '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   return { app, registry, base: `http://127.0.0.1:${port}`, port, root, home, cwd, settings };

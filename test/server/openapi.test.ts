@@ -39,8 +39,19 @@ describe('OpenAPI document', () => {
       'POST /invocations',
     ]);
     const skillFile = document.paths['/skill/{name}/{path}'].get;
-    assert.deepEqual(Object.keys(skillFile.responses).sort(), ['200', '304', '400', '401', '403', '404', '409', '503']);
+    assert.deepEqual(Object.keys(skillFile.responses).sort(), [
+      '200',
+      '304',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '503',
+    ]);
     assert.deepEqual(Object.keys(skillFile.responses['200'].content).sort(), [
+      'application/gzip',
       'application/json',
       'text/markdown',
       'text/plain',
