@@ -4,6 +4,9 @@ import { FrontmatterLimitError, parseFrontmatterBlock, parseYaml } from './front
 import { camelKey, expansionBudget, FrontmatterTooLargeError, normaliseKeys } from './normalise-keys.js';
 import type { Profile } from './types.js';
 
+/** `normalised`: rule 5's camel-cased keys (the skill record); `as-written`: the keys of the file (MCP face). */
+export type FrontmatterKeys = 'normalised' | 'as-written';
+
 export interface ParsedFrontmatter {
   /** Normalised keys (rule 5), frozen; `{}` when there is no block or it held no map. */
   frontmatter: Record<string, unknown>;
@@ -45,14 +48,20 @@ const NO_KEYS: Record<string, unknown> = Object.freeze({});
  * fence refused, YAML repaired or read line by line, a safety limit hit, an unusually large block). The result is
  * the same with or without it: notes are daemon-only and never change what the reference computes.
  */
-export function parseFrontmatter(text: string, profile: Profile, notes?: string[]): ParsedFrontmatter {
+export function parseFrontmatter(
+  text: string,
+  profile: Profile,
+  notes?: string[],
+  keys: FrontmatterKeys = 'normalised',
+): ParsedFrontmatter {
+  const rename = keys === 'normalised' ? camelKey : keyAsWritten;
   // The regex replace scans the whole file even when it has no CR (most files): ~10 µs per 6.7 KiB SKILL.md, as
   // much as the fast path's read of the block; `includes` finds there is none at memchr speed.
   const normalised = removeHtmlComments(text.includes('\r') ? text.replace(LINE_BREAK, '\n') : text);
   const block = findBlock(normalised, notes);
   if (!block) return { frontmatter: NO_KEYS, body: normalised.trim(), hasFrontmatter: false };
   return {
-    frontmatter: readBlock(block.yaml.replace(TAB, '  '), profile, notes),
+    frontmatter: readBlock(block.yaml.replace(TAB, '  '), profile, rename, notes),
     body: block.body,
     hasFrontmatter: true,
   };
@@ -96,27 +105,33 @@ function removeHtmlComments(text: string): string {
   return parts.join('');
 }
 
-function readBlock(yaml: string, profile: Profile, notes?: string[]): Record<string, unknown> {
+type Rename = (key: string) => string;
+
+function keyAsWritten(key: string): string {
+  return key;
+}
+
+function readBlock(yaml: string, profile: Profile, rename: Rename, notes?: string[]): Record<string, unknown> {
   if (yaml.length > MAX_YAML_BLOCK_CHARACTERS) {
-    const { value, rawValues } = readLines(yaml, profile);
+    const { value, rawValues } = readLines(yaml, profile, rename);
     notes?.push(
       `frontmatter exceeds a safety limit (${yaml.length} characters, more than the ${MAX_YAML_BLOCK_CHARACTERS} ` +
         `parsed as YAML); ${LINE_BY_LINE}${rawTail(rawValues)}`,
     );
     return value;
   }
-  const parsed = tryBlock(yaml);
+  const parsed = tryBlock(yaml, rename);
   if (parsed.ok) return parsed.value;
   if (profile !== 'xcsh') {
     const quoted = quoteColonValues(yaml);
     // Parsing an unchanged text again would only fail again (and a big block costs a second or so).
-    const repaired = quoted === yaml ? undefined : tryBlock(quoted);
+    const repaired = quoted === yaml ? undefined : tryBlock(quoted, rename);
     if (repaired?.ok) {
       notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; read again with values containing ": " quoted`);
       return repaired.value;
     }
   }
-  const { value, rawValues } = readLines(yaml, profile);
+  const { value, rawValues } = readLines(yaml, profile, rename);
   notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; ${LINE_BY_LINE}${rawTail(rawValues)}`);
   return value;
 }
@@ -130,11 +145,11 @@ function rawTail(rawValues: number): string {
 type BlockRead = { ok: true; value: Record<string, unknown> } | { ok: false; error: unknown };
 
 /** Rule 3 and 5: a map result, key-normalised; null, a scalar or a list count as `{}`. The error on failure. */
-function tryBlock(yaml: string): BlockRead {
+function tryBlock(yaml: string, rename: Rename): BlockRead {
   try {
     const value = parseFrontmatterBlock(yaml);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: true, value: NO_KEYS };
-    return { ok: true, value: normaliseKeys(value, expansionBudget(yaml.length)) as Record<string, unknown> };
+    return { ok: true, value: normaliseKeys(value, expansionBudget(yaml.length), rename) as Record<string, unknown> };
   } catch (error) {
     return { ok: false, error };
   }
@@ -188,7 +203,11 @@ function quoteColonValues(yaml: string): string {
  * Rule 4, line fallback: one key per `key: value` line at column 0. `rawValues` counts the values left as raw
  * text only because of the re-read cap (xcsh keeps raw text by rule).
  */
-function readLines(yaml: string, profile: Profile): { value: Record<string, unknown>; rawValues: number } {
+function readLines(
+  yaml: string,
+  profile: Profile,
+  rename: Rename,
+): { value: Record<string, unknown>; rawValues: number } {
   const result: Record<string, unknown> = {};
   let rereads = 0;
   let rawValues = 0;
@@ -198,8 +217,8 @@ function readLines(yaml: string, profile: Profile): { value: Record<string, unkn
     const raw = match[2]!.trim();
     const reread = profile !== 'xcsh' && rereads++ < MAX_FALLBACK_REREADS;
     if (profile !== 'xcsh' && !reread) rawValues++;
-    Object.defineProperty(result, camelKey(match[1]!), {
-      value: reread ? readScalar(raw) : raw,
+    Object.defineProperty(result, rename(match[1]!), {
+      value: reread ? readScalar(raw, rename) : raw,
       enumerable: true,
       writable: true,
       configurable: true,
@@ -209,12 +228,12 @@ function readLines(yaml: string, profile: Profile): { value: Record<string, unkn
 }
 
 /** The text re-read as one YAML value: kept when a non-null scalar or a list, else the raw text. */
-function readScalar(raw: string): unknown {
+function readScalar(raw: string, rename: Rename): unknown {
   try {
     const value = parseYaml(raw);
     if (value === null || value === undefined) return raw;
     if (typeof value !== 'object') return value;
-    if (Array.isArray(value)) return normaliseKeys(value, expansionBudget(raw.length));
+    if (Array.isArray(value)) return normaliseKeys(value, expansionBudget(raw.length), rename);
     return raw;
   } catch {
     return raw;

@@ -9,7 +9,10 @@ import { type ResolveOptions, resolveSkillResource, type SkillFileResource } fro
 import { uriSegment } from './skill-locations.js';
 import type { Skill } from './types.js';
 
-/** Bounds on one skill's walk (docs/mcp.md §Bounds): a skill is instructions and a few assets, not a data set. */
+/**
+ * Bounds on one skill's walk (docs/mcp.md §Bounds): a skill is instructions and a few assets, not a data set. The
+ * defaults are the per-skill limits of the MCP Skills Extension, which every conforming host accepts.
+ */
 export interface SkillFileLimits {
   /** Most files listed. */
   maxFiles: number;
@@ -20,8 +23,8 @@ export interface SkillFileLimits {
 }
 
 export const DEFAULT_SKILL_FILE_LIMITS: SkillFileLimits = {
-  maxFiles: 1000,
-  maxBytes: 32 * 1024 * 1024,
+  maxFiles: 512,
+  maxBytes: 16 * 1024 * 1024,
   maxDepth: 16,
 };
 

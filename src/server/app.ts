@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { SkillsdError } from '../discovery/errors.js';
 import type { Settings } from '../discovery/types.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { type McpHttpOptions, mcpHttpPlugin } from '../mcp/http-transport.js';
 import { answerClientError } from './client-error.js';
 import { errorBody, toErrorResponse } from './errors.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
@@ -46,6 +47,8 @@ export interface AppOptions {
   pressure?: Partial<PressureOptions>;
   /** Answer `GET /skills` polls before Fastify's pipeline (poll-fast-path.ts; default true). */
   pollFastPath?: boolean;
+  /** Session bounds and page size of the MCP face at `/mcp` (docs/mcp.md). */
+  mcp?: Omit<McpHttpOptions, 'readyWaitMs'>;
 }
 
 declare module 'fastify' {
@@ -147,6 +150,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contextFilesRoutes);
   await app.register(healthRoutes);
   await app.register(eventsRoutes);
+  await app.register(mcpHttpPlugin, { ...options.mcp, readyWaitMs: options.readyWaitMs ?? DEFAULT_READY_WAIT_MS });
 
   const fastPath =
     options.pollFastPath === false

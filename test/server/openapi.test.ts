@@ -25,10 +25,12 @@ describe('OpenAPI document', () => {
       ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
     assert.deepEqual(operations.sort(), [
+      'DELETE /mcp',
       'GET /collisions',
       'GET /context-files',
       'GET /events',
       'GET /health',
+      'GET /mcp',
       'GET /prompt',
       'GET /skill/{name}',
       'GET /skill/{name}/{path}',
@@ -37,6 +39,7 @@ describe('OpenAPI document', () => {
       'HEAD /skill/{name}',
       'HEAD /skill/{name}/{path}',
       'POST /invocations',
+      'POST /mcp',
     ]);
     const skillFile = document.paths['/skill/{name}/{path}'].get;
     assert.deepEqual(Object.keys(skillFile.responses).sort(), [
