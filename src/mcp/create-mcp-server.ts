@@ -50,9 +50,7 @@ export async function createMcpServer(session: McpSession): Promise<McpServerHan
   registerPrompts(server, session);
   registerTools(server, session);
 
-  server.oninitialized = () => {
-    session.setClientRoots(server.getClientCapabilities()?.roots !== undefined);
-  };
+  session.setClientRoots(() => server.getClientCapabilities()?.roots !== undefined);
   // The roots moved: the workspace may have moved with them, and both lists with it.
   server.setNotificationHandler(RootsListChangedNotificationSchema, () => {
     session.rootsChanged();

@@ -55,7 +55,7 @@ export class McpSession {
   /** The first `file://` root, once asked; undefined when the client has none (or none is allowed). */
   private rootCwd: string | undefined;
   private rootsKnown = false;
-  private clientHasRoots = false;
+  private clientHasRoots: () => boolean = () => false;
   private attached: { workspace: WorkspaceIndex; unsubscribe: () => void } | undefined;
   private readonly listeners = new Set<EventListener>();
   private closed = false;
@@ -72,8 +72,11 @@ export class McpSession {
     return this.paths === 'url' ? SKILL_URI_LOCATIONS : LOCAL_LOCATIONS;
   }
 
-  /** Called once the client's capabilities are known. */
-  setClientRoots(supported: boolean): void {
+  /**
+   * Whether the client offers roots: read when a request needs the workspace, since its capabilities are known from
+   * `initialize` on (the `initialized` notification may be handled after the next request).
+   */
+  setClientRoots(supported: () => boolean): void {
     this.clientHasRoots = supported;
   }
 
@@ -87,7 +90,7 @@ export class McpSession {
    * (within the request being handled, so the question travels on that request's own stream).
    */
   async view(ask?: AskClient): Promise<{ workspace: WorkspaceIndex; snapshot: WorkspaceSnapshot }> {
-    if (this.explicitCwd === undefined && this.clientHasRoots && !this.rootsKnown && ask !== undefined) {
+    if (this.explicitCwd === undefined && !this.rootsKnown && this.clientHasRoots() && ask !== undefined) {
       this.rootsKnown = true;
       this.rootCwd = await this.firstAllowedRoot(ask);
     }
