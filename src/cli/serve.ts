@@ -125,7 +125,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   return { url, logger, close } satisfies RunningDaemon;
 }
 
-async function workspaceDirectory(path: string): Promise<string> {
+export async function workspaceDirectory(path: string): Promise<string> {
   const directory = resolve(path);
   const info = await stat(directory).catch(() => undefined);
   if (info === undefined) throw new CliError(`workspace directory ${directory} does not exist`);
@@ -134,7 +134,7 @@ async function workspaceDirectory(path: string): Promise<string> {
 }
 
 /** The environment values discovery honours (SKILLS.md §0, §4), read here and passed down. */
-function discoveryEnv(env: Readonly<Record<string, string | undefined>>): DiscoveryEnv {
+export function discoveryEnv(env: Readonly<Record<string, string | undefined>>): DiscoveryEnv {
   const out: DiscoveryEnv = {};
   if (env.PI_CODING_AGENT_DIR) out.PI_CODING_AGENT_DIR = env.PI_CODING_AGENT_DIR;
   if (env.CLAUDE_CONFIG_DIR) out.CLAUDE_CONFIG_DIR = env.CLAUDE_CONFIG_DIR;
