@@ -142,12 +142,22 @@ export function discoveryEnv(env: Readonly<Record<string, string | undefined>>):
 }
 
 /**
- * Listens and returns the first URL. Fastify logs one line per address it listens on (one for a loopback bind, one
- * per interface for 0.0.0.0): worded here as `skillsd listening on <url>` so that it is the listening line of API.md.
+ * Listens and returns the first URL a client can use. The listening line of API.md names the address actually bound
+ * (`http://0.0.0.0:7420` for a wildcard bind: the one line scripts wait for). Fastify logs one line per interface
+ * address for a wildcard bind: the first says where it is reachable too, the others `skillsd reachable at <url>`.
  */
 async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
+  let first = true;
+  const listenTextResolver = (address: string): string => {
+    if (!first) return `skillsd reachable at ${address}`;
+    first = false;
+    const bound = boundUrl(app) ?? address;
+    return bound === address
+      ? `skillsd listening on ${bound}`
+      : `skillsd listening on ${bound} (reachable at ${address})`;
+  };
   try {
-    return await app.listen({ host, port, listenTextResolver: (address) => `skillsd listening on ${address}` });
+    return await app.listen({ host, port, listenTextResolver });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use on ${host}`, 1);
@@ -157,6 +167,14 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
     }
     throw new CliError(`cannot listen on ${host} port ${port}: ${(error as Error).message}`, 1);
   }
+}
+
+/** `http://<address>:<port>` of the bound socket, IPv6 in brackets. */
+function boundUrl(app: FastifyInstance): string | undefined {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') return undefined;
+  const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }
 
 /** The socket and the token are fixed at start; the rest of `server.*` (allow-lists) applies live. */
