@@ -259,4 +259,29 @@ describe('MCP over Streamable HTTP: methods', () => {
       content: [{ type: 'text', text: 'Unknown skill: nope\nAvailable: alpha, beta, Odd_Name, pdf' }],
     });
   });
+
+  it('paths=url: an agent loads a skill, follows a relative reference through the URI it was given, and reads it', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const { client } = await open(t, s, '?paths=url');
+    const loaded = await client.callTool({ name: 'load_skill', arguments: { name: 'pdf' } });
+    const text = (loaded.content as Array<{ text: string }>)[0]?.text ?? '';
+    const directory = /^\[Skill directory: (.*)\]$/m.exec(text)?.[1];
+    assert.equal(directory, 'skill://pdf');
+    // The body says "Run `scripts/run.sh`": resolved against the directory it was given, as a relative URL.
+    const reference = /`([^`]+)`/.exec(text)?.[1] ?? '';
+    const target = new URL(reference, directory).href;
+    assert.equal(target, 'skill://pdf/scripts/run.sh');
+    assert.deepEqual(await client.readResource({ uri: target }), {
+      contents: [{ uri: target, mimeType: 'text/plain', text: '#!/bin/sh\necho hi\n' }],
+    });
+    // The prompt's invocation text names the same URI.
+    const prompt = await client.getPrompt({ name: 'skill:pdf' });
+    assert.match(JSON.stringify(prompt.messages), /\[Skill directory: skill:\/\/pdf\]/);
+    // paths=local (the default for a loopback client) names the directory on disk.
+    const local = await open(t, s, '?paths=local');
+    const localText = JSON.stringify(
+      (await local.client.callTool({ name: 'load_skill', arguments: { name: 'pdf' } })).content,
+    );
+    assert.ok(localText.includes(`[Skill directory: ${s.cwd}/.musepi/skills/pdf]`));
+  });
 });

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { appendFile, writeFile } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { startServer } from '../helpers/app-server.js';
 import { connectHttp } from '../helpers/mcp-client.js';
-import { rawRequest } from '../helpers/raw-http.js';
+import type { RawResponse } from '../helpers/raw-http.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';
 
 const TREE = {
@@ -20,18 +21,48 @@ const INITIALIZE = JSON.stringify({
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 
-function postInitialize(port: number, headers: string[]) {
-  return rawRequest(
-    port,
-    [
-      'POST /mcp HTTP/1.1',
-      'Content-Type: application/json',
-      'Accept: application/json, text/event-stream',
-      `Content-Length: ${Buffer.byteLength(INITIALIZE)}`,
-      ...headers,
-    ],
-    INITIALIZE,
+/**
+ * An `initialize` POST with headers fetch would not send as given (Host, Origin). node:http reads the answer by its
+ * length: the SDK answers `Connection: keep-alive` whatever the request said.
+ */
+function postInitialize(port: number, headers: string[]): Promise<RawResponse> {
+  const extra = Object.fromEntries(
+    headers.map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
   );
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: '/mcp',
+        agent: false,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(INITIALIZE),
+          ...extra,
+        },
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () => {
+          const flat: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+          }
+          resolve({ status: response.statusCode ?? 0, headers: flat, body });
+          response.socket.destroy();
+        });
+      },
+    );
+    request.on('error', reject);
+    request.end(INITIALIZE);
+  });
 }
 
 /** Waits for a condition the test cannot be told about by an event (a timer inside the server), bounded. */
@@ -163,6 +194,22 @@ describe('MCP over Streamable HTTP: notifications and sessions', () => {
     const mcp = await connectHttp(`${s.base}/mcp`, { headers: { authorization: `Bearer ${token}` } });
     t.after(() => mcp.close());
     assert.equal((await mcp.client.listResources()).resources.length, 1);
+  });
+
+  it('answers an allowed origin with CORS headers that expose the session id', async (t) => {
+    const server = { ...defaultSettings().server, allowedOrigins: ['https://app.example'] };
+    const s = await startServer(t, {
+      tree: TREE,
+      app: { security: { bindHost: '127.0.0.1', getServerSettings: () => server } },
+    });
+    const answer = await postInitialize(s.port, [`Host: 127.0.0.1:${s.port}`, 'Origin: https://app.example']);
+    assert.equal(answer.status, 200);
+    assert.equal(answer.headers['access-control-allow-origin'], 'https://app.example');
+    assert.equal(
+      answer.headers['access-control-expose-headers'],
+      'Mcp-Session-Id, Mcp-Protocol-Version, WWW-Authenticate',
+    );
+    assert.match(answer.headers['mcp-session-id'] ?? '', /^[0-9a-f-]{36}$/);
   });
 
   it("serves the workspace of ?cwd=, or of the client's first file:// root", async (t) => {

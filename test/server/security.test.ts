@@ -184,10 +184,10 @@ describe('security plugin on a loopback bind without a token', () => {
     assert.equal(response.status, 204);
     assert.equal(response.body, '');
     assert.equal(response.headers['access-control-allow-origin'], ALLOWED_ORIGIN);
-    assert.equal(response.headers['access-control-allow-methods'], 'GET, HEAD, POST, OPTIONS');
+    assert.equal(response.headers['access-control-allow-methods'], 'GET, HEAD, POST, DELETE, OPTIONS');
     assert.equal(
       response.headers['access-control-allow-headers'],
-      'Authorization, Content-Type, Accept, If-None-Match, Last-Event-ID',
+      'Authorization, Content-Type, Accept, If-None-Match, Last-Event-ID, Mcp-Session-Id, Mcp-Protocol-Version',
     );
     assert.equal(response.headers['access-control-max-age'], '600');
     assert.equal(response.headers.vary, 'Origin');
