@@ -131,7 +131,17 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
         }
       };
       await handle.server.connect(transport);
-      return handOver(request, reply, transport);
+      try {
+        await handOver(request, reply, transport);
+      } finally {
+        // An initialize the transport refused (a malformed one) opened no session: nothing may keep listening.
+        const opened = transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport;
+        if (!opened) {
+          handle.dispose();
+          await transport.close().catch(() => undefined);
+        }
+      }
+      return;
     }
     const live = sessions.get(id);
     if (live === undefined) return sendUnknownSession(reply);

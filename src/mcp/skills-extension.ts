@@ -60,7 +60,8 @@ export function registerSkillsExtension(server: Server, session: McpSession): vo
         profile: options.profile === 'xcsh' ? 'musepi' : options.profile,
       });
       if (resource.kind !== 'directory') throw invalidParams(`${uri} is not a directory resource`);
-      const base = rawRelative === undefined || rawRelative === '' ? uri : uri.replace(/\/+$/, '');
+      // Directory URIs have no trailing slash: children are `<directory>/<name>` whichever form was asked for.
+      const base = uri.replace(/\/+$/, '');
       const children = [...resource.entries].sort(
         (a, b) => Number(a.type === 'file') - Number(b.type === 'file') || a.name.localeCompare(b.name),
       );

@@ -2,9 +2,14 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { startServer, type TestServer } from '../helpers/app-server.js';
+import { startServer as startAppServer, type TestServer, type TestServerOptions } from '../helpers/app-server.js';
 import { connectHttp, DirectoryReadResult, SkillsGetResult, SkillsListResult } from '../helpers/mcp-client.js';
 import { SK } from '../helpers/temp-tree.js';
+
+/** The real app, with load shedding out of the way: a loaded test machine must not turn these answers into 503s. */
+function startServer(t: Parameters<typeof startAppServer>[0], options: TestServerOptions = {}) {
+  return startAppServer(t, { ...options, app: { pressure: { maxEventLoopDelayMs: 60_000 }, ...options.app } });
+}
 
 const PDF =
   '---\nname: pdf\ndescription: PDF tools\nallowed-tools: Read Bash\nmetadata:\n  some-key: v\n---\n\nRun `scripts/run.sh`.\n';
@@ -283,5 +288,44 @@ describe('MCP over Streamable HTTP: methods', () => {
       (await local.client.callTool({ name: 'load_skill', arguments: { name: 'pdf' } })).content,
     );
     assert.ok(localText.includes(`[Skill directory: ${s.cwd}/.musepi/skills/pdf]`));
+  });
+
+  it('omits resources of a skill past the bounds, with a diagnostic; the archive answers 413', async (t) => {
+    const many: Record<string, string> = {
+      'work/.musepi/skills/many/SKILL.md': SK({ name: 'many', description: 'Big' }),
+    };
+    for (let i = 0; i < 512; i++) many[`work/.musepi/skills/many/files/f${i}.txt`] = String(i);
+    const s = await startServer(t, { tree: many });
+    const { client } = await open(t, s);
+    const { skill } = await client.request(
+      { method: 'skills/get', params: { uri: 'skill://many/SKILL.md' } },
+      SkillsGetResult,
+    );
+    assert.deepEqual(skill, {
+      uri: 'skill://many/SKILL.md',
+      frontmatter: { name: 'many', description: 'Big' },
+      diagnostics: ['resources omitted: the skill has more than 512 files (docs/mcp.md, Bounds)'],
+    });
+    const archive = await fetch(`${s.base}/skill/many?archive=tar.gz`);
+    assert.equal(archive.status, 413);
+    assert.deepEqual(await archive.json(), {
+      statusCode: 413,
+      code: 'SkillTooLarge',
+      error: 'Payload Too Large',
+      message: 'Skill many is too large to archive: more than 512 files',
+    });
+  });
+
+  it('names children without a doubled slash whichever form the directory URI takes', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const { client } = await open(t, s);
+    const docs = await client.request(
+      { method: 'resources/directory/read', params: { uri: 'skill://pdf/docs/' } },
+      DirectoryReadResult,
+    );
+    assert.deepEqual(
+      docs.resources.map((resource) => resource.uri),
+      ['skill://pdf/docs/guide.md'],
+    );
   });
 });

@@ -3,10 +3,15 @@ import { appendFile, writeFile } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
 import { defaultSettings } from '../../src/discovery/settings.js';
-import { startServer } from '../helpers/app-server.js';
+import { startServer as startAppServer, type TestServerOptions } from '../helpers/app-server.js';
 import { connectHttp } from '../helpers/mcp-client.js';
 import type { RawResponse } from '../helpers/raw-http.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';
+
+/** The real app, with load shedding out of the way: a loaded test machine must not turn these answers into 503s. */
+function startServer(t: Parameters<typeof startAppServer>[0], options: TestServerOptions = {}) {
+  return startAppServer(t, { ...options, app: { pressure: { maxEventLoopDelayMs: 60_000 }, ...options.app } });
+}
 
 const TREE = {
   'work/.musepi/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }),
@@ -154,6 +159,14 @@ describe('MCP over Streamable HTTP: notifications and sessions', () => {
       error: { code: -32001, message: 'Session not found: it ended or expired; initialize a new one' },
       id: null,
     });
+  });
+
+  it('leaves nothing behind for an initialize the transport refuses', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const refused = await postInitialize(s.port, [`Host: 127.0.0.1:${s.port}`, 'Accept: application/json']);
+    assert.equal(refused.status, 406);
+    assert.equal(s.app.mcpSessionCount(), 0);
+    assert.equal(s.registry.defaultWorkspace.events.subscriberCount, 0);
   });
 
   it('caps sessions and expires idle ones', async (t) => {

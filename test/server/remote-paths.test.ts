@@ -2,9 +2,14 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { networkInterfaces } from 'node:os';
 import { describe, it } from 'node:test';
-import { type JsonBody, startServer } from '../helpers/app-server.js';
+import { type JsonBody, startServer as startAppServer, type TestServerOptions } from '../helpers/app-server.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { SK } from '../helpers/temp-tree.js';
+
+/** The real app, with load shedding out of the way: a loaded test machine must not turn these answers into 503s. */
+function startServer(t: Parameters<typeof startAppServer>[0], options: TestServerOptions = {}) {
+  return startAppServer(t, { ...options, app: { pressure: { maxEventLoopDelayMs: 60_000 }, ...options.app } });
+}
 
 const BODY = '---\nname: pdf\ndescription: PDF tools\n---\n\nRun `scripts/run.sh` on the file.\n';
 const TREE = {

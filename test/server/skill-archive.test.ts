@@ -3,8 +3,13 @@ import { execFileSync } from 'node:child_process';
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
-import { startServer } from '../helpers/app-server.js';
+import { startServer as startAppServer, type TestServerOptions } from '../helpers/app-server.js';
 import { makeTempDir, SK } from '../helpers/temp-tree.js';
+
+/** The real app, with load shedding out of the way: a loaded test machine must not turn these answers into 503s. */
+function startServer(t: Parameters<typeof startAppServer>[0], options: TestServerOptions = {}) {
+  return startAppServer(t, { ...options, app: { pressure: { maxEventLoopDelayMs: 60_000 }, ...options.app } });
+}
 
 const PDF = SK({ name: 'pdf', description: 'PDF tools' });
 const LONG = `${'long-directory-name-'.repeat(6)}/file name with spaces é.txt`;
