@@ -19,6 +19,11 @@ async function main(argv: readonly string[]): Promise<void> {
     process.stdout.write(`${readVersion()}\n`);
     return;
   }
+  if (command.kind === 'mcp') {
+    const { runMcpStdio } = await import('./cli/mcp.js');
+    await runMcpStdio(command.options, process.env);
+    return;
+  }
   // Loaded only to serve: help, version and command-line errors answer without loading the server.
   const { startDaemon } = await import('./cli/serve.js');
   const starting = startDaemon(command.options, process.env);

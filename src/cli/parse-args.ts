@@ -19,13 +19,24 @@ export interface ServeOptions {
   profile?: Profile;
   tokenFile?: string;
   logLevel?: LogLevel;
+  /** `--allow-host` (repeatable) or SKILLSD_ALLOW_HOST (comma-separated): added to `server.allowedHosts`. */
+  allowHosts?: string[];
 }
 
-export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; options: ServeOptions };
+export type Command =
+  | { kind: 'help' }
+  | { kind: 'version' }
+  | { kind: 'serve'; options: ServeOptions }
+  | { kind: 'mcp'; options: ServeOptions };
+
+/** `skillsd mcp` speaks on stdio: the flags of a listening socket mean nothing there. */
+const SOCKET_FLAGS: readonly FlagName[] = ['host', 'port', 'tokenFile', 'allowHosts'];
 
 export const USAGE = `Usage: skillsd serve [options]
+       skillsd mcp [--cwd DIR] [--config FILE] [--profile NAME] [--log-level LEVEL]
 
-Serves the skills of AI coding agents over HTTP and Server-Sent Events.
+Serves the skills of AI coding agents over HTTP and Server-Sent Events (serve), or as an MCP server on
+stdin/stdout for hosts that launch their servers (mcp; logs go to stderr).
 
 Options (each also read from the environment variable shown; a flag wins):
   --host HOST        address to bind (SKILLSD_HOST, default 127.0.0.1; other than loopback needs a token)
@@ -34,6 +45,8 @@ Options (each also read from the environment variable shown; a flag wins):
   --config FILE      JSON or YAML settings, watched and re-applied live (SKILLSD_CONFIG)
   --profile NAME     musepi, omp or xcsh (SKILLSD_PROFILE, default musepi)
   --token-file FILE  bearer token file, created with a new token when missing (SKILLSD_TOKEN_FILE)
+  --allow-host NAME  also answer requests with this Host name, repeatable (SKILLSD_ALLOW_HOST, comma-separated;
+                     adds to server.allowedHosts)
   --log-level LEVEL  ${LOG_LEVELS.join(', ')} (SKILLSD_LOG_LEVEL, default info)
   -h, --help         print this help
   -v, --version      print the version
@@ -49,6 +62,7 @@ const FLAGS: Record<string, FlagName> = {
   '--profile': 'profile',
   '--token-file': 'tokenFile',
   '--log-level': 'logLevel',
+  '--allow-host': 'allowHosts',
 };
 
 const ENV_VARS: Record<FlagName, string> = {
@@ -59,6 +73,7 @@ const ENV_VARS: Record<FlagName, string> = {
   profile: 'SKILLSD_PROFILE',
   tokenFile: 'SKILLSD_TOKEN_FILE',
   logLevel: 'SKILLSD_LOG_LEVEL',
+  allowHosts: 'SKILLSD_ALLOW_HOST',
 };
 
 const PORT = /^\d{1,5}$/;
@@ -70,6 +85,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
 
   const positional: string[] = [];
   const fromFlags: Record<string, string> = {};
+  const allowHosts: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (!arg.startsWith('-') || arg === '-') {
@@ -90,25 +106,49 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
       }
     }
     if (value === undefined) throw new CliError(`option ${flag} needs a value`);
-    fromFlags[name] = value;
+    if (name === 'allowHosts') allowHosts.push(value);
+    else fromFlags[name] = value;
   }
 
   const [command, ...extra] = positional;
   if (command === 'help') return { kind: 'help' };
   if (command === 'version') return { kind: 'version' };
   if (command === undefined) throw new CliError('missing command: use "skillsd serve"');
-  if (command !== 'serve') throw new CliError(`unknown command "${command}" (expected "serve")`);
+  if (command !== 'serve' && command !== 'mcp') {
+    throw new CliError(`unknown command "${command}" (expected "serve" or "mcp")`);
+  }
   if (extra.length > 0) throw new CliError(`unexpected argument "${extra[0]}"`);
 
   const options: ServeOptions = {};
+  if (allowHosts.length > 0) options.allowHosts = allowHosts.map((host) => nonEmpty(host, 'option --allow-host'));
+  else if (env.SKILLSD_ALLOW_HOST) {
+    options.allowHosts = env.SKILLSD_ALLOW_HOST.split(',')
+      .map((host) => host.trim())
+      .filter((host) => host !== '');
+  }
   for (const name of Object.values(FLAGS)) {
+    if (name === 'allowHosts') continue;
     const flagValue = fromFlags[name];
     const envValue = env[ENV_VARS[name]];
     // An empty variable counts as unset, as shells leave `SKILLSD_PORT=` behind easily.
     if (flagValue !== undefined) setOption(options, name, flagValue, `option --${kebab(name)}`);
     else if (envValue !== undefined && envValue !== '') setOption(options, name, envValue, ENV_VARS[name]);
   }
+  if (command === 'mcp') {
+    const socketFlag = Object.keys(FLAGS).find(
+      (flag) =>
+        SOCKET_FLAGS.includes(FLAGS[flag] as FlagName) &&
+        argv.some((arg) => arg === flag || arg.startsWith(`${flag}=`)),
+    );
+    if (socketFlag !== undefined) throw new CliError(`option ${socketFlag} does not apply to "skillsd mcp" (stdio)`);
+    return { kind: 'mcp', options };
+  }
   return { kind: 'serve', options };
+}
+
+function nonEmpty(value: string, origin: string): string {
+  if (value === '') throw new CliError(`${origin} needs a non-empty value`);
+  return value;
 }
 
 function setOption(options: ServeOptions, name: FlagName, value: string, origin: string): void {
@@ -133,6 +173,8 @@ function setOption(options: ServeOptions, name: FlagName, value: string, origin:
         throw new CliError(`${origin}: unknown log level "${value}" (expected ${LOG_LEVELS.join(', ')})`);
       }
       options.logLevel = value as LogLevel;
+      return;
+    case 'allowHosts':
       return;
     default:
       options[name] = value;

@@ -137,7 +137,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   return { url, logger, close } satisfies RunningDaemon;
 }
 
-async function workspaceDirectory(path: string): Promise<string> {
+export async function workspaceDirectory(path: string): Promise<string> {
   const directory = resolve(path);
   const info = await stat(directory).catch(() => undefined);
   if (info === undefined) throw new CliError(`workspace directory ${directory} does not exist`);
@@ -146,7 +146,7 @@ async function workspaceDirectory(path: string): Promise<string> {
 }
 
 /** The environment values discovery honours (SKILLS.md §0, §4), read here and passed down. */
-function discoveryEnv(env: Readonly<Record<string, string | undefined>>): DiscoveryEnv {
+export function discoveryEnv(env: Readonly<Record<string, string | undefined>>): DiscoveryEnv {
   const out: DiscoveryEnv = {};
   if (env.PI_CODING_AGENT_DIR) out.PI_CODING_AGENT_DIR = env.PI_CODING_AGENT_DIR;
   if (env.CLAUDE_CONFIG_DIR) out.CLAUDE_CONFIG_DIR = env.CLAUDE_CONFIG_DIR;
@@ -154,12 +154,22 @@ function discoveryEnv(env: Readonly<Record<string, string | undefined>>): Discov
 }
 
 /**
- * Listens and returns the first URL. Fastify logs one line per address it listens on (one for a loopback bind, one
- * per interface for 0.0.0.0): worded here as `skillsd listening on <url>` so that it is the listening line of API.md.
+ * Listens and returns the first URL a client can use. The listening line of API.md names the address actually bound
+ * (`http://0.0.0.0:7420` for a wildcard bind: the one line scripts wait for). Fastify logs one line per interface
+ * address for a wildcard bind: the first says where it is reachable too, the others `skillsd reachable at <url>`.
  */
 async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
+  let first = true;
+  const listenTextResolver = (address: string): string => {
+    if (!first) return `skillsd reachable at ${address}`;
+    first = false;
+    const bound = boundUrl(app) ?? address;
+    return bound === address
+      ? `skillsd listening on ${bound}`
+      : `skillsd listening on ${bound} (reachable at ${address})`;
+  };
   try {
-    return await app.listen({ host, port, listenTextResolver: (address) => `skillsd listening on ${address}` });
+    return await app.listen({ host, port, listenTextResolver });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use on ${host}`, 1);
@@ -169,6 +179,14 @@ async function listen(app: FastifyInstance, host: string, port: number): Promise
     }
     throw new CliError(`cannot listen on ${host} port ${port}: ${(error as Error).message}`, 1);
   }
+}
+
+/** `http://<address>:<port>` of the bound socket, IPv6 in brackets. */
+function boundUrl(app: FastifyInstance): string | undefined {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') return undefined;
+  const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
 }
 
 /** The socket and the token are fixed at start; the rest of `server.*` (allow-lists) applies live. */

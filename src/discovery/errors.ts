@@ -14,6 +14,7 @@ export type SkillsdErrorCode =
   | 'FileNotFound'
   | 'NotADirectory'
   | 'NotAFile'
+  | 'SkillTooLarge'
   | 'NotReady'
   | 'Overloaded'
   | 'InvalidSettings';

@@ -47,6 +47,9 @@ export const MAX_YAML_BLOCK_CHARACTERS = 64 * 1024;
 /** Longest error text quoted in a note (a YAML message can quote an alias name taken from the file). */
 const MAX_REASON_LENGTH = 200;
 /** Shared by every result without keys; frozen like every other frontmatter. */
+/** `normalised`: rule 5's camel-cased keys (the skill record); `as-written`: the keys of the file (MCP face). */
+export type FrontmatterKeys = 'normalised' | 'as-written';
+
 const NO_KEYS: Record<string, unknown> = Object.freeze({});
 
 /**
@@ -54,16 +57,33 @@ const NO_KEYS: Record<string, unknown> = Object.freeze({});
  * fence refused, YAML repaired or read line by line, a safety limit hit, an unusually large block). The result is
  * the same with or without it: notes are daemon-only and never change what the reference computes.
  */
-export function parseFrontmatter(text: string, profile: Profile, notes?: string[]): ParsedFrontmatter {
-  return parse(text, profile, notes, true);
+export function parseFrontmatter(
+  text: string,
+  profile: Profile,
+  notes?: string[],
+  keys: FrontmatterKeys = 'normalised',
+): ParsedFrontmatter {
+  return parse(text, profile, notes, true, keys === 'normalised' ? camelKey : keyAsWritten);
 }
 
 /** `parseFrontmatter` without its fast paths: what every result (and note) must equal. */
 export function parseFrontmatterWithYaml(text: string, profile: Profile, notes?: string[]): ParsedFrontmatter {
-  return parse(text, profile, notes, false);
+  return parse(text, profile, notes, false, camelKey);
 }
 
-function parse(text: string, profile: Profile, notes: string[] | undefined, fast: boolean): ParsedFrontmatter {
+type Rename = (key: string) => string;
+
+function keyAsWritten(key: string): string {
+  return key;
+}
+
+function parse(
+  text: string,
+  profile: Profile,
+  notes: string[] | undefined,
+  fast: boolean,
+  rename: Rename,
+): ParsedFrontmatter {
   // The regex replace scans the whole file even when it has no CR (most files): ~10 µs per 6.7 KiB SKILL.md, as
   // much as the fast path's read of the block; `includes` finds there is none at memchr speed.
   const unmarked = text.charCodeAt(0) === BOM ? text.slice(1) : text;
@@ -71,7 +91,7 @@ function parse(text: string, profile: Profile, notes: string[] | undefined, fast
   const block = findBlock(normalised, notes);
   if (!block) return { frontmatter: NO_KEYS, body: normalised.trim(), hasFrontmatter: false };
   return {
-    frontmatter: readBlock(block.yaml, profile, notes, fast),
+    frontmatter: readBlock(block.yaml, profile, notes, fast, rename),
     body: block.body,
     hasFrontmatter: true,
   };
@@ -125,9 +145,10 @@ function readBlock(
   profile: Profile,
   notes: string[] | undefined,
   fast: boolean,
+  rename: Rename,
 ): Record<string, unknown> {
   if (yaml.length > MAX_YAML_BLOCK_CHARACTERS) {
-    const { value, rawValues } = readLines(yaml, profile);
+    const { value, rawValues } = readLines(yaml, profile, rename);
     notes?.push(
       `frontmatter exceeds a safety limit (${yaml.length} characters, more than the ${MAX_YAML_BLOCK_CHARACTERS} ` +
         `parsed as YAML); ${LINE_BY_LINE}${rawTail(rawValues)}`,
@@ -140,21 +161,21 @@ function readBlock(
     const quick = readQuotedSimpleBlock(yaml);
     if (quick !== undefined && commentScanAffordable(yaml)) {
       notes?.push(`frontmatter is not valid YAML (line ${quick.line} of the block: ${NESTED_MAPPING}); ${QUOTED}`);
-      return normaliseKeys(quick.value, expansionBudget(2 * yaml.length)) as Record<string, unknown>;
+      return normaliseKeys(quick.value, expansionBudget(2 * yaml.length), rename) as Record<string, unknown>;
     }
   }
-  const parsed = tryBlock(yaml.replace(TAB, '  '), fast);
+  const parsed = tryBlock(yaml.replace(TAB, '  '), fast, rename);
   if (parsed.ok) return parsed.value;
   if (profile !== 'xcsh') {
     const quoted = quoteColonValues(yaml);
     // Parsing an unchanged text again would only fail again (and a big block costs a second or so).
-    const repaired = quoted === undefined ? undefined : tryBlock(quoted.replace(TAB, '  '), fast);
+    const repaired = quoted === undefined ? undefined : tryBlock(quoted.replace(TAB, '  '), fast, rename);
     if (repaired?.ok) {
       notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; ${QUOTED}`);
       return repaired.value;
     }
   }
-  const { value, rawValues } = readLines(yaml, profile);
+  const { value, rawValues } = readLines(yaml, profile, rename);
   notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; ${LINE_BY_LINE}${rawTail(rawValues)}`);
   return value;
 }
@@ -171,11 +192,11 @@ function rawTail(rawValues: number): string {
 type BlockRead = { ok: true; value: Record<string, unknown> } | { ok: false; error: unknown };
 
 /** Rule 3 and 5: a map result, key-normalised; null, a scalar or a list count as `{}`. The error on failure. */
-function tryBlock(yaml: string, fast: boolean): BlockRead {
+function tryBlock(yaml: string, fast: boolean, rename: Rename): BlockRead {
   try {
     const value = fast ? parseFrontmatterBlock(yaml) : parseFrontmatterBlockWithYaml(yaml);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: true, value: NO_KEYS };
-    return { ok: true, value: normaliseKeys(value, expansionBudget(yaml.length)) as Record<string, unknown> };
+    return { ok: true, value: normaliseKeys(value, expansionBudget(yaml.length), rename) as Record<string, unknown> };
   } catch (error) {
     return { ok: false, error };
   }
@@ -232,7 +253,11 @@ function quoteColonValues(yaml: string): string | undefined {
  * Rule 4, line fallback: one key per `key: value` line at column 0. `rawValues` counts the values left as raw
  * text only because of the re-read cap (xcsh keeps raw text by rule).
  */
-function readLines(yaml: string, profile: Profile): { value: Record<string, unknown>; rawValues: number } {
+function readLines(
+  yaml: string,
+  profile: Profile,
+  rename: Rename,
+): { value: Record<string, unknown>; rawValues: number } {
   const result: Record<string, unknown> = {};
   let rereads = 0;
   let rawValues = 0;
@@ -242,8 +267,8 @@ function readLines(yaml: string, profile: Profile): { value: Record<string, unkn
     const raw = match[2]!.trim();
     const reread = profile !== 'xcsh' && rereads++ < MAX_FALLBACK_REREADS;
     if (profile !== 'xcsh' && !reread) rawValues++;
-    Object.defineProperty(result, camelKey(match[1]!), {
-      value: reread ? readScalar(raw) : raw,
+    Object.defineProperty(result, rename(match[1]!), {
+      value: reread ? readScalar(raw, rename) : raw,
       enumerable: true,
       writable: true,
       configurable: true,
@@ -253,12 +278,12 @@ function readLines(yaml: string, profile: Profile): { value: Record<string, unkn
 }
 
 /** The text re-read as one YAML value: kept when a non-null scalar or a list, else the raw text. */
-function readScalar(raw: string): unknown {
+function readScalar(raw: string, rename: Rename): unknown {
   try {
     const value = parseYaml(raw);
     if (value === null || value === undefined) return raw;
     if (typeof value !== 'object') return value;
-    if (Array.isArray(value)) return normaliseKeys(value, expansionBudget(raw.length));
+    if (Array.isArray(value)) return normaliseKeys(value, expansionBudget(raw.length), rename);
     return raw;
   } catch {
     return raw;

@@ -25,13 +25,16 @@ export function expansionBudget(sourceLength: number): number {
   return 4 * sourceLength + 4096;
 }
 
-/** A frozen copy of `value` with every map key camel-cased. Throws `FrontmatterTooLargeError` past the budget. */
-export function normaliseKeys(value: unknown, budget: number): unknown {
-  const state = { left: budget };
+/**
+ * A frozen copy of `value` with every map key camel-cased (or renamed by `rename`: the MCP face shows keys as
+ * written). Throws `FrontmatterTooLargeError` past the budget.
+ */
+export function normaliseKeys(value: unknown, budget: number, rename: (key: string) => string = camelKey): unknown {
+  const state = { left: budget, rename };
   return copy(value, state, 0);
 }
 
-function copy(value: unknown, state: { left: number }, depth: number): unknown {
+function copy(value: unknown, state: { left: number; rename: (key: string) => string }, depth: number): unknown {
   spend(state, typeof value === 'string' ? 1 + value.length : 1);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) throw new FrontmatterTooLargeError();
@@ -42,7 +45,7 @@ function copy(value: unknown, state: { left: number }, depth: number): unknown {
   for (const [key, item] of Object.entries(value)) {
     spend(state, key.length);
     // defineProperty, not assignment: a `__proto__` key must stay a plain own property.
-    Object.defineProperty(result, camelKey(key), {
+    Object.defineProperty(result, state.rename(key), {
       value: copy(item, state, depth + 1),
       enumerable: true,
       writable: true,

@@ -36,6 +36,8 @@ export type SkillResource =
       mtimeMs: number;
       ino: number;
       dev: number;
+      /** Permission bits and file type, as `stat` gave them. */
+      mode: number;
       /** The real skill directory the opened file must still be in; null when containment is not checked. */
       containedIn: string | null;
       /** `skill://<name>[/<relative>]`, as used in error messages. */
@@ -263,6 +265,7 @@ async function resolveTarget(
     mtimeMs: info.mtimeMs,
     ino: info.ino,
     dev: info.dev,
+    mode: info.mode,
     // The recorded SKILL.md outside the skill is held to its identity (device + inode) only.
     containedIn: checkContainment && !escaping ? realBase : null,
     url,

@@ -105,6 +105,8 @@ function parseServer(input: Record<string, unknown>, base: ServerSettings): Serv
       out[key as (typeof SERVER_STRINGS)[number]] = value;
     } else if ((SERVER_LISTS as readonly string[]).includes(key)) {
       out[key as (typeof SERVER_LISTS)[number]] = expectStringList(value, path);
+    } else if (key === 'publicUrl') {
+      out.publicUrl = expectHttpUrl(value, path);
     } else if (key === 'port') {
       if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > 65535) {
         throw invalid(`"${path}" must be an integer from 0 to 65535, got ${describe(value)}`);
@@ -117,6 +119,20 @@ function parseServer(input: Record<string, unknown>, base: ServerSettings): Serv
     }
   }
   return out;
+}
+
+/** An absolute http(s) URL without query or fragment; kept without its trailing slashes. */
+function expectHttpUrl(value: unknown, path: string): string {
+  let url: URL | undefined;
+  try {
+    url = typeof value === 'string' ? new URL(value) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw invalid(`"${path}" must be an http or https URL without query or fragment, got ${describe(value)}`);
+  }
+  return (value as string).replace(/\/+$/, '');
 }
 
 function expectObject(value: unknown, path: string): Record<string, unknown> {

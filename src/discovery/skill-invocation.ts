@@ -8,6 +8,7 @@ import { formatPromptText } from './format-prompt-text.js';
 import { linkNotFollowed, untrustedLinkOnPath } from './link-trust.js';
 import { MAX_SKILL_FILE_BYTES } from './read-skill-file.js';
 import { readTextFile } from './read-text-file.js';
+import { LOCAL_LOCATIONS, type SkillLocations } from './skill-locations.js';
 import { skillDirOnDisk, skillFileOnDisk } from './skill-paths.js';
 import type { Profile, Settings, Skill } from './types.js';
 
@@ -32,6 +33,8 @@ export interface InvokeOptions {
    * SKILL.md only inside its skill or at that recorded place (SECURITY.md); absent, the file is read wherever it leads.
    */
   knownRealPath?: (filePath: string) => string | undefined;
+  /** How the message names the skill's directory and file: local paths (the reference, default) or URLs. */
+  locations?: SkillLocations;
 }
 
 export type InvocationResult = { handled: false } | { handled: true; message: string; details: InvocationDetails };
@@ -107,10 +110,11 @@ export async function invokeSkill(
   const body = stripFrontmatter(await readSkillText(real ?? onDisk, skill.filePath)).trim();
   const details: InvocationDetails = { name: skill.name, path: skill.filePath, lineCount: countLines(body) };
   if (syntax.args !== '') details.args = syntax.args;
+  const locations = options.locations ?? LOCAL_LOCATIONS;
 
   if (settings.profile === 'xcsh') {
     const user = syntax.args !== '' ? `\nUser: ${syntax.args}` : '';
-    return { handled: true, message: `${body}\n\n---\n\nSkill: ${skill.filePath}${user}`, details };
+    return { handled: true, message: `${body}\n\n---\n\nSkill: ${locations.file(skill)}${user}`, details };
   }
   const lines = [
     `[IMPORTANT: User invoked the "${skill.name}" skill; follow its instructions. Full skill below.]`,
@@ -119,7 +123,7 @@ export async function invokeSkill(
     '',
     '---',
     '',
-    `[Skill directory: ${skill.baseDir}]`,
+    `[Skill directory: ${locations.directory(skill)}]`,
     PATHS_HINT,
   ];
   if (syntax.args !== '') lines.push(`User: ${syntax.args}`);

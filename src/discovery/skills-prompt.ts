@@ -5,6 +5,7 @@
 // `hide`: every skill is listed), and it is the empty string when nothing is listed. The Agent Skills XML form follows
 // the same rule so that switching `format` changes the presentation only, never which skills a model is told about.
 
+import { LOCAL_LOCATIONS, type SkillLocations } from './skill-locations.js';
 import { skillFileOnDisk } from './skill-paths.js';
 import type { Profile, Skill } from './types.js';
 
@@ -14,6 +15,8 @@ export interface SkillsPromptOptions {
   tools: string[];
   profile: Profile;
   format: SkillsPromptFormat;
+  /** How `<location>` names each SKILL.md: its local path (the reference, default) or its URL. */
+  locations?: SkillLocations;
 }
 
 /** A run of line breaks (CR, LF, VT, FF, NEL, U+2028, U+2029) with the spaces and tabs around it. */
@@ -37,7 +40,7 @@ export function renderSkillsPrompt(skills: Skill[], options: SkillsPromptOptions
   if (!options.tools.includes('read')) return '';
   const listed = options.profile === 'xcsh' ? skills : skills.filter((skill) => skill.hide !== true);
   if (listed.length === 0) return '';
-  if (options.format === 'xml') return renderAgentSkillsXml(listed);
+  if (options.format === 'xml') return renderAgentSkillsXml(listed, options.locations ?? LOCAL_LOCATIONS);
   return options.profile === 'xcsh' ? renderXcsh(listed) : renderMusePi(listed);
 }
 
@@ -82,14 +85,14 @@ function listValue(text: string): string {
 }
 
 /** The Agent Skills standard's `<available_skills>` block; every value is XML-escaped. */
-function renderAgentSkillsXml(skills: readonly Skill[]): string {
+function renderAgentSkillsXml(skills: readonly Skill[], locations: SkillLocations): string {
   const entries = skills.map((skill) =>
     [
       '  <skill>',
       `    <name>${escapeXml(skill.name)}</name>`,
       `    <description>${escapeXml(skill.description)}</description>`,
       // The standard's location is an absolute path, also for a skill of a relative custom directory.
-      `    <location>${escapeXml(skillFileOnDisk(skill))}</location>`,
+      `    <location>${escapeXml(locations === LOCAL_LOCATIONS ? skillFileOnDisk(skill) : locations.file(skill))}</location>`,
       '  </skill>',
     ].join('\n'),
   );

@@ -123,6 +123,8 @@ export interface ServerSettings {
   allowedWorkspaces: string[];
   /** Who may connect over loopback without a token: the daemon's own user (default), or any local user. */
   localPeers: LocalPeers;
+  /** The daemon's URL as remote clients reach it (behind a proxy); `paths=url` text uses it instead of `Host`. */
+  publicUrl?: string;
 }
 
 export type LocalPeers = 'same-user' | 'any';

@@ -6,12 +6,14 @@ import type { Logger } from 'pino';
 import { SkillsdError } from '../discovery/errors.js';
 import type { Settings } from '../discovery/types.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { type McpHttpOptions, mcpHttpPlugin } from '../mcp/http-transport.js';
 import { answerClientError } from './client-error.js';
 import { type ConnectionLimits, defaultConnectionLimits } from './connection-limits.js';
 import { capEcho } from './echo.js';
 import { errorBody, isDescriptorShortage, toErrorResponse } from './errors.js';
 import { guardServer } from './guard-server.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
+import { fileDigestsPlugin } from './plugins/file-digests.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { defaultPressureOptions, type PressureOptions, pressurePlugin } from './plugins/pressure.js';
 import { type SecurityOptions, securityPlugin } from './plugins/security.js';
@@ -50,6 +52,8 @@ export interface AppOptions {
   pollFastPath?: boolean;
   /** Timeouts and the connection cap over `defaultConnectionLimits()` (SECURITY.md §4, exhaustion). */
   connections?: Partial<ConnectionLimits>;
+  /** Session bounds and page size of the MCP face at `/mcp` (docs/mcp.md). */
+  mcp?: Omit<McpHttpOptions, 'readyWaitMs'>;
 }
 
 declare module 'fastify' {
@@ -167,6 +171,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
     retryMs: options.retryMs ?? DEFAULT_RETRY_MS,
   });
+  await app.register(fileDigestsPlugin);
   await app.register(openApiPlugin, { ui: options.docs });
 
   await app.register(skillsRoutes);
@@ -178,6 +183,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(eventsRoutes);
   await app.register(eventsHeadRoute);
+  await app.register(mcpHttpPlugin, { ...options.mcp, readyWaitMs: options.readyWaitMs ?? DEFAULT_READY_WAIT_MS });
 
   const fastPath =
     options.pollFastPath === false

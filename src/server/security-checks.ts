@@ -75,7 +75,7 @@ export function securityChecks(options: SecurityOptions): SecurityChecks {
       const header = hostHeader ?? '';
       if (header !== allowedHeader || extraHosts !== allowedWith) {
         if (!isAllowedHostname(hostnameOf(header), policy, extraHosts)) {
-          return new SkillsdError('ForbiddenHost', `Host ${quote(header)} is not allowed`);
+          return new SkillsdError('ForbiddenHost', `Host ${quote(header)} is not allowed${howToAllow(header)}`);
         }
         allowedHeader = header;
         allowedWith = extraHosts;
@@ -148,6 +148,13 @@ function authorityOf(target: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What the operator does to answer this name: it goes in `server.allowedHosts` (or `--allow-host`). */
+function howToAllow(header: string): string {
+  const name = hostnameOf(header);
+  if (name === '') return '';
+  return `: to allow it, add ${quote(name)} to server.allowedHosts in the config file or start with --allow-host ${name}`;
 }
 
 /** Hashing both sides first gives equal-length buffers, so neither the comparison nor its length leaks the token. */

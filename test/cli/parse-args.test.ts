@@ -11,6 +11,24 @@ describe('parseArgs', () => {
   const accepted: Array<[string, string[], Record<string, string>, unknown]> = [
     ['serve with no option', ['serve'], NO_ENV, { kind: 'serve', options: {} }],
     [
+      'mcp with its flags',
+      ['mcp', '--cwd', '/w', '--profile', 'omp'],
+      NO_ENV,
+      { kind: 'mcp', options: { cwd: '/w', profile: 'omp' } },
+    ],
+    [
+      'repeated --allow-host',
+      ['serve', '--allow-host', 'box.lan', '--allow-host=skills.example'],
+      { SKILLSD_ALLOW_HOST: 'ignored' },
+      { kind: 'serve', options: { allowHosts: ['box.lan', 'skills.example'] } },
+    ],
+    [
+      'SKILLSD_ALLOW_HOST, comma-separated',
+      ['serve'],
+      { SKILLSD_ALLOW_HOST: 'box.lan, skills.example' },
+      { kind: 'serve', options: { allowHosts: ['box.lan', 'skills.example'] } },
+    ],
+    [
       'every flag as --flag value',
       [
         'serve',
@@ -100,7 +118,20 @@ describe('parseArgs', () => {
 
   const rejected: Array<[string, string[], Record<string, string>, string]> = [
     ['no command', [], NO_ENV, 'missing command: use "skillsd serve"'],
-    ['an unknown command', ['start'], NO_ENV, 'unknown command "start" (expected "serve")'],
+    ['an unknown command', ['start'], NO_ENV, 'unknown command "start" (expected "serve" or "mcp")'],
+    [
+      'a socket flag for mcp',
+      ['mcp', '--host', '0.0.0.0'],
+      NO_ENV,
+      'option --host does not apply to "skillsd mcp" (stdio)',
+    ],
+    [
+      '--allow-host for mcp',
+      ['mcp', '--allow-host', 'box'],
+      NO_ENV,
+      'option --allow-host does not apply to "skillsd mcp" (stdio)',
+    ],
+    ['an empty --allow-host', ['serve', '--allow-host='], NO_ENV, 'option --allow-host needs a non-empty value'],
     ['an extra argument', ['serve', 'now'], NO_ENV, 'unexpected argument "now"'],
     ['an unknown flag', ['serve', '--prot', '1'], NO_ENV, 'unknown option --prot'],
     ['an unknown short flag', ['serve', '-p', '1'], NO_ENV, 'unknown option -p'],
@@ -206,5 +237,14 @@ describe('withCliOverrides (defaults < config file < environment < flags)', () =
 
   it('falls back to 127.0.0.1:7420', () => {
     assert.deepEqual(listenAddress(withCliOverrides(defaultSettings(), {})), { host: '127.0.0.1', port: 7420 });
+  });
+});
+
+describe('--allow-host', () => {
+  it('adds to server.allowedHosts from the config', () => {
+    const fromConfig = parseSettings({ server: { allowedHosts: ['a.lan'] } });
+    const settings = withCliOverrides(fromConfig, { allowHosts: ['b.lan', 'a.lan'] });
+    assert.deepEqual(settings.server.allowedHosts, ['a.lan', 'b.lan']);
+    assert.deepEqual(withCliOverrides(defaultSettings(), {}).server.allowedHosts, []);
   });
 });

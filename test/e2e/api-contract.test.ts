@@ -687,7 +687,12 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       assert.equal(host.status, 403);
       assert.deepEqual(
         JSON.parse(host.body),
-        errorBody(403, 'ForbiddenHost', 'Forbidden', 'Host "attacker.example:80" is not allowed'),
+        errorBody(
+          403,
+          'ForbiddenHost',
+          'Forbidden',
+          'Host "attacker.example:80" is not allowed: to allow it, add "attacker.example" to server.allowedHosts in the config file or start with --allow-host attacker.example',
+        ),
       );
       const origin = await getJson(`${base}/skill/pdf`, { headers: { origin: 'https://attacker.example' } });
       assert.equal(origin.status, 403);

@@ -82,7 +82,8 @@ describe('skillsd serve (built CLI)', () => {
       statusCode: 403,
       code: 'ForbiddenHost',
       error: 'Forbidden',
-      message: 'Host "evil.com" is not allowed',
+      message:
+        'Host "evil.com" is not allowed: to allow it, add "evil.com" to server.allowedHosts in the config file or start with --allow-host evil.com',
     });
   });
 });

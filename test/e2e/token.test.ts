@@ -87,8 +87,11 @@ describe('skillsd generating a token file (built CLI)', () => {
     daemon = await startDaemon(['serve', '--host', '0.0.0.0', '--port', '0', '--cwd', dir, '--token-file', file], {
       home: dir,
     });
-    // Bound to every interface: one listening line per interface address, loopback first.
-    assert.equal(daemon.url, `http://127.0.0.1:${daemon.port}`);
+    // The listening line names the address bound; one more line per interface address says where it is reachable.
+    assert.equal(daemon.url, `http://0.0.0.0:${daemon.port}`);
+    const port = daemon.port;
+    await daemon.process.waitForLog((line) => line.msg.includes(`reachable at http://127.0.0.1:${port}`), 30_000);
+    assert.equal(daemon.process.logs.filter((line) => line.msg.startsWith('skillsd listening on ')).length, 1);
     const token = (await readFile(file, 'utf8')).trim();
     assert.match(token, /^[A-Za-z0-9_-]{43}$/);
     assert.equal((await stat(file)).mode & 0o777, 0o600);

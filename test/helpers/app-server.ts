@@ -36,6 +36,8 @@ export interface TestServerOptions {
    * the files is never raced by that first discovery. False for the tests of the not-yet-ready state.
    */
   ready?: boolean;
+  /** The address to bind (default 127.0.0.1); `base` still names 127.0.0.1. */
+  listenHost?: string;
 }
 
 export async function startServer(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
@@ -70,7 +72,7 @@ export async function startServer(t: TestContext, options: TestServerOptions = {
     pressure: { maxEventLoopDelayMs: 0, ...options.app?.pressure },
   });
   undo.push(() => app.close());
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: 0, host: options.listenHost ?? '127.0.0.1' });
   if (options.ready !== false) await registry.defaultWorkspace.ready;
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;

@@ -25,10 +25,12 @@ describe('OpenAPI document', () => {
       ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
     assert.deepEqual(operations.sort(), [
+      'DELETE /mcp',
       'GET /collisions',
       'GET /context-files',
       'GET /events',
       'GET /health',
+      'GET /mcp',
       'GET /prompt',
       'GET /skill/{name}',
       'GET /skill/{name}/{path}',
@@ -37,10 +39,22 @@ describe('OpenAPI document', () => {
       'HEAD /skill/{name}',
       'HEAD /skill/{name}/{path}',
       'POST /invocations',
+      'POST /mcp',
     ]);
     const skillFile = document.paths['/skill/{name}/{path}'].get;
-    assert.deepEqual(Object.keys(skillFile.responses).sort(), ['200', '304', '400', '401', '403', '404', '409', '503']);
+    assert.deepEqual(Object.keys(skillFile.responses).sort(), [
+      '200',
+      '304',
+      '400',
+      '401',
+      '403',
+      '404',
+      '409',
+      '413',
+      '503',
+    ]);
     assert.deepEqual(Object.keys(skillFile.responses['200'].content).sort(), [
+      'application/gzip',
       'application/json',
       'text/markdown',
       'text/plain',

@@ -11,6 +11,7 @@ import pino from 'pino';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { ServerSettings } from '../../src/discovery/types.js';
 import type { AppOptions } from '../../src/server/app.js';
+import { hostnameOf } from '../../src/server/host-allow-list.js';
 import { getJson, startServer, type TestServer } from '../helpers/app-server.js';
 import { WAIT_MS, waitUntil } from '../helpers/deadlines.js';
 import { SK } from '../helpers/temp-tree.js';
@@ -275,7 +276,7 @@ describe('GET /skills fast path: every guard refuses as Fastify does', () => {
         statusCode: 403,
         code: 'ForbiddenHost',
         error: 'Forbidden',
-        message: `Host ${JSON.stringify(host)} is not allowed`,
+        message: `Host ${JSON.stringify(host)} is not allowed${howToAllow(host)}`,
       });
     }
     // No Host header at all (HTTP/1.0): refused the same way.
@@ -431,3 +432,11 @@ describe('the HTTP server behind the fast path', () => {
     assert.equal(fast.app.pollFastPath?.answered, 0);
   });
 });
+
+/** The advice a ForbiddenHost message ends with, for a Host header whose name is well-formed. */
+function howToAllow(header: string): string {
+  const name = hostnameOf(header);
+  return name === ''
+    ? ''
+    : `: to allow it, add ${JSON.stringify(name)} to server.allowedHosts in the config file or start with --allow-host ${name}`;
+}

@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { ServerSettings } from '../../src/discovery/types.js';
 import { toErrorResponse } from '../../src/server/errors.js';
+import { hostnameOf } from '../../src/server/host-allow-list.js';
 import { type SecurityOptions, securityPlugin } from '../../src/server/plugins/security.js';
 import { startServer } from '../helpers/app-server.js';
 import { type RawResponse, rawRequest } from '../helpers/raw-http.js';
@@ -92,7 +93,7 @@ describe('security plugin on a loopback bind without a token', () => {
       assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
       assert.equal(
         response.body,
-        errorJson(403, 'ForbiddenHost', 'Forbidden', `Host ${JSON.stringify(host)} is not allowed`),
+        errorJson(403, 'ForbiddenHost', 'Forbidden', `Host ${JSON.stringify(host)} is not allowed${howToAllow(host)}`),
       );
     });
   }
@@ -183,10 +184,10 @@ describe('security plugin on a loopback bind without a token', () => {
     assert.equal(response.status, 204);
     assert.equal(response.body, '');
     assert.equal(response.headers['access-control-allow-origin'], ALLOWED_ORIGIN);
-    assert.equal(response.headers['access-control-allow-methods'], 'GET, HEAD, POST, OPTIONS');
+    assert.equal(response.headers['access-control-allow-methods'], 'GET, HEAD, POST, DELETE, OPTIONS');
     assert.equal(
       response.headers['access-control-allow-headers'],
-      'Authorization, Content-Type, Accept, If-None-Match, Last-Event-ID',
+      'Authorization, Content-Type, Accept, If-None-Match, Last-Event-ID, Mcp-Session-Id, Mcp-Protocol-Version',
     );
     assert.equal(response.headers['access-control-max-age'], '600');
     assert.equal(response.headers.vary, 'Origin');
@@ -421,8 +422,24 @@ describe('security plugin inside the real app', () => {
     assert.match(file.headers.vary ?? '', /(^|, )Origin$/);
 
     const host = await get('/skills', ['Host: attacker.example']);
-    assert.equal(host.body, errorJson(403, 'ForbiddenHost', 'Forbidden', 'Host "attacker.example" is not allowed'));
+    assert.equal(
+      host.body,
+      errorJson(
+        403,
+        'ForbiddenHost',
+        'Forbidden',
+        `Host "attacker.example" is not allowed${howToAllow('attacker.example')}`,
+      ),
+    );
     const origin = await get('/skills', ['Host: 127.0.0.1', 'Origin: null']);
     assert.equal(origin.body, errorJson(403, 'ForbiddenOrigin', 'Forbidden', 'Origin "null" is not allowed'));
   });
 });
+
+/** The advice a ForbiddenHost message ends with, for a Host header whose name is well-formed. */
+function howToAllow(header: string): string {
+  const name = hostnameOf(header);
+  return name === ''
+    ? ''
+    : `: to allow it, add ${JSON.stringify(name)} to server.allowedHosts in the config file or start with --allow-host ${name}`;
+}

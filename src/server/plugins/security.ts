@@ -11,8 +11,10 @@ import { bearerToken, quote, type SecurityOptions, securityChecks } from '../sec
 
 export type { SecurityOptions } from '../security-checks.js';
 
-const ALLOW_METHODS = 'GET, HEAD, POST, OPTIONS';
-const ALLOW_HEADERS = 'Authorization, Content-Type, Accept, If-None-Match, Last-Event-ID';
+// DELETE and the Mcp-* headers: a page an allowed origin serves may speak MCP over Streamable HTTP (`/mcp`).
+const ALLOW_METHODS = 'GET, HEAD, POST, DELETE, OPTIONS';
+const ALLOW_HEADERS =
+  'Authorization, Content-Type, Accept, If-None-Match, Last-Event-ID, Mcp-Session-Id, Mcp-Protocol-Version';
 const EXPOSE_HEADERS = 'ETag, Last-Modified, Retry-After, X-Skill-Source-Path';
 const PREFLIGHT_MAX_AGE_S = '600';
 /**

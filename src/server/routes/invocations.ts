@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SkillsdError } from '../../discovery/errors.js';
 import { invokeSkill } from '../../discovery/skill-invocation.js';
 import type { Skill } from '../../discovery/types.js';
+import { requestLocations } from '../request-locations.js';
 import { errorResponses } from '../schemas/common.js';
 import { InvocationBody, InvocationResponse, InvocationsQuery } from '../schemas/invocations.js';
 
@@ -32,6 +33,7 @@ export const invocationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const settings = { ...app.getSettings(), profile: snapshot.profile };
       return invokeSkill(request.body.text, snapshot.skills as Skill[], settings, {
         knownRealPath: (filePath) => snapshot.knownRealPath(filePath),
+        locations: requestLocations(request, request.query.paths, settings.server.publicUrl),
       });
     },
   );

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { renderSkillsPrompt } from '../../discovery/skills-prompt.js';
 import type { Skill } from '../../discovery/types.js';
+import { requestLocations } from '../request-locations.js';
 import { errorResponses } from '../schemas/common.js';
 import { PromptOk, PromptQuery } from '../schemas/prompt.js';
 
@@ -18,7 +19,7 @@ export const promptRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { cwd, tools = 'read', format = 'markdown' } = request.query;
+      const { cwd, tools = 'read', format = 'markdown', paths } = request.query;
       const { snapshot } = await app.workspaceView(cwd);
       const block = renderSkillsPrompt(snapshot.skills as Skill[], {
         tools: tools
@@ -27,6 +28,7 @@ export const promptRoutes: FastifyPluginAsyncTypebox = async (app) => {
           .filter((tool) => tool !== ''),
         profile: snapshot.profile,
         format,
+        locations: requestLocations(request, paths, app.getSettings().server.publicUrl),
       });
       return reply.type('text/markdown; charset=utf-8').header('cache-control', 'no-cache').send(block);
     },

@@ -17,9 +17,10 @@ import {
 import type { Skill } from '../../discovery/types.js';
 import { capEcho } from '../echo.js';
 import { pathOf } from '../request-log.js';
-import { CwdQuery, errorResponses } from '../schemas/common.js';
-import { SkillFileOk, SkillFileParams } from '../schemas/skill-files.js';
+import { errorResponses } from '../schemas/common.js';
+import { SkillFileOk, SkillFileParams, SkillFileQuery } from '../schemas/skill-files.js';
 import { matchesIfNoneMatch } from './conditional.js';
+import { sendSkillArchive } from './skill-archive.js';
 
 // `http://host/skill/…`: an absolute-form request target (RFC 9112 §3.2.2).
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
@@ -37,10 +38,14 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     description:
       'The HTTP face of `skill://<name>[/<path>]`. Files stream with ETag, Last-Modified, Content-Length and ' +
       'X-Skill-Source-Path; `If-None-Match` answers 304. A directory answers its listing as text, or ' +
-      '`{ entries }` with `Accept: application/json`.',
+      '`{ entries }` with `Accept: application/json`. `archive=tar.gz` on `/skill/{name}` answers the whole skill.',
     params: SkillFileParams,
-    querystring: CwdQuery,
-    response: { 200: SkillFileOk, 304: { description: 'Not modified', type: 'null' }, ...errorResponses(404, 409) },
+    querystring: SkillFileQuery,
+    response: {
+      200: SkillFileOk,
+      304: { description: 'Not modified', type: 'null' },
+      ...errorResponses(404, 409, 413),
+    },
   } as const;
 
   for (const url of ['/skill/:name', '/skill/:name/*']) {
@@ -54,12 +59,20 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // The target is checked first: a refused path opens no workspace and touches no file.
         const { name, rawRelative } = splitSkillTarget(request.raw.url ?? '');
         const { snapshot } = await app.workspaceView(request.query.cwd);
-        const resource = await resolveSkillResource(snapshot.skills as Skill[], name, rawRelative, {
+        const options = {
           profile: snapshot.profile,
           symlinks: app.getSettings().symlinks,
-          knownRealPath: (filePath) => snapshot.knownRealPath(filePath),
-          pluginRoot: (filePath) => snapshot.pluginRoot(filePath),
-        });
+          knownRealPath: (filePath: string) => snapshot.knownRealPath(filePath),
+          pluginRoot: (filePath: string) => snapshot.pluginRoot(filePath),
+        };
+        if (request.query.archive !== undefined) {
+          // The whole skill, from its root only: `/skill/pdf/scripts?archive=…` is not a smaller archive.
+          if (rawRelative !== undefined && rawRelative !== '') {
+            throw new SkillsdError('BadRequest', 'archive is only served for the skill itself: /skill/<name>');
+          }
+          return sendSkillArchive(request, reply, snapshot.skills as Skill[], name, options, app.fileDigests);
+        }
+        const resource = await resolveSkillResource(snapshot.skills as Skill[], name, rawRelative, options);
         if (resource.kind === 'directory') return sendDirectory(request, reply, resource);
         return sendFile(request, reply, resource);
       },

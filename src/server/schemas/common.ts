@@ -18,6 +18,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'ForbiddenHost, ForbiddenOrigin (a foreign Origin, or a cross-site page), ForbiddenPeer (another local user), ForbiddenWorkspace or PathEscapesSkill',
   404: 'SkillNotFound, FileNotFound or NotADirectory',
   409: 'NotAFile: the target is a FIFO, socket or device',
+  413: 'SkillTooLarge: the skill has more files or bytes than an archive holds (docs/mcp.md §Bounds)',
   503: 'NotReady: the first index is still being built, or Overloaded: shedding load (see Retry-After)',
 };
 
@@ -34,3 +35,9 @@ export const CwdProperty = Type.String({
 });
 
 export const CwdQuery = Type.Object({ cwd: Type.Optional(CwdProperty) });
+
+export const PathsProperty = Type.Enum(['local', 'url'], {
+  description:
+    "`local`: skill locations as paths on the daemon's machine; `url`: as URLs on this daemon (`<base>/skill/<name>/`, " +
+    'the base from the Host header or `server.publicUrl`). Default: `local` for loopback clients, `url` for others',
+});

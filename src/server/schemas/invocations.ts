@@ -1,9 +1,9 @@
 // `POST /invocations`: `/skill:<name>` commands (SKILLS.md §7).
 
 import { Type } from 'typebox';
-import { CwdProperty } from './common.js';
+import { CwdProperty, PathsProperty } from './common.js';
 
-export const InvocationsQuery = Type.Object({ cwd: Type.Optional(CwdProperty) });
+export const InvocationsQuery = Type.Object({ cwd: Type.Optional(CwdProperty), paths: Type.Optional(PathsProperty) });
 
 export const InvocationBody = Type.Object(
   { text: Type.String({ description: 'What the user typed' }) },

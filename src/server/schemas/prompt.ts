@@ -1,7 +1,7 @@
 // `GET /prompt`: the system-prompt skills block (SKILLS.md §8).
 
 import { Type } from 'typebox';
-import { CwdProperty } from './common.js';
+import { CwdProperty, PathsProperty } from './common.js';
 
 export const PromptQuery = Type.Object({
   cwd: Type.Optional(CwdProperty),
@@ -12,6 +12,7 @@ export const PromptQuery = Type.Object({
       description: 'Comma-separated tool names; the block is empty without `read`',
     }),
   ),
+  paths: Type.Optional(PathsProperty),
   format: Type.Optional(
     Type.Enum(['markdown', 'xml'], { description: '`xml`: the Agent Skills `<available_skills>` form' }),
   ),

@@ -1,6 +1,7 @@
 // `GET|HEAD /skill/{name}[/{path…}]`: the HTTP face of `skill://` (API.md, SKILLS.md §6).
 
 import { Type } from 'typebox';
+import { CwdProperty } from './common.js';
 
 export const SkillFileParams = Type.Object({
   name: Type.String({ description: 'Skill name, percent-decoded once' }),
@@ -8,6 +9,17 @@ export const SkillFileParams = Type.Object({
     Type.String({
       description:
         'Path inside the skill directory; each segment percent-decoded once. `..`, absolute paths and NUL are refused',
+    }),
+  ),
+});
+
+export const SkillFileQuery = Type.Object({
+  cwd: Type.Optional(CwdProperty),
+  archive: Type.Optional(
+    Type.Enum(['tar.gz'], {
+      description:
+        'On `/skill/{name}` only: every file of the skill as a gzipped tar, in path order, with an ETag derived ' +
+        "from the files' digests",
     }),
   ),
 });
@@ -37,5 +49,6 @@ export const SkillFileOk = {
     'text/markdown': { schema: Type.String() },
     'text/plain': { schema: Type.String() },
     'application/json': { schema: DirectoryEntriesResponse },
+    'application/gzip': { schema: Type.String({ format: 'binary' }) },
   },
 };

@@ -1,0 +1,80 @@
+// `skillsd mcp [--cwd DIR] [--config FILE] [--profile P] [--log-level L]`: indexes in-process with the same watchers
+// as `serve` and speaks MCP on stdin/stdout (MCP.md §Transports). Logs go to stderr: stdout is the protocol's.
+
+import { homedir } from 'node:os';
+import pino from 'pino';
+import { createFileDigests } from '../discovery/file-digests.js';
+import { defaultSettings } from '../discovery/settings.js';
+import { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { serverVersion } from '../mcp/server-version.js';
+import { serveMcpOverStdio } from '../mcp/stdio.js';
+import { DEFAULT_READY_WAIT_MS } from '../server/app.js';
+import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
+import { withCliOverrides } from './effective-settings.js';
+import { createLogger } from './logger.js';
+import type { ServeOptions } from './parse-args.js';
+import { discoveryEnv, workspaceDirectory } from './serve.js';
+
+/** Runs until the client closes stdin or a signal arrives; resolves then, with everything closed. */
+export async function runMcpStdio(
+  options: ServeOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<void> {
+  const logger = createLogger(options.logLevel ?? 'info', pino.destination({ fd: 2, sync: true }));
+  const explicitCwd = options.cwd === undefined ? undefined : await workspaceDirectory(options.cwd);
+  const config = options.config === undefined ? undefined : await loadConfigFile(options.config);
+  let settings = withCliOverrides(config?.settings ?? defaultSettings(), options);
+  const registry = new WorkspaceRegistry({
+    home: homedir(),
+    env: discoveryEnv(env),
+    defaultCwd: explicitCwd ?? (await workspaceDirectory(process.cwd())),
+    settings,
+    logger,
+  });
+  let watcher: ConfigWatcher | undefined;
+  if (config !== undefined) {
+    const file = config.file;
+    watcher = watchConfigFile({
+      file,
+      initialText: config.text,
+      onSettings(fileSettings) {
+        settings = withCliOverrides(fileSettings, options);
+        logger.info({ file }, `config file ${file} re-applied`);
+        registry.applySettings(settings, file).catch((error: unknown) => {
+          logger.error({ err: error, file }, `applying config file ${file} failed`);
+        });
+      },
+      onError(error) {
+        logger.error({ file, problem: error.problem }, `${error.message}; keeping the last good settings`);
+        registry.reportSettingsError(file, error.problem);
+      },
+    });
+  }
+  try {
+    await (await registry.get()).ready.catch(() => undefined);
+    const running = await serveMcpOverStdio(
+      {
+        registry,
+        getSettings: () => settings,
+        digests: createFileDigests(),
+        readyWaitMs: DEFAULT_READY_WAIT_MS,
+        logger,
+        version: serverVersion(),
+      },
+      { cwd: explicitCwd },
+    );
+    logger.info({ cwd: registry.defaultCwd }, 'skillsd MCP server on stdio');
+    const stop = () => {
+      void running.close();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    await running.closed;
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  } finally {
+    watcher?.close();
+    await registry.close();
+    logger.info('skillsd MCP server stopped');
+  }
+}

@@ -1,0 +1,141 @@
+// Change notifications of one MCP session (MCP.md §Change notifications), from the index's own diffs, the ones that
+// feed `/events`:
+// - the set of skills (or a skill's record) changed → `resources/list_changed` and `prompts/list_changed`;
+// - a subscribed resource's bytes changed → `resources/updated` for that URI. A SKILL.md is rechecked on every index
+//   change of its workspace; any subscribed file, SKILL.md included (a body edit leaves the index as it was), is also
+//   watched through its directory while the subscription lasts, and the watch is dropped on unsubscribe or when the
+//   session ends.
+// A recheck compares the file's identity (device, inode, size, mtime), or the error resolving it, with the last one
+// seen, so an event that changed nothing sends nothing, and two events for one edit send one notification.
+
+import { type FSWatcher, watch } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { isSkillsdError } from '../discovery/errors.js';
+import { resolveSkillResource } from '../discovery/resolve-skill-url.js';
+import type { IndexEvent } from '../index/event-log.js';
+import type { WorkspaceSnapshot } from '../index/snapshot.js';
+import { invalidParams } from './mcp-errors.js';
+import type { McpSession } from './mcp-session.js';
+import { parseSkillUri } from './skill-uri.js';
+
+/** Most subscriptions one session holds: each costs a directory watch. */
+export const MAX_SUBSCRIPTIONS_PER_SESSION = 256;
+
+interface Subscription {
+  state: string;
+  watcher: FSWatcher | undefined;
+  /** Rechecks run one at a time, so two events for one edit compare against each other's result. */
+  queue: Promise<void>;
+}
+
+export class ChangeNotifier {
+  private readonly server: Server;
+  private readonly session: McpSession;
+  private readonly subscriptions = new Map<string, Subscription>();
+  private stopEvents: (() => void) | undefined;
+  private closed = false;
+
+  constructor(server: Server, session: McpSession) {
+    this.server = server;
+    this.session = session;
+  }
+
+  start(): void {
+    this.stopEvents = this.session.onIndexEvent((event) => this.onIndexEvent(event));
+  }
+
+  /** Both lists may have changed (the workspace moved with the client's roots). */
+  listsChanged(): void {
+    if (this.closed) return;
+    this.server.sendResourceListChanged().catch(() => undefined);
+    this.server.sendPromptListChanged().catch(() => undefined);
+  }
+
+  async subscribe(uri: string, snapshot: WorkspaceSnapshot): Promise<void> {
+    const existing = this.subscriptions.get(uri);
+    if (existing !== undefined) return;
+    if (this.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
+      throw invalidParams(`Too many subscriptions (${MAX_SUBSCRIPTIONS_PER_SESSION}) in this session`);
+    }
+    const { name, rawRelative } = parseSkillUri(uri);
+    // Only what resources/read would answer can be subscribed: the same guards, the same errors.
+    const resource = await resolveSkillResource(
+      this.session.skills(snapshot),
+      name,
+      rawRelative,
+      this.session.resolveOptions(snapshot),
+    );
+    if (resource.kind !== 'file') throw invalidParams(`${uri} is a directory, not a file resource`);
+    const subscription: Subscription = {
+      state: identityOf(resource),
+      watcher: undefined,
+      queue: Promise.resolve(),
+    };
+    this.subscriptions.set(uri, subscription);
+    const file = basename(resource.realPath);
+    try {
+      subscription.watcher = watch(dirname(resource.realPath), { persistent: false }, (_event, changed) => {
+        if (changed === null || changed === file) this.recheck(uri);
+      });
+      subscription.watcher.on('error', () => subscription.watcher?.close());
+    } catch {
+      // A directory that cannot be watched still hears of its SKILL.md through the index.
+    }
+  }
+
+  unsubscribe(uri: string): void {
+    const subscription = this.subscriptions.get(uri);
+    if (subscription === undefined) return;
+    subscription.watcher?.close();
+    this.subscriptions.delete(uri);
+  }
+
+  get subscriptionCount(): number {
+    return this.subscriptions.size;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.stopEvents?.();
+    for (const uri of [...this.subscriptions.keys()]) this.unsubscribe(uri);
+  }
+
+  private onIndexEvent(event: IndexEvent): void {
+    if (this.closed || event.type !== 'index') return;
+    const data = event.data as { added: string[]; removed: string[]; changed: string[] };
+    if (data.added.length > 0 || data.removed.length > 0 || data.changed.length > 0) this.listsChanged();
+    for (const uri of this.subscriptions.keys()) this.recheck(uri);
+  }
+
+  private recheck(uri: string): void {
+    const subscription = this.subscriptions.get(uri);
+    if (subscription === undefined) return;
+    subscription.queue = subscription.queue.then(async () => {
+      const state = await this.currentState(uri);
+      if (this.closed || this.subscriptions.get(uri) !== subscription || state === subscription.state) return;
+      subscription.state = state;
+      await this.server.sendResourceUpdated({ uri }).catch(() => undefined);
+    });
+  }
+
+  private async currentState(uri: string): Promise<string> {
+    try {
+      const { snapshot } = await this.session.view();
+      const { name, rawRelative } = parseSkillUri(uri);
+      const resource = await resolveSkillResource(
+        this.session.skills(snapshot),
+        name,
+        rawRelative,
+        this.session.resolveOptions(snapshot),
+      );
+      return resource.kind === 'file' ? identityOf(resource) : 'directory';
+    } catch (error) {
+      return isSkillsdError(error) ? `error:${error.code}` : 'error';
+    }
+  }
+}
+
+function identityOf(file: { dev: number; ino: number; size: number; mtimeMs: number }): string {
+  return `${file.dev}:${file.ino}:${file.size}:${file.mtimeMs}`;
+}

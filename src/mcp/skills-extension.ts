@@ -1,0 +1,82 @@
+// The Skills Extension's own methods (MCP.md §Skills Extension): `skills/list`, `skills/get` and
+// `resources/directory/read`, registered on the SDK server with their request schemas.
+
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import * as z from 'zod';
+import { resolveSkillResource } from '../discovery/resolve-skill-url.js';
+import { skillUri, uriSegment } from '../discovery/skill-locations.js';
+import { answering, invalidParams } from './mcp-errors.js';
+import type { McpSession } from './mcp-session.js';
+import { paginate } from './pagination.js';
+import { fileResourceMetadata } from './resources.js';
+import { type SkillEntry, skillEntry } from './skill-entries.js';
+import { parseSkillUri } from './skill-uri.js';
+
+export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
+export const DIRECTORY_MIME_TYPE = 'inode/directory';
+
+const Params = z.looseObject({ cursor: z.string().optional(), uri: z.unknown().optional() });
+const SkillsListRequest = z.object({ method: z.literal('skills/list'), params: Params.optional() });
+const SkillsGetRequest = z.object({ method: z.literal('skills/get'), params: Params.optional() });
+const DirectoryReadRequest = z.object({ method: z.literal('resources/directory/read'), params: Params.optional() });
+
+type AnyResult = Record<string, unknown>;
+
+export function registerSkillsExtension(server: Server, session: McpSession): void {
+  server.setRequestHandler(SkillsListRequest, (request, extra) =>
+    answering(async () => {
+      const { snapshot } = await session.view(extra.sendRequest);
+      const { page, nextCursor } = paginate(session.skills(snapshot), request.params?.cursor, session.pageSize);
+      const skills: SkillEntry[] = [];
+      for (const skill of page) skills.push(await skillEntry(session, snapshot, skill));
+      return (nextCursor === undefined ? { skills } : { skills, nextCursor }) as AnyResult;
+    }),
+  );
+
+  server.setRequestHandler(SkillsGetRequest, (request, extra) =>
+    answering(async () => {
+      const uri = requireUri(request.params?.uri);
+      const { snapshot } = await session.view(extra.sendRequest);
+      const { name, rawRelative } = parseSkillUri(uri);
+      const skill = session.skills(snapshot).find((candidate) => candidate.name === name);
+      // Only the URI of a served skill's SKILL.md names a skill (`skill://pdf/SKILL.md`).
+      if (skill === undefined || rawRelative !== 'SKILL.md' || skillUri(name, 'SKILL.md') !== uri) {
+        throw invalidParams(`No skill is served at ${uri}`);
+      }
+      return { skill: await skillEntry(session, snapshot, skill) } as AnyResult;
+    }),
+  );
+
+  server.setRequestHandler(DirectoryReadRequest, (request, extra) =>
+    answering(async () => {
+      const uri = requireUri(request.params?.uri);
+      const { snapshot } = await session.view(extra.sendRequest);
+      const { name, rawRelative } = parseSkillUri(uri);
+      // `skill://<name>` is the skill's root directory (no trailing slash).
+      const raw = rawRelative === undefined || rawRelative === '' ? '.' : rawRelative;
+      const options = session.resolveOptions(snapshot);
+      const resource = await resolveSkillResource(session.skills(snapshot), name, raw, {
+        ...options,
+        profile: options.profile === 'xcsh' ? 'musepi' : options.profile,
+      });
+      if (resource.kind !== 'directory') throw invalidParams(`${uri} is not a directory resource`);
+      // Directory URIs have no trailing slash: children are `<directory>/<name>` whichever form was asked for.
+      const base = uri.replace(/\/+$/, '');
+      const children = [...resource.entries].sort(
+        (a, b) => Number(a.type === 'file') - Number(b.type === 'file') || a.name.localeCompare(b.name),
+      );
+      const resources = children.map((entry) => {
+        const childUri = `${base}/${uriSegment(entry.name)}`;
+        if (entry.type === 'directory') return { uri: childUri, name: entry.name, mimeType: DIRECTORY_MIME_TYPE };
+        return fileResourceMetadata(childUri, entry.name, entry.size, snapshot.profile);
+      });
+      const { page, nextCursor } = paginate(resources, request.params?.cursor, session.pageSize);
+      return (nextCursor === undefined ? { resources: page } : { resources: page, nextCursor }) as AnyResult;
+    }),
+  );
+}
+
+export function requireUri(value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw invalidParams('params.uri must be a non-empty string');
+  return value;
+}

@@ -1,0 +1,104 @@
+// Tools (MCP.md §Prompts and tools), for hosts with neither resources nor the Skills Extension:
+// - `load_skill { name, args? }`: the invocation text of `POST /invocations`, plus the skill's base URI;
+// - `read_skill_file { name, path }`: one file of the skill under the guards of the file route.
+// A refused call is a result with `isError: true` carrying the REST message, so the model reads why.
+
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isSkillsdError, SkillsdError } from '../discovery/errors.js';
+import { skillUri, uriSegment } from '../discovery/skill-locations.js';
+import { invalidParams } from './mcp-errors.js';
+import type { McpSession } from './mcp-session.js';
+import { invocableSkills, invocationText } from './prompts.js';
+import { readSkillResource } from './resources.js';
+
+const TOOLS = [
+  {
+    name: 'load_skill',
+    title: 'Load a skill',
+    description:
+      'Loads a skill by name: its instructions (as the /skill:<name> command gives them) and the base URI of its ' +
+      'files. Use it when a skill of the catalog matches the task.',
+    inputSchema: {
+      type: 'object' as const,
+      properties: {
+        name: { type: 'string', description: 'The skill name' },
+        args: { type: 'string', description: 'What to do with it (optional)' },
+      },
+      required: ['name'],
+    },
+  },
+  {
+    name: 'read_skill_file',
+    title: 'Read a file of a skill',
+    description: "Reads a file inside a skill's directory, by a path relative to it (e.g. scripts/run.sh).",
+    inputSchema: {
+      type: 'object' as const,
+      properties: {
+        name: { type: 'string', description: 'The skill name' },
+        path: { type: 'string', description: "A path relative to the skill's directory" },
+      },
+      required: ['name', 'path'],
+    },
+  },
+];
+
+export function registerTools(server: Server, session: McpSession): void {
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    try {
+      const { snapshot } = await session.view(extra.sendRequest);
+      switch (request.params.name) {
+        case 'load_skill': {
+          const name = stringArgument(args, 'name');
+          const skill = invocableSkills(session, snapshot).find((candidate) => candidate.name === name);
+          if (skill === undefined) {
+            // The resolution error of an unknown name (`Unknown skill: …\nAvailable: …`), as REST words it.
+            if (!session.skills(snapshot).some((candidate) => candidate.name === name)) {
+              const names = session.skills(snapshot).map((candidate) => candidate.name);
+              throw new SkillsdError(
+                'SkillNotFound',
+                `Unknown skill: ${name}\nAvailable: ${names.length > 0 ? names.join(', ') : 'none'}`,
+              );
+            }
+            throw new SkillsdError('BadRequest', `Skill commands are disabled: ${name} cannot be loaded`);
+          }
+          const text = await invocationText(session, snapshot, skill, optionalString(args, 'args'));
+          return {
+            content: [
+              { type: 'text' as const, text },
+              { type: 'text' as const, text: `Skill base URI: ${skillUri(skill.name)}` },
+            ],
+          };
+        }
+        case 'read_skill_file': {
+          const name = stringArgument(args, 'name');
+          const path = stringArgument(args, 'path');
+          // The path is text, not a URI: each segment is encoded so that it is decoded back to itself once, and the
+          // traversal and absolute-path guards see exactly what was asked for.
+          const uri = `${skillUri(name)}/${path.split('/').map(uriSegment).join('/')}`;
+          const contents = await readSkillResource(session, snapshot, uri);
+          if ('text' in contents) return { content: [{ type: 'text' as const, text: contents.text }] };
+          return { content: [{ type: 'resource' as const, resource: contents }] };
+        }
+        default:
+          throw invalidParams(`Unknown tool: ${request.params.name}`);
+      }
+    } catch (error) {
+      if (isSkillsdError(error)) return { isError: true, content: [{ type: 'text' as const, text: error.message }] };
+      throw error;
+    }
+  });
+}
+
+function stringArgument(args: Record<string, unknown>, key: string): string {
+  const value = args[key];
+  if (typeof value !== 'string') throw new SkillsdError('BadRequest', `arguments.${key} must be a string`);
+  return value;
+}
+
+function optionalString(args: Record<string, unknown>, key: string): string {
+  return args[key] === undefined ? '' : stringArgument(args, key);
+}

@@ -1,0 +1,130 @@
+// `GET /skill/{name}?archive=tar.gz`: the whole skill in one answer (API.md), so a remote agent can fetch a skill
+// and revalidate it with one conditional request.
+//
+// - The files are those of skill-file-list.ts: every file the file route would serve, under the same guards.
+// - Stable order and stable bytes: entries sorted by path; `portable` headers (no owner, no device numbers, no
+//   atime/ctime); the mode reduced to 0644 or 0755; mtimes in whole seconds; gzip without a timestamp. The same files
+//   therefore give the same bytes, and the ETag, a hash of every entry's path, mode, mtime and `sha256:` digest,
+//   changes exactly when the bytes would.
+// - Streamed: each file is opened through the guarded open as it is reached and fed into the tar stream, hashed on
+//   the way; a file that differs from what its digest (and the ETag) promised aborts the answer instead of sending
+//   bytes under a tag that does not describe them.
+
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { PassThrough } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Header, Pack, ReadEntry } from 'tar';
+import { SkillsdError } from '../../discovery/errors.js';
+import type { FileDigests } from '../../discovery/file-digests.js';
+import { openSkillFile, type ResolveOptions } from '../../discovery/resolve-skill-url.js';
+import { listSkillFiles, type SkillFileEntry } from '../../discovery/skill-file-list.js';
+import { uriSegment } from '../../discovery/skill-locations.js';
+import type { Skill } from '../../discovery/types.js';
+import { matchesIfNoneMatch } from './conditional.js';
+
+export const ARCHIVE_FORMATS = ['tar.gz'] as const;
+
+interface ArchiveEntry {
+  file: SkillFileEntry;
+  digest: string;
+  mode: number;
+  /** Whole seconds. */
+  mtime: number;
+}
+
+const EXECUTABLE_BITS = 0o111;
+
+export async function sendSkillArchive(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  skills: Skill[],
+  name: string,
+  options: ResolveOptions,
+  digests: FileDigests,
+) {
+  const list = await listSkillFiles(skills, name, options);
+  if (!list.complete) {
+    throw new SkillsdError('SkillTooLarge', `Skill ${name} is too large to archive: ${list.reason}`);
+  }
+  const entries: ArchiveEntry[] = [];
+  for (const file of list.files) {
+    entries.push({
+      file,
+      digest: await digests.digest(file.resource),
+      mode: file.resource.mode & EXECUTABLE_BITS ? 0o755 : 0o644,
+      mtime: Math.floor(file.resource.mtimeMs / 1000),
+    });
+  }
+  const etag = archiveTag(entries);
+  reply
+    .header('etag', etag)
+    .header('cache-control', 'no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .header('content-disposition', `attachment; filename="${uriSegment(name)}.tar.gz"`)
+    .type('application/gzip');
+  if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
+    reply.removeHeader('content-type');
+    return reply.code(304).send();
+  }
+  if (request.method === 'HEAD') return reply.send();
+  const output = new PassThrough();
+  const pack = new Pack({ gzip: true, portable: true });
+  pack.on('error', (error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
+  pack.pipe(output);
+  writeEntries(pack, entries).catch((error: unknown) => {
+    request.log.warn({ err: error, skill: name }, 'skill archive aborted');
+    output.destroy(error instanceof Error ? error : new Error(String(error)));
+  });
+  return reply.send(output);
+}
+
+/** `"<sha256 hex>"` over one line per entry: what decides the archive's bytes. */
+function archiveTag(entries: readonly ArchiveEntry[]): string {
+  const hash = createHash('sha256');
+  for (const entry of entries) {
+    hash.update(`${entry.mode.toString(8)} ${entry.mtime} ${entry.digest} ${entry.file.relative}\n`);
+  }
+  return `"${hash.digest('hex')}"`;
+}
+
+async function writeEntries(pack: Pack, entries: readonly ArchiveEntry[]): Promise<void> {
+  for (const entry of entries) await writeEntry(pack, entry);
+  pack.end();
+}
+
+async function writeEntry(pack: Pack, entry: ArchiveEntry): Promise<void> {
+  const { resource } = entry.file;
+  const { handle, stat } = await openSkillFile(resource);
+  try {
+    if (stat.size !== resource.size || stat.mtimeMs !== resource.mtimeMs) throw changed(resource.path);
+    const tarEntry = new ReadEntry(
+      new Header({
+        path: entry.file.relative,
+        type: 'File',
+        mode: entry.mode,
+        size: stat.size,
+        mtime: new Date(entry.mtime * 1000),
+      }),
+    );
+    pack.add(tarEntry);
+    const hash = createHash('sha256');
+    let left = stat.size;
+    if (left > 0) {
+      for await (const chunk of handle.createReadStream({ autoClose: false, start: 0, end: stat.size - 1 })) {
+        const bytes = chunk as Buffer;
+        hash.update(bytes);
+        left -= bytes.length;
+        if (!tarEntry.write(bytes)) await once(tarEntry, 'drain');
+      }
+    }
+    if (left !== 0 || `sha256:${hash.digest('hex')}` !== entry.digest) throw changed(resource.path);
+    tarEntry.end();
+  } finally {
+    await handle.close();
+  }
+}
+
+function changed(path: string): Error {
+  return new Error(`File changed while the archive was sent: ${path}`);
+}
