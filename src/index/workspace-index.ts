@@ -189,6 +189,16 @@ export class WorkspaceIndex {
     this.events.append('settings-error', { source, message });
   }
 
+  /** What a discovery of this workspace depends on now (the doctor re-reads the directories with it). */
+  discoveryContext(): DiscoveryContext {
+    return { home: this.home, cwd: this.cwd, env: this.env, settings: this.settings };
+  }
+
+  /** The parsed SKILL.md files shared with discovery, when there is such a cache. */
+  get fileCache(): SkillFileCache | undefined {
+    return this.cache;
+  }
+
   watcherStatus(): WatcherStatus | undefined {
     return this.watcher?.status();
   }

@@ -18,6 +18,7 @@ import { requestIdSequence } from './request-ids.js';
 import { PathOnlyLogController, pathOf } from './request-log.js';
 import { collisionsRoutes } from './routes/collisions.js';
 import { contextFilesRoutes } from './routes/context-files.js';
+import { doctorRoutes } from './routes/doctor.js';
 import { eventsRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { invocationsRoutes } from './routes/invocations.js';
@@ -145,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contextFilesRoutes);
   await app.register(healthRoutes);
   await app.register(eventsRoutes);
+  await app.register(doctorRoutes);
 
   const fastPath =
     options.pollFastPath === false

@@ -100,7 +100,12 @@ describe('parseArgs', () => {
 
   const rejected: Array<[string, string[], Record<string, string>, string]> = [
     ['no command', [], NO_ENV, 'missing command: use "skillsd serve"'],
-    ['an unknown command', ['start'], NO_ENV, 'unknown command "start" (expected "serve")'],
+    [
+      'an unknown command',
+      ['start'],
+      NO_ENV,
+      'unknown command "start" (expected serve, ls, show, cat, prompt, invoke, watch, wait, doctor, status, stop)',
+    ],
     ['an extra argument', ['serve', 'now'], NO_ENV, 'unexpected argument "now"'],
     ['an unknown flag', ['serve', '--prot', '1'], NO_ENV, 'unknown option --prot'],
     ['an unknown short flag', ['serve', '-p', '1'], NO_ENV, 'unknown option -p'],

@@ -27,6 +27,8 @@ describe('OpenAPI document', () => {
     assert.deepEqual(operations.sort(), [
       'GET /collisions',
       'GET /context-files',
+      'GET /doctor',
+      'GET /doctor/{name}',
       'GET /events',
       'GET /health',
       'GET /prompt',
