@@ -284,3 +284,60 @@ describe('wait and watch against a live daemon', () => {
     assert.deepEqual(await watch.waitForExit(20_000), { code: 0, signal: null });
   });
 });
+
+describe('skillsd doctor', () => {
+  it('exits 0 on a clean tree, 1 on an error, and 1 on a warning only with --strict', async (t) => {
+    const { dir, home, project } = await fixture(t);
+    const opts = { home, cwd: project, env: { SKILLSD_URL: await deadUrl(t) } };
+    // The fixture's shadowed lint is info only.
+    const clean = await runClient(['doctor'], opts);
+    assert.equal(clean.code, 0, clean.stdout);
+    assert.match(clean.stdout, /^Findings \(0 errors, 0 warnings, 1 info\)$/m);
+    await writeTree(dir, { 'project/.claude/skills/named/SKILL.md': SK({ name: 'other', description: 'd' }) });
+    const warning = await runClient(['doctor'], opts);
+    assert.equal(warning.code, 0);
+    const strict = await runClient(['doctor', '--strict'], opts);
+    assert.equal(strict.code, 1);
+    await writeTree(dir, { 'project/.claude/skills/group/x/SKILL.md': SK({ description: 'd' }) });
+    const error = await runClient(['doctor', '--json'], opts);
+    assert.equal(error.code, 1);
+    assert.deepEqual(
+      JSON.parse(error.stdout)
+        .findings.filter((f: { severity: string }) => f.severity !== 'info')
+        .map((f: { rule: string; path: string }) => [f.rule, f.path]),
+      [
+        ['skill-md-too-deep', `${project}/.claude/skills/group/x/SKILL.md`],
+        ['spec-name-folder', `${project}/.claude/skills/named/SKILL.md`],
+      ],
+    );
+    assert.match(
+      error.stdout,
+      /"message": "SKILL.md is two levels below .*\/project\/.claude\/skills: only .*<name>\/SKILL.md is found \(no groups\)"/,
+    );
+  });
+
+  it('doctor NAME against a daemon prints every candidate and what happened to it', async (t) => {
+    const { home, project } = await fixture(t);
+    await daemonIn(t, home, project);
+    const run = await runClient(['doctor', 'lint'], { home, cwd: project });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(
+      run.stdout,
+      [
+        `lint: loaded from ${project}/.musepi/skills/lint/SKILL.md (native:project)`,
+        '',
+        'Candidates, in pipeline order',
+        `  1. loaded  native:project  ${project}/.musepi/skills/lint/SKILL.md`,
+        '     loaded: the first enabled candidate of this name in priority order',
+        `  2. shadowed  claude:project  ${project}/.claude/skills/lint/SKILL.md`,
+        `     shadowed by ${project}/.musepi/skills/lint/SKILL.md (native:project), a higher-priority candidate of the same name`,
+        `     ${project}/.claude/skills/lint/SKILL.md`,
+        `       info    shadowed: shadowed by ${project}/.musepi/skills/lint/SKILL.md (native:project), a higher-priority candidate of the same name`,
+        '',
+      ].join('\n'),
+    );
+    const nobody = await runClient(['doctor', 'nobody'], { home, cwd: project });
+    assert.equal(nobody.code, 1);
+    assert.equal(nobody.stdout, 'nobody: no skill of that name was found\n');
+  });
+});
