@@ -151,6 +151,8 @@ function specAdvice(
       undefined,
       `no name field: the folder's name "${folder}" is used`,
       `add name: ${folder}`,
+      // Info, not a warning: the folder's name is what the agents use, and many skills rely on it.
+      'info',
     );
   }
   if (!SPEC_NAME.test(name)) {
