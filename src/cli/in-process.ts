@@ -38,7 +38,14 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
     settings,
     watch: false,
   });
-  const app = await buildApp({ registry, getSettings: () => settings, docs: false, pollFastPath: false });
+  const app = await buildApp({
+    registry,
+    getSettings: () => settings,
+    docs: false,
+    pollFastPath: false,
+    // One client, in this process: shedding load would only refuse the one answer it came for.
+    pressure: { maxEventLoopDelayMs: 0, maxHeapUsedBytes: 0, maxRssBytes: 0 },
+  });
   // Built before the first request so that no answer is a 503 NotReady.
   await (await registry.get()).ready;
   const fetchLike: FetchLike = async (url, init) => {
