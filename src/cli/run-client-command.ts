@@ -75,7 +75,7 @@ export async function runClientCommand(
     throw new CliError(`${name}: ${(error as Error).message}`);
   }
   if (values.help === true) {
-    output.out(helpText(name, command));
+    output.out(helpText(command));
     return EXIT.ok;
   }
   if (positionals.length < command.positionals.min || positionals.length > command.positionals.max) {
@@ -147,11 +147,10 @@ function reportError(name: string, error: unknown, output: Output): number {
   throw error;
 }
 
-function helpText(name: string, command: ClientCommand): string {
+function helpText(command: ClientCommand): string {
   const lines = [`Usage: skillsd ${command.usage}`, '', command.summary, '', 'Options:'];
   for (const line of command.optionHelp ?? []) lines.push(`  ${line}`);
   for (const line of COMMON_HELP) lines.push(`  ${line}`);
   lines.push('', 'Exit codes: 0 ok, 1 a negative answer, 2 bad usage, 3 no daemon, 124 timeout.');
-  void name;
   return `${lines.join('\n')}\n`;
 }

@@ -4,12 +4,15 @@
 export class SkillsdApiError extends Error {
   readonly status: number;
   readonly code: string;
+  /** The `Retry-After` of a 503, in milliseconds. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, retryAfterMs?: number) {
     super(message);
     this.name = 'SkillsdApiError';
     this.status = status;
     this.code = code;
+    this.retryAfterMs = retryAfterMs;
   }
 }
 

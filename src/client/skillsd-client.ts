@@ -34,6 +34,11 @@ export interface SkillsdClientOptions {
   fetch?: FetchLike;
   /** How long a call waits for the daemon's answer to start (default 30 s); event streams are not bounded. */
   timeoutMs?: number;
+  /**
+   * How many times a call answered 503 (`NotReady` while the first index builds, `Overloaded` while the daemon sheds
+   * load) is tried again, after its `Retry-After` capped at 2 s (default 3).
+   */
+  retries?: number;
 }
 
 /** A conditional `GET /skills`: `notModified` when the daemon answered 304 to the tag given. */
@@ -83,6 +88,8 @@ export interface Subscription {
 
 const DEFAULT_RETRY_MS = 3000;
 const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RETRIES = 3;
+const MAX_RETRY_AFTER_MS = 2000;
 
 export class SkillsdClient {
   readonly url: string;
@@ -90,9 +97,11 @@ export class SkillsdClient {
   private readonly token: string | undefined;
   private readonly fetchFn: FetchLike;
   private readonly timeoutMs: number;
+  private readonly retries: number;
 
   constructor(options: SkillsdClientOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retries = options.retries ?? DEFAULT_RETRIES;
     this.url = options.url.replace(/\/+$/, '');
     this.token = options.token;
     this.cwd = options.cwd;
@@ -107,6 +116,7 @@ export class SkillsdClient {
       ...(cwd === undefined ? {} : { cwd }),
       fetch: this.fetchFn,
       timeoutMs: this.timeoutMs,
+      retries: this.retries,
     });
   }
 
@@ -234,8 +244,23 @@ export class SkillsdClient {
     return (await (await this.request(path, query, init)).json()) as T;
   }
 
-  /** One request; an error answer throws `SkillsdApiError`, no answer at all `DaemonUnreachableError`. */
+  /**
+   * One request; an error answer throws `SkillsdApiError`, no answer at all `DaemonUnreachableError`. A 503 is tried
+   * again a few times: the daemon says when (`Retry-After`), and both of its causes pass by themselves.
+   */
   private async request(path: string, query: Record<string, string> = {}, init: RequestInit = {}): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.requestOnce(path, query, init);
+      } catch (error) {
+        if (!(error instanceof SkillsdApiError) || error.status !== 503 || attempt >= this.retries) throw error;
+        if (init.signal?.aborted) throw error;
+        await delay(Math.min(error.retryAfterMs ?? MAX_RETRY_AFTER_MS, MAX_RETRY_AFTER_MS), init.signal ?? NEVER);
+      }
+    }
+  }
+
+  private async requestOnce(path: string, query: Record<string, string>, init: RequestInit): Promise<Response> {
     const params = new URLSearchParams(query);
     if (this.cwd !== undefined) params.set('cwd', this.cwd);
     const search = params.size > 0 ? `?${params}` : '';
@@ -263,12 +288,16 @@ export class SkillsdClient {
   }
 }
 
+const NEVER = new AbortController().signal;
+
 async function apiError(response: Response): Promise<SkillsdApiError> {
   const text = await response.text();
+  const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+  const retryAfterMs = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : undefined;
   try {
     const body = JSON.parse(text) as { code?: unknown; message?: unknown };
     if (typeof body.code === 'string' && typeof body.message === 'string') {
-      return new SkillsdApiError(response.status, body.code, body.message);
+      return new SkillsdApiError(response.status, body.code, body.message, retryAfterMs);
     }
   } catch {
     // Not the API's error shape (a proxy, another server on that port): reported by status.

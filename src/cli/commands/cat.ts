@@ -1,14 +1,17 @@
 // `skillsd cat NAME [PATH]`: a file of a skill (GET /skill/{name}/{path}), its bytes as served. `--body` prints it
-// without its frontmatter, read by the same frontmatter rules as discovery (SKILLS.md §2).
+// without its frontmatter, stripped exactly as a `/skill:` invocation hands it to the model (SKILLS.md §7): the text
+// a script gets is the text the agent reads.
 
-import { parseFrontmatter } from '../../discovery/frontmatter.js';
+import { stripFrontmatter } from '../../discovery/skill-invocation.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const catCommand: ClientCommand = {
   usage: 'cat NAME [PATH] [--body]',
   summary: 'A file of the skill (its SKILL.md by default), as the daemon serves skill://NAME/PATH.',
   options: { body: { type: 'boolean' } },
-  optionHelp: ['--body            without the frontmatter (the body, trimmed, and a final newline)'],
+  optionHelp: [
+    '--body            without the frontmatter, as /skill: hands it to the model (trimmed, one final newline)',
+  ],
   positionals: { min: 1, max: 2 },
   inProcess: true,
   async run({ client, output, values, positionals }) {
@@ -18,7 +21,7 @@ export const catCommand: ClientCommand = {
       output.out(file.body);
       return EXIT.ok;
     }
-    const { body } = parseFrontmatter(file.body.toString('utf8'), 'musepi');
+    const body = stripFrontmatter(file.body.toString('utf8')).trim();
     output.out(body === '' ? '' : `${body}\n`);
     return EXIT.ok;
   },

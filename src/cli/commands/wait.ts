@@ -46,7 +46,8 @@ export const waitCommand: ClientCommand = {
       }
     });
     if (reached === undefined) {
-      output.err(`skillsd wait: timed out after ${timeoutS} s; the index is still at generation ${threshold}\n`);
+      const past = threshold === undefined ? 'its current generation' : `generation ${threshold}`;
+      output.err(`skillsd wait: timed out after ${timeoutS} s: the index did not move past ${past}\n`);
       return EXIT.timeout;
     }
     output.out(values.json === true ? `${JSON.stringify({ generation: reached })}\n` : `${reached}\n`);
