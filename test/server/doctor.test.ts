@@ -5,9 +5,13 @@ import { describe, it } from 'node:test';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { SK } from '../helpers/temp-tree.js';
 
+/** Load shedding off: a busy test machine's event loop lag would answer 503 Overloaded (tested elsewhere). */
+const CALM = { app: { pressure: { maxEventLoopDelayMs: 0 } } };
+
 describe('GET /doctor', () => {
   it('lists every directory looked at, the findings, warnings, collisions and the watch mode', async (t) => {
     const server = await startServer(t, {
+      ...CALM,
       tree: {
         'work/.musepi/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }),
         'work/.claude/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'Other' }),
@@ -41,6 +45,7 @@ describe('GET /doctor', () => {
 
   it('/doctor/{name} gives every candidate and the winner; an unclaimed name answers 200 with none', async (t) => {
     const server = await startServer(t, {
+      ...CALM,
       tree: {
         'work/.musepi/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }),
         'work/.claude/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'Other' }),
