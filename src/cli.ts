@@ -24,6 +24,12 @@ async function main(argv: readonly string[]): Promise<void> {
     await runMcpStdio(command.options, process.env);
     return;
   }
+  if (command.kind === 'client') {
+    // A client command never loads the server unless it has to answer in-process (no daemon running).
+    const { runClientCommand } = await import('./cli/run-client-command.js');
+    process.exitCode = await runClientCommand(command.command, command.args, process.env);
+    return;
+  }
   // Loaded only to serve: help, version and command-line errors answer without loading the server.
   const { startDaemon } = await import('./cli/serve.js');
   const starting = startDaemon(command.options, process.env);

@@ -23,20 +23,45 @@ export interface ServeOptions {
   allowHosts?: string[];
 }
 
+/** The client commands (API.md §Command line): each parses its own arguments (src/cli/commands/). */
+export const CLIENT_COMMANDS = [
+  'ls',
+  'show',
+  'cat',
+  'prompt',
+  'invoke',
+  'watch',
+  'wait',
+  'doctor',
+  'status',
+  'stop',
+] as const;
+export type ClientCommandName = (typeof CLIENT_COMMANDS)[number];
+
 export type Command =
   | { kind: 'help' }
   | { kind: 'version' }
   | { kind: 'serve'; options: ServeOptions }
-  | { kind: 'mcp'; options: ServeOptions };
+  | { kind: 'mcp'; options: ServeOptions }
+  | { kind: 'client'; command: ClientCommandName; args: string[] };
 
 /** `skillsd mcp` speaks on stdio: the flags of a listening socket mean nothing there. */
 const SOCKET_FLAGS: readonly FlagName[] = ['host', 'port', 'tokenFile', 'allowHosts'];
 
 export const USAGE = `Usage: skillsd serve [options]
        skillsd mcp [--cwd DIR] [--config FILE] [--profile NAME] [--log-level LEVEL]
+       skillsd <command> [options]     (skillsd <command> --help for each)
 
 Serves the skills of AI coding agents over HTTP and Server-Sent Events (serve), or as an MCP server on
 stdin/stdout for hosts that launch their servers (mcp; logs go to stderr).
+
+Commands (clients of a running daemon; ls, show, cat, prompt, invoke and doctor compute the answer in-process when
+none runs):
+  ls        the loaded skills              show NAME   one skill and what it shadowed
+  cat NAME  a file of a skill              prompt      the system-prompt block
+  invoke    expand "/skill:name args"      watch       one line per change of the index
+  wait      until the index changes        doctor      why the index is what it is
+  status    the running daemon             stop        stop the running daemon
 
 Options (each also read from the environment variable shown; a flag wins):
   --host HOST        address to bind (SKILLSD_HOST, default 127.0.0.1; other than loopback needs a token)
@@ -80,6 +105,10 @@ const PORT = /^\d{1,5}$/;
 
 /** Throws `CliError` (exit 2) with a one-line message naming the flag or variable and the problem. */
 export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Command {
+  const first = argv[0];
+  if ((CLIENT_COMMANDS as readonly string[]).includes(first ?? '')) {
+    return { kind: 'client', command: first as ClientCommandName, args: argv.slice(1) };
+  }
   if (argv.some((arg) => arg === '--help' || arg === '-h')) return { kind: 'help' };
   if (argv.some((arg) => arg === '--version' || arg === '-v')) return { kind: 'version' };
 
@@ -115,7 +144,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   if (command === 'version') return { kind: 'version' };
   if (command === undefined) throw new CliError('missing command: use "skillsd serve"');
   if (command !== 'serve' && command !== 'mcp') {
-    throw new CliError(`unknown command "${command}" (expected "serve" or "mcp")`);
+    throw new CliError(`unknown command "${command}" (expected serve, mcp, ${CLIENT_COMMANDS.join(', ')})`);
   }
   if (extra.length > 0) throw new CliError(`unexpected argument "${extra[0]}"`);
 

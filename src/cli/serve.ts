@@ -7,6 +7,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { removeRuntimeFile, writeRuntimeFile } from '../client/runtime-file.js';
 import { defaultSettings } from '../discovery/settings.js';
 import type { DiscoveryEnv, Settings } from '../discovery/types.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
@@ -17,7 +18,7 @@ import { CliError } from './cli-error.js';
 import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
 import { listenAddress, withCliOverrides } from './effective-settings.js';
 import { createLogger } from './logger.js';
-import type { ServeOptions } from './parse-args.js';
+import { readVersion, type ServeOptions } from './parse-args.js';
 import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './token-file.js';
 
 /** Open connections get this long to finish on shutdown before they are cut, well inside API.md's 5 s. */
@@ -26,6 +27,8 @@ const CLOSE_GRACE_MS = 2500;
 export interface RunningDaemon {
   url: string;
   logger: Logger;
+  /** The runtime file written for clients (undefined when it could not be written). */
+  runtimeFile: string | undefined;
   /** Stops accepting, ends SSE streams and open connections, closes watchers. */
   close(): Promise<void>;
 }
@@ -92,6 +95,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
 
   let app: FastifyInstance | undefined;
   let url: string;
+  let runtimeFile: string | undefined;
   try {
     // The default workspace's first index is built before the port opens, so the first answer is complete.
     // A failed first build is not fatal: the workspace retries it and requests answer 503 NotReady meanwhile.
@@ -105,10 +109,17 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
       logger,
     });
     logger.info({ cwd, profile: settings.profile, config: config?.file }, `serving the workspace ${cwd}`);
+    // Clients on this machine find the daemon (and its token file) through the runtime file, written as the socket
+    // starts listening and before the listening line is logged (this listener runs before Fastify's).
+    const built = app;
+    built.server.once('listening', () => {
+      runtimeFile = writeDaemonRuntimeFile(built, { env, host, cwd, tokenFile, logger });
+    });
     url = await listen(app, host, port);
     // Log lines are batched (log-destination.ts); the listening line is the one scripts wait for: out at once.
     logger.flush();
   } catch (error) {
+    if (runtimeFile !== undefined) removeRuntimeFile(runtimeFile);
     watcher?.close();
     await app?.close().catch(() => undefined);
     await registry.close().catch(() => undefined);
@@ -119,6 +130,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      if (runtimeFile !== undefined) removeRuntimeFile(runtimeFile);
       watcher?.close();
       // Idle keep-alive sockets are closed at once; a request in flight (or an SSE stream the app does not end
       // itself) gets CLOSE_GRACE_MS before its socket is cut.
@@ -134,7 +146,46 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     })();
     return closing;
   };
-  return { url, logger, close } satisfies RunningDaemon;
+  return { url, logger, close, runtimeFile } satisfies RunningDaemon;
+}
+
+interface RuntimeFileInput {
+  env: Readonly<Record<string, string | undefined>>;
+  host: string;
+  cwd: string;
+  tokenFile: string | undefined;
+  logger: Logger;
+}
+
+/** The runtime file of this daemon; a failure only means clients must be told the URL (logged, not fatal). */
+function writeDaemonRuntimeFile(app: FastifyInstance, input: RuntimeFileInput): string | undefined {
+  const address = app.server.address();
+  if (address === null || typeof address !== 'object') return undefined;
+  // A daemon bound to every interface is reached locally through loopback.
+  const host = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
+  try {
+    const file = writeRuntimeFile(
+      { env: input.env, home: homedir() },
+      {
+        pid: process.pid,
+        url,
+        port: address.port,
+        host: input.host,
+        cwd: input.cwd,
+        startedAt: new Date().toISOString(),
+        ...(input.tokenFile === undefined ? {} : { tokenFile: resolve(input.tokenFile) }),
+        version: readVersion(),
+      },
+    );
+    // A daemon that dies without closing (an uncaught error) still takes its file with it.
+    process.once('exit', () => removeRuntimeFile(file));
+    input.logger.debug({ runtimeFile: file }, `runtime file ${file} written`);
+    return file;
+  } catch (error) {
+    input.logger.warn({ err: error }, 'cannot write the runtime file: clients will not find this daemon by themselves');
+    return undefined;
+  }
 }
 
 export async function workspaceDirectory(path: string): Promise<string> {

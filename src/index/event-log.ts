@@ -3,7 +3,7 @@
 // starts at the clock (milliseconds) so that ids keep growing across a restart and a client resuming with an id
 // from a previous run is told to `reset` instead of being handed a partial replay.
 
-export type IndexEventType = 'index' | 'collision' | 'warning' | 'settings' | 'settings-error';
+export type IndexEventType = 'index' | 'collision' | 'warning' | 'diagnostic' | 'settings' | 'settings-error';
 
 export interface IndexEvent {
   readonly id: number;

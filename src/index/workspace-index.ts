@@ -8,10 +8,12 @@ import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BaseLogger } from 'pino';
 import { discoverSkills } from '../discovery/discover-skills.js';
+import { diagnoseWorkspace } from '../discovery/doctor/diagnose-workspace.js';
 import { SkillsdError } from '../discovery/errors.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan-memo.js';
 import type { SkillFileCache } from '../discovery/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Settings } from '../discovery/types.js';
+import { DiagnosticTracker } from './diagnostic-tracker.js';
 import { diffSnapshots } from './diff-snapshots.js';
 import { type EventIdSource, EventLog } from './event-log.js';
 import type { SkillWatcher } from './skill-watcher.js';
@@ -53,6 +55,8 @@ export interface WorkspaceIndexOptions {
   discover?: DiscoverFn;
   /** Delay before retrying a first discovery that threw. */
   retryDelayMs?: number;
+  /** Live doctor findings (SSE `diagnostic`) up to this many loaded skills (default 2000; 0: never). */
+  diagnosticsMaxSkills?: number;
 }
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
@@ -97,6 +101,8 @@ export class WorkspaceIndex {
   private readonly serializer = new SnapshotSerializer();
   /** What the plugin providers read besides skills directories (SKILLS.md §4a), as the last build found it. */
   private pluginInputs: { files: string[]; markers: string[] } = { files: [], markers: [] };
+  /** Doctor findings that appear or go after a rebuild (watched workspaces only). */
+  private readonly diagnostics: DiagnosticTracker | undefined;
 
   constructor(options: WorkspaceIndexOptions) {
     this.cwd = options.cwd;
@@ -110,6 +116,7 @@ export class WorkspaceIndex {
     this.watcherTuning = options.watcher ?? {};
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     this.events = new EventLog({ ids: options.ids, capacity: options.eventLogCapacity });
+    this.diagnostics = this.watchEnabled ? this.trackDiagnostics(options.diagnosticsMaxSkills) : undefined;
     this.ready = this.start();
     // Nobody may be awaiting `ready` (an idle workspace being closed): never leave it as an unhandled rejection.
     this.ready.catch(() => {});
@@ -191,6 +198,16 @@ export class WorkspaceIndex {
     this.events.append('settings-error', { source, message });
   }
 
+  /** What a discovery of this workspace depends on now (the doctor re-reads the directories with it). */
+  discoveryContext(): DiscoveryContext {
+    return { home: this.home, cwd: this.cwd, env: this.env, settings: this.settings };
+  }
+
+  /** The parsed SKILL.md files shared with discovery, when there is such a cache. */
+  get fileCache(): SkillFileCache | undefined {
+    return this.cache;
+  }
+
   watcherStatus(): WatcherStatus | undefined {
     return this.watcher?.status();
   }
@@ -203,9 +220,15 @@ export class WorkspaceIndex {
     };
   }
 
+  /** Resolves once the doctor's look after the last rebuild is done (tests). */
+  diagnosticsIdle(): Promise<void> {
+    return this.diagnostics?.idle() ?? Promise.resolve();
+  }
+
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.diagnostics?.close();
     clearTimeout(this.retryTimer);
     for (const listener of [...this.closeListeners]) listener();
     this.closeListeners.clear();
@@ -268,7 +291,42 @@ export class WorkspaceIndex {
     this.current = next;
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
     if (previous !== undefined && changed) this.logChange(previous, next);
+    // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
+    this.diagnostics?.schedule(next);
     if (this.watcher !== undefined) await this.syncWatcher();
+  }
+
+  private trackDiagnostics(maxSkills: number | undefined): DiagnosticTracker {
+    return new DiagnosticTracker({
+      ...(maxSkills === undefined ? {} : { maxSkills }),
+      look: async (snapshot) =>
+        (
+          await diagnoseWorkspace({
+            ctx: { ...this.discoveryContext(), settings: snapshot.settings },
+            skills: snapshot.skills,
+            collisions: snapshot.collisions,
+            ...(this.cache === undefined ? {} : { cache: this.cache }),
+          })
+        ).findings,
+      report: (state, finding) => {
+        if (this.isClosed) return;
+        const where = `${finding.path}${finding.line === undefined ? '' : `:${finding.line}`}`;
+        if (state === 'new') {
+          this.logger.warn(
+            { cwd: this.cwd, finding },
+            `skill ${finding.severity} ${finding.rule} at ${where}: ${finding.message}`,
+          );
+        } else {
+          this.logger.info(
+            { cwd: this.cwd, finding },
+            `skill ${finding.severity} resolved: ${finding.rule} at ${where}`,
+          );
+        }
+        this.events.append('diagnostic', { state, finding });
+      },
+      onError: (error) =>
+        this.logger.error({ err: error, cwd: this.cwd }, 'the doctor could not look at the workspace'),
+    });
   }
 
   private logChange(previous: WorkspaceSnapshot, next: WorkspaceSnapshot): void {

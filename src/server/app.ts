@@ -23,6 +23,7 @@ import { requestIdSequence } from './request-ids.js';
 import { PathOnlyLogController, pathOf } from './request-log.js';
 import { collisionsRoutes } from './routes/collisions.js';
 import { contextFilesRoutes } from './routes/context-files.js';
+import { doctorRoutes } from './routes/doctor.js';
 import { eventsHeadRoute, eventsRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { invocationsRoutes } from './routes/invocations.js';
@@ -184,6 +185,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(eventsRoutes);
   await app.register(eventsHeadRoute);
   await app.register(mcpHttpPlugin, { ...options.mcp, readyWaitMs: options.readyWaitMs ?? DEFAULT_READY_WAIT_MS });
+  await app.register(doctorRoutes);
 
   const fastPath =
     options.pollFastPath === false

@@ -118,7 +118,12 @@ describe('parseArgs', () => {
 
   const rejected: Array<[string, string[], Record<string, string>, string]> = [
     ['no command', [], NO_ENV, 'missing command: use "skillsd serve"'],
-    ['an unknown command', ['start'], NO_ENV, 'unknown command "start" (expected "serve" or "mcp")'],
+    [
+      'an unknown command',
+      ['start'],
+      NO_ENV,
+      'unknown command "start" (expected serve, mcp, ls, show, cat, prompt, invoke, watch, wait, doctor, status, stop)',
+    ],
     [
       'a socket flag for mcp',
       ['mcp', '--host', '0.0.0.0'],

@@ -22,7 +22,11 @@ describe('skillsd command-line errors (built CLI)', () => {
       ['serve', '--port', 'abc'],
       'skillsd: option --port: "abc" is not a port (an integer from 0 to 65535)\n',
     ],
-    ['an unknown command', ['start'], 'skillsd: unknown command "start" (expected "serve" or "mcp")\n'],
+    [
+      'an unknown command',
+      ['start'],
+      'skillsd: unknown command "start" (expected serve, mcp, ls, show, cat, prompt, invoke, watch, wait, doctor, status, stop)\n',
+    ],
     ['no command', [], 'skillsd: missing command: use "skillsd serve"\n'],
   ];
   for (const [label, args, stderr] of cases) {

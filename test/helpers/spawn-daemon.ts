@@ -8,8 +8,11 @@ import { WAIT_MS } from './deadlines.js';
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
-/** Variables that would leak the developer's own setup into a test daemon. */
-const SCRUBBED = /^(SKILLSD_|PI_CODING_AGENT_DIR$|CLAUDE_CONFIG_DIR$|NODE_OPTIONS$)/;
+/**
+ * Variables that would leak the developer's own setup into a test daemon. Without XDG_RUNTIME_DIR a daemon's runtime
+ * file goes under the test's own HOME, where no other daemon or client of the machine sees it.
+ */
+const SCRUBBED = /^(SKILLSD_|PI_CODING_AGENT_DIR$|CLAUDE_CONFIG_DIR$|NODE_OPTIONS$|XDG_RUNTIME_DIR$|NO_COLOR$)/;
 
 const live = new Set<ChildProcess>();
 process.on('exit', () => {

@@ -28,6 +28,8 @@ describe('OpenAPI document', () => {
       'DELETE /mcp',
       'GET /collisions',
       'GET /context-files',
+      'GET /doctor',
+      'GET /doctor/{name}',
       'GET /events',
       'GET /health',
       'GET /mcp',

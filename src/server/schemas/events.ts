@@ -3,7 +3,16 @@
 import { Type } from 'typebox';
 import { CwdProperty } from './common.js';
 
-export const EVENT_TYPES = ['hello', 'index', 'collision', 'warning', 'settings', 'settings-error', 'reset'] as const;
+export const EVENT_TYPES = [
+  'hello',
+  'index',
+  'collision',
+  'warning',
+  'diagnostic',
+  'settings',
+  'settings-error',
+  'reset',
+] as const;
 
 export const EventsQuery = Type.Object({
   cwd: Type.Optional(CwdProperty),
@@ -21,7 +30,8 @@ export const EventsQuery = Type.Object({
 
 export const EventsOk = {
   description:
-    'An event stream: `hello` first, then `index`, `collision`, `warning`, `settings`, `settings-error`, `reset` ' +
+    'An event stream: `hello` first, then `index`, `collision`, `warning`, `diagnostic`, `settings`, ' +
+    '`settings-error`, `reset` ' +
     'events, each with an `id` and one line of JSON data; `: ping` comments keep it alive',
   content: { 'text/event-stream': { schema: Type.String() } },
 };

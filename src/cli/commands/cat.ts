@@ -1,0 +1,28 @@
+// `skillsd cat NAME [PATH]`: a file of a skill (GET /skill/{name}/{path}), its bytes as served. `--body` prints it
+// without its frontmatter, stripped exactly as a `/skill:` invocation hands it to the model (SKILLS.md §7): the text
+// a script gets is the text the agent reads.
+
+import { stripFrontmatter } from '../../discovery/skill-invocation.js';
+import { type ClientCommand, EXIT } from './command.js';
+
+export const catCommand: ClientCommand = {
+  usage: 'cat NAME [PATH] [--body]',
+  summary: 'A file of the skill (its SKILL.md by default), as the daemon serves skill://NAME/PATH.',
+  options: { body: { type: 'boolean' } },
+  optionHelp: [
+    '--body            without the frontmatter, as /skill: hands it to the model (trimmed, one final newline)',
+  ],
+  positionals: { min: 1, max: 2 },
+  inProcess: true,
+  async run({ client, output, values, positionals }) {
+    const [name, path] = positionals as [string, string | undefined];
+    const file = await client.file(name, path);
+    if (values.body !== true) {
+      output.out(file.body);
+      return EXIT.ok;
+    }
+    const body = stripFrontmatter(file.body.toString('utf8')).trim();
+    output.out(body === '' ? '' : `${body}\n`);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,40 @@
+// The shape of one client command: its usage, its flags (node:util parseArgs), whether it may answer in-process
+// when no daemon runs, and what it does with a connected client.
+
+import type { ParseArgsConfig } from 'node:util';
+import type { DaemonLocation } from '../../client/find-daemon.js';
+import type { SkillsdClient } from '../../client/skillsd-client.js';
+import type { Output } from '../output.js';
+
+export type OptionValues = Record<string, string | boolean | undefined>;
+
+export interface CommandContext {
+  client: SkillsdClient;
+  /** The daemon found, or undefined when answering in-process. */
+  daemon: DaemonLocation | undefined;
+  /** True when the answer is computed in-process (no daemon). */
+  local: boolean;
+  output: Output;
+  values: OptionValues;
+  positionals: string[];
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export interface ClientCommand {
+  /** `ls [--json] …`: the usage line after `skillsd `. */
+  usage: string;
+  /** What it does, for `--help`. */
+  summary: string;
+  /** Flags of this command besides the common ones. */
+  options: NonNullable<ParseArgsConfig['options']>;
+  /** Help lines for those flags. */
+  optionHelp?: string[];
+  positionals: { min: number; max: number };
+  /** May answer in-process for `--cwd` when no daemon runs (the read-only commands). */
+  inProcess: boolean;
+  /** Returns the exit code (API.md §Command line). */
+  run(context: CommandContext): Promise<number>;
+}
+
+/** Exit codes of API.md §Command line. */
+export const EXIT = { ok: 0, negative: 1, usage: 2, noDaemon: 3, timeout: 124 } as const;

@@ -1,0 +1,130 @@
+// `skillsd doctor [NAME]`: why the index is what it is (GET /doctor, GET /doctor/{name}), grouped for people, or the
+// API's JSON. Exit 1 when a finding is an error (with `--strict`, a warning too), so it can run in CI over a
+// repository of skills.
+
+import type { DoctorReport, SkillDoctorReport } from '../../client/api-types.js';
+import type { Finding, Severity } from '../../discovery/doctor/types.js';
+import type { Output } from '../output.js';
+import { formatJson, paint } from '../output.js';
+import { type ClientCommand, EXIT } from './command.js';
+
+export const doctorCommand: ClientCommand = {
+  usage: 'doctor [NAME] [--json] [--strict]',
+  summary:
+    'Every skills directory looked at, what was seen there but not loaded and why, and advice from the Agent Skills ' +
+    'specification; with NAME, every candidate of that name and what happened to it.',
+  options: { strict: { type: 'boolean' } },
+  optionHelp: ['--strict          exit 1 on warnings too (default: on errors only)'],
+  positionals: { min: 0, max: 1 },
+  inProcess: true,
+  async run({ client, output, values, positionals }) {
+    const strict = values.strict === true;
+    const name = positionals[0];
+    if (name !== undefined) {
+      const report = await client.doctorSkill(name);
+      if (values.json === true) output.out(formatJson(report));
+      else output.out(formatSkillReport(report, output));
+      const findings = [...report.findings, ...report.candidates.flatMap((candidate) => candidate.findings)];
+      if (report.candidates.length === 0 && report.findings.length === 0) return EXIT.negative;
+      return failing(findings, strict) ? EXIT.negative : EXIT.ok;
+    }
+    const report = await client.doctor();
+    if (values.json === true) output.out(formatJson(report));
+    else output.out(formatReport(report, output));
+    return failing(report.findings, strict) ? EXIT.negative : EXIT.ok;
+  },
+};
+
+function failing(findings: readonly Finding[], strict: boolean): boolean {
+  return findings.some((finding) => finding.severity === 'error' || (strict && finding.severity === 'warning'));
+}
+
+export function formatReport(report: DoctorReport, output: Output): string {
+  const lines = [
+    paint(output, 'bold', `Workspace ${report.cwd}`),
+    `  profile ${report.profile}, generation ${report.generation}, watching: ${report.watch.mode}`,
+    '',
+    paint(output, 'bold', 'Directories'),
+  ];
+  for (const dir of report.directories) {
+    const state = !dir.exists
+      ? paint(output, 'dim', 'missing')
+      : !dir.readable
+        ? paint(output, 'red', 'unreadable')
+        : `${dir.skills} skill${dir.skills === 1 ? '' : 's'}`;
+    lines.push(
+      `  ${dir.exists ? (dir.readable ? '+' : '!') : '-'} ${dir.path}  [${dir.provider}:${dir.level}] ${state}`,
+    );
+  }
+  lines.push('', paint(output, 'bold', `Findings (${counts(report.findings)})`));
+  if (report.findings.length === 0) lines.push('  none');
+  lines.push(...formatFindings(report.findings, output, '  '));
+  if (report.warnings.length > 0) {
+    lines.push('', paint(output, 'bold', 'Reference warnings'));
+    for (const warning of report.warnings) {
+      lines.push(`  ${warning.skillPath === '' ? '' : `${warning.skillPath}: `}${warning.message}`);
+    }
+  }
+  if (report.collisions.length > 0) {
+    lines.push('', paint(output, 'bold', 'Collisions'));
+    for (const collision of report.collisions) {
+      lines.push(`  ${collision.name}: ${collision.winner.filePath} (${collision.winner.source.id}) won over`);
+      for (const lost of collision.shadowed) lines.push(`    ${lost.filePath} (${lost.source.id}, ${lost.reason})`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function formatSkillReport(report: SkillDoctorReport, output: Output): string {
+  const lines: string[] = [];
+  if (report.winner !== null) {
+    lines.push(
+      paint(output, 'bold', `${report.name}: loaded from ${report.winner.filePath} (${report.winner.source.id})`),
+    );
+  } else if (report.candidates.length > 0) {
+    lines.push(paint(output, 'bold', `${report.name}: not loaded`));
+  } else {
+    lines.push(paint(output, 'bold', `${report.name}: no skill of that name was found`));
+  }
+  if (report.candidates.length > 0) lines.push('', paint(output, 'bold', 'Candidates, in pipeline order'));
+  report.candidates.forEach((candidate, index) => {
+    const outcome = candidate.outcome === 'loaded' ? paint(output, 'green', candidate.outcome) : candidate.outcome;
+    lines.push(`  ${index + 1}. ${outcome}  ${candidate.source.id}  ${candidate.filePath}`);
+    lines.push(`     ${candidate.reason}`);
+    lines.push(...formatFindings(candidate.findings, output, '     '));
+  });
+  if (report.findings.length > 0) {
+    lines.push('', paint(output, 'bold', 'Near misses of that name'));
+    lines.push(...formatFindings(report.findings, output, '  '));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const SEVERITY_STYLE: Record<Severity, 'red' | 'yellow' | 'dim'> = { error: 'red', warning: 'yellow', info: 'dim' };
+
+/** Findings grouped by the file or directory they concern, in the order first seen. */
+function formatFindings(findings: readonly Finding[], output: Output, indent: string): string[] {
+  const groups = new Map<string, Finding[]>();
+  for (const finding of findings) {
+    const group = groups.get(finding.path) ?? [];
+    group.push(finding);
+    groups.set(finding.path, group);
+  }
+  const lines: string[] = [];
+  for (const [path, group] of groups) {
+    lines.push(`${indent}${path}`);
+    for (const finding of group) {
+      const severity = paint(output, SEVERITY_STYLE[finding.severity], finding.severity.padEnd(7));
+      const where = finding.line === undefined ? '' : ` (line ${finding.line})`;
+      lines.push(`${indent}  ${severity} ${finding.rule}${where}: ${finding.message}`);
+      if (finding.hint !== undefined) lines.push(`${indent}          ${paint(output, 'dim', `fix: ${finding.hint}`)}`);
+    }
+  }
+  return lines;
+}
+
+function counts(findings: readonly Finding[]): string {
+  const of = (severity: Severity) => findings.filter((finding) => finding.severity === severity).length;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `${plural(of('error'), 'error')}, ${plural(of('warning'), 'warning')}, ${of('info')} info`;
+}

@@ -1,0 +1,63 @@
+// `skillsd ls`: the loaded skills (GET /skills), as a table or the API's JSON.
+
+import type { SkillsFilter } from '../../client/api-types.js';
+import { CliError } from '../cli-error.js';
+import { formatJson, formatTable } from '../output.js';
+import { type ClientCommand, EXIT } from './command.js';
+
+export const lsCommand: ClientCommand = {
+  usage: 'ls [--json] [--hidden=false] [--provider ID] [--level user|project] [-q TEXT]',
+  summary: 'The loaded skills: name, provider, level, hidden, description (cut to the terminal).',
+  options: {
+    hidden: { type: 'string' },
+    provider: { type: 'string' },
+    level: { type: 'string' },
+    q: { type: 'string', short: 'q' },
+  },
+  optionHelp: [
+    '--hidden=false     leave hidden skills out',
+    '--provider ID      one provider (claude) or source (claude:project)',
+    '--level L          user or project',
+    '-q TEXT            name or description contains TEXT (any case)',
+  ],
+  positionals: { min: 0, max: 0 },
+  inProcess: true,
+  async run({ client, output, values }) {
+    const answer = await client.skills(filterOf(values));
+    if (values.json === true) {
+      output.out(formatJson(answer));
+      return EXIT.ok;
+    }
+    if (answer.skills.length === 0) {
+      output.err('no skills\n');
+      return EXIT.ok;
+    }
+    const rows = answer.skills.map((skill) => [
+      skill.name,
+      skill.source.provider,
+      skill.source.level,
+      skill.hide ? 'yes' : 'no',
+      skill.description,
+    ]);
+    output.out(formatTable(output, ['NAME', 'PROVIDER', 'LEVEL', 'HIDDEN', 'DESCRIPTION'], rows));
+    return EXIT.ok;
+  },
+};
+
+function filterOf(values: Record<string, unknown>): SkillsFilter {
+  const filter: SkillsFilter = {};
+  if (typeof values.hidden === 'string') {
+    if (values.hidden !== 'true' && values.hidden !== 'false') {
+      throw new CliError('option --hidden: expected true or false');
+    }
+    filter.hidden = values.hidden === 'true';
+  }
+  if (typeof values.provider === 'string') filter.provider = values.provider;
+  if (typeof values.level === 'string') {
+    if (values.level !== 'user' && values.level !== 'project')
+      throw new CliError('option --level: expected user or project');
+    filter.level = values.level;
+  }
+  if (typeof values.q === 'string') filter.q = values.q;
+  return filter;
+}

@@ -1,0 +1,35 @@
+// `skillsd prompt`: the system-prompt skills block (GET /prompt), exactly as the daemon renders it.
+
+import { CliError } from '../cli-error.js';
+import { type ClientCommand, EXIT } from './command.js';
+
+export const promptCommand: ClientCommand = {
+  usage: 'prompt [--format markdown|xml] [--tools read,bash] [--paths local|url]',
+  summary: 'The skills block of the system prompt (empty when no skill is listed).',
+  options: { format: { type: 'string' }, tools: { type: 'string' }, paths: { type: 'string' } },
+  optionHelp: [
+    '--format xml      the Agent Skills <available_skills> form',
+    '--tools LIST      the tool set (the block is empty without read; default read)',
+    '--paths url       skill locations as URLs of the daemon',
+  ],
+  positionals: { min: 0, max: 0 },
+  inProcess: true,
+  async run({ client, output, values }) {
+    const format = values.format as string | undefined;
+    if (format !== undefined && format !== 'markdown' && format !== 'xml') {
+      throw new CliError('option --format: expected markdown or xml');
+    }
+    const paths = values.paths as string | undefined;
+    if (paths !== undefined && paths !== 'local' && paths !== 'url')
+      throw new CliError('option --paths: expected local or url');
+    const text = await client.prompt({
+      ...(format === undefined ? {} : { format }),
+      ...(typeof values.tools === 'string' ? { tools: values.tools.split(',') } : {}),
+      ...(paths === undefined ? {} : { paths }),
+    });
+    if (values.json === true) output.out(`${JSON.stringify({ prompt: text })}\n`);
+    // Exactly the block the API answers; a terminal gets a final newline so that the shell prompt starts a new line.
+    else output.out(output.isTTY && text !== '' && !text.endsWith('\n') ? `${text}\n` : text);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,82 @@
+// `skillsd watch`: one line per change of the index (GET /events), NDJSON with `--json`. A dropped connection is
+// resumed with `Last-Event-ID`, so nothing is missed; when the daemon cannot replay the gap it says `reset`, printed
+// like any other event. Runs until interrupted (exit 0).
+
+import type { SkillsdEvent } from '../../client/api-types.js';
+import type { Output } from '../output.js';
+import { paint } from '../output.js';
+import { type ClientCommand, EXIT } from './command.js';
+
+export const watchCommand: ClientCommand = {
+  usage: 'watch [--json] [--types index,collision,...]',
+  summary: 'Prints one line per change of the index until interrupted; resumes after a dropped connection.',
+  options: { types: { type: 'string' } },
+  optionHelp: ['--types LIST      only these event types (hello and reset always come)'],
+  positionals: { min: 0, max: 0 },
+  inProcess: false,
+  async run({ client, output, values }) {
+    // No daemon: fails here, before anything is printed (exit 3).
+    await client.health();
+    const json = values.json === true;
+    let lost = false;
+    const subscription = client.subscribe({
+      ...(typeof values.types === 'string' ? { types: values.types.split(',') } : {}),
+      maxRetryMs: 1000,
+      onEvent(event) {
+        lost = false;
+        if (json) output.out(`${JSON.stringify(event)}\n`);
+        else if (event.event === 'hello') output.err(`${describe(event, output)}\n`);
+        else output.out(`${describe(event, output)}\n`);
+      },
+      onDisconnect() {
+        if (!lost) output.err(`skillsd watch: connection to ${client.url} lost; reconnecting\n`);
+        lost = true;
+      },
+    });
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        subscription.close();
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await subscription.done;
+    return EXIT.ok;
+  },
+};
+
+/** One human line for an event. */
+export function describe(event: SkillsdEvent, output: Output): string {
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  const list = (value: unknown) => (Array.isArray(value) ? value.join(', ') : '');
+  switch (event.event) {
+    case 'hello':
+      return `watching: generation ${data.generation}, ${data.skills} skills`;
+    case 'index': {
+      const parts = [`generation ${data.generation}:`];
+      if (list(data.added) !== '') parts.push(`${paint(output, 'green', 'added')} ${list(data.added)}`);
+      if (list(data.removed) !== '') parts.push(`${paint(output, 'red', 'removed')} ${list(data.removed)}`);
+      if (list(data.changed) !== '') parts.push(`${paint(output, 'yellow', 'changed')} ${list(data.changed)}`);
+      return parts.join(' ');
+    }
+    case 'collision':
+      return `collision ${data.state}: ${JSON.stringify(data.name)}`;
+    case 'warning':
+      return `${paint(output, 'yellow', 'warning')}: ${data.skillPath === '' ? '' : `${data.skillPath}: `}${data.message}`;
+    case 'diagnostic': {
+      const finding = (data.finding ?? {}) as Record<string, unknown>;
+      return `diagnostic ${data.state}: ${finding.severity} ${finding.rule} ${finding.path}: ${finding.message}`;
+    }
+    case 'settings':
+      return `settings re-applied from ${data.source} (generation ${data.generation})`;
+    case 'settings-error':
+      return `${paint(output, 'red', 'settings refused')}: ${data.source}: ${data.message}`;
+    case 'reset':
+      return `reset: events were missed; the index is at generation ${data.generation}`;
+    default:
+      return `${event.event}: ${JSON.stringify(event.data)}`;
+  }
+}

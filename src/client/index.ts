@@ -1,0 +1,16 @@
+// The typed client of skillsd: REST calls, conditional polling, the event subscription, and finding a local daemon.
+
+export type * from './api-types.js';
+export { DaemonUnreachableError, isDaemonUnreachable, SkillsdApiError } from './errors.js';
+export { type DaemonLocation, DEFAULT_URL, type FindDaemonOptions, findDaemon, readToken } from './find-daemon.js';
+export { type RuntimeInfo, readRuntimeFiles, runtimeDirectory } from './runtime-file.js';
+export {
+  type ConditionalSkills,
+  type FetchLike,
+  type PromptOptions,
+  type SkillFile,
+  SkillsdClient,
+  type SkillsdClientOptions,
+  type SubscribeOptions,
+  type Subscription,
+} from './skillsd-client.js';

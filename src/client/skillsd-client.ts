@@ -1,0 +1,332 @@
+// A typed client of the daemon's REST and SSE API (API.md §Endpoints): what the command line is built on, and what an
+// editor plugin can use as it is. Every call answers for one workspace (`cwd`, the daemon's default when absent).
+//
+//   const daemon = await findDaemon({ env: process.env, home: os.homedir(), cwd: process.cwd() });
+//   const client = new SkillsdClient(daemon);
+//   const { skills } = await client.skills();
+//   client.subscribe({ onEvent: (e) => …, onReset: () => client.skills().then(…) });
+
+import type {
+  CollisionsAnswer,
+  ContextFilesAnswer,
+  DoctorReport,
+  HealthAnswer,
+  InvocationAnswer,
+  SkillDetail,
+  SkillDoctorReport,
+  SkillsAnswer,
+  SkillsdEvent,
+  SkillsFilter,
+} from './api-types.js';
+import { DaemonUnreachableError, SkillsdApiError } from './errors.js';
+import { EventStreamParser } from './event-stream-parser.js';
+
+/** `fetch` or anything answering like it (the command line's in-process fallback answers through the app itself). */
+export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+
+export interface SkillsdClientOptions {
+  /** `http://127.0.0.1:7420`; a trailing slash is ignored. */
+  url: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string;
+  /** The workspace every call answers for (`?cwd=`); the daemon's default workspace when absent. */
+  cwd?: string;
+  fetch?: FetchLike;
+  /** How long a call waits for the daemon's answer to start (default 30 s); event streams are not bounded. */
+  timeoutMs?: number;
+  /**
+   * How many times a call answered 503 (`NotReady` while the first index builds, `Overloaded` while the daemon sheds
+   * load) is tried again, after its `Retry-After` capped at 2 s (default 3).
+   */
+  retries?: number;
+}
+
+/** A conditional `GET /skills`: `notModified` when the daemon answered 304 to the tag given. */
+export type ConditionalSkills =
+  | { notModified: true; etag: string }
+  | { notModified: false; etag: string; answer: SkillsAnswer };
+
+export interface SkillFile {
+  body: Buffer;
+  contentType: string;
+  /** The absolute path the daemon served (`X-Skill-Source-Path`). */
+  sourcePath: string | undefined;
+}
+
+export interface PromptOptions {
+  tools?: string[];
+  format?: 'markdown' | 'xml';
+  paths?: 'local' | 'url';
+}
+
+export interface SubscribeOptions {
+  /** Called for every event, `hello` and `reset` included, in order. */
+  onEvent(event: SkillsdEvent): void;
+  /**
+   * The daemon could not replay what was missed (`reset`): whatever the caller built from earlier answers is stale and
+   * must be fetched again. Called after `onEvent` saw the `reset`.
+   */
+  onReset?(generation: number): void;
+  /** A connection ended or failed; the subscription reconnects after `retryMs` unless closed. */
+  onDisconnect?(error: unknown): void;
+  /** Event types to receive (`hello` and `reset` always come). */
+  types?: string[];
+  /** Resume after this event id. */
+  lastEventId?: string;
+  /** Delay before a reconnection; the daemon's `retry:` replaces it unless `maxRetryMs` caps it (default 3000). */
+  retryMs?: number;
+  maxRetryMs?: number;
+}
+
+export interface Subscription {
+  /** The id of the last event received: what a reconnection sends as `Last-Event-ID`. */
+  readonly lastEventId: string | undefined;
+  /** Ends the subscription; `done` resolves once its connection is closed. */
+  close(): void;
+  readonly done: Promise<void>;
+}
+
+const DEFAULT_RETRY_MS = 3000;
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_RETRIES = 3;
+const MAX_RETRY_AFTER_MS = 2000;
+
+export class SkillsdClient {
+  readonly url: string;
+  readonly cwd: string | undefined;
+  private readonly token: string | undefined;
+  private readonly fetchFn: FetchLike;
+  private readonly timeoutMs: number;
+  private readonly retries: number;
+
+  constructor(options: SkillsdClientOptions) {
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.retries = options.retries ?? DEFAULT_RETRIES;
+    this.url = options.url.replace(/\/+$/, '');
+    this.token = options.token;
+    this.cwd = options.cwd;
+    this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
+  }
+
+  /** A client of the same daemon for another workspace. */
+  forWorkspace(cwd: string | undefined): SkillsdClient {
+    return new SkillsdClient({
+      url: this.url,
+      ...(this.token === undefined ? {} : { token: this.token }),
+      ...(cwd === undefined ? {} : { cwd }),
+      fetch: this.fetchFn,
+      timeoutMs: this.timeoutMs,
+      retries: this.retries,
+    });
+  }
+
+  health(): Promise<HealthAnswer> {
+    return this.json('/health');
+  }
+
+  async skills(filter: SkillsFilter = {}): Promise<SkillsAnswer> {
+    const result = await this.skillsIfChanged(undefined, filter);
+    if (result.notModified) throw new Error('unexpected 304 without If-None-Match');
+    return result.answer;
+  }
+
+  /** `GET /skills` with `If-None-Match: etag`: cheap polling, a 304 costs no body. */
+  async skillsIfChanged(etag: string | undefined, filter: SkillsFilter = {}): Promise<ConditionalSkills> {
+    const query = {
+      ...(filter.hidden === undefined ? {} : { hidden: String(filter.hidden) }),
+      ...(filter.provider === undefined ? {} : { provider: filter.provider }),
+      ...(filter.level === undefined ? {} : { level: filter.level }),
+      ...(filter.q === undefined ? {} : { q: filter.q }),
+    };
+    const response = await this.request('/skills', query, {
+      headers: etag === undefined ? {} : { 'if-none-match': etag },
+    });
+    const tag = response.headers.get('etag') ?? '';
+    if (response.status === 304) return { notModified: true, etag: tag };
+    return { notModified: false, etag: tag, answer: (await response.json()) as SkillsAnswer };
+  }
+
+  skill(name: string): Promise<SkillDetail> {
+    return this.json(`/skills/${encodeURIComponent(name)}`);
+  }
+
+  collisions(): Promise<CollisionsAnswer> {
+    return this.json('/collisions');
+  }
+
+  contextFiles(): Promise<ContextFilesAnswer> {
+    return this.json('/context-files');
+  }
+
+  doctor(): Promise<DoctorReport> {
+    return this.json('/doctor');
+  }
+
+  doctorSkill(name: string): Promise<SkillDoctorReport> {
+    return this.json(`/doctor/${encodeURIComponent(name)}`);
+  }
+
+  /** A file of a skill (`skill://<name>/<path>`; SKILL.md when `path` is absent), as raw bytes. */
+  async file(name: string, path?: string): Promise<SkillFile> {
+    const relative = path === undefined || path === '' ? '' : `/${encodePath(path)}`;
+    const response = await this.request(`/skill/${encodeURIComponent(name)}${relative}`);
+    return {
+      body: Buffer.from(await response.arrayBuffer()),
+      contentType: response.headers.get('content-type') ?? '',
+      sourcePath: response.headers.get('x-skill-source-path') ?? undefined,
+    };
+  }
+
+  async prompt(options: PromptOptions = {}): Promise<string> {
+    const query = {
+      ...(options.tools === undefined ? {} : { tools: options.tools.join(',') }),
+      ...(options.format === undefined ? {} : { format: options.format }),
+      ...(options.paths === undefined ? {} : { paths: options.paths }),
+    };
+    return (await this.request('/prompt', query)).text();
+  }
+
+  invoke(text: string, options: { paths?: 'local' | 'url' } = {}): Promise<InvocationAnswer> {
+    return this.json('/invocations', options.paths === undefined ? {} : { paths: options.paths }, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ text }),
+    });
+  }
+
+  /**
+   * `GET /events`, reconnecting after a drop with `Last-Event-ID` so that nothing is missed; a `reset` (the gap was
+   * too long, or the daemon restarted) calls `onReset`.
+   */
+  subscribe(options: SubscribeOptions): Subscription {
+    const controller = new AbortController();
+    let lastEventId = options.lastEventId;
+    let retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
+    const maxRetryMs = options.maxRetryMs ?? Number.POSITIVE_INFINITY;
+    const run = async (): Promise<void> => {
+      while (!controller.signal.aborted) {
+        try {
+          const query: Record<string, string> = options.types === undefined ? {} : { types: options.types.join(',') };
+          const headers: Record<string, string> = { accept: 'text/event-stream' };
+          if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
+          const response = await this.request('/events', query, { headers, signal: controller.signal });
+          if (response.body === null) throw new Error('the event stream has no body');
+          const parser = new EventStreamParser();
+          const decoder = new TextDecoder();
+          for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+            for (const raw of parser.push(decoder.decode(chunk, { stream: true }))) {
+              if (raw.retry !== undefined) retryMs = raw.retry;
+              if (raw.id !== undefined) lastEventId = raw.id;
+              const data = raw.data === '' ? null : (JSON.parse(raw.data) as unknown);
+              options.onEvent({ id: raw.id, event: raw.event, data });
+              if (raw.event === 'reset') options.onReset?.((data as { generation: number }).generation);
+            }
+          }
+          options.onDisconnect?.(new Error('the daemon ended the event stream'));
+        } catch (error) {
+          if (controller.signal.aborted) return;
+          options.onDisconnect?.(error);
+        }
+        await delay(Math.min(retryMs, maxRetryMs), controller.signal);
+      }
+    };
+    const done = run();
+    return {
+      get lastEventId() {
+        return lastEventId;
+      },
+      close: () => controller.abort(),
+      done,
+    };
+  }
+
+  private async json<T>(path: string, query: Record<string, string> = {}, init: RequestInit = {}): Promise<T> {
+    return (await (await this.request(path, query, init)).json()) as T;
+  }
+
+  /**
+   * One request; an error answer throws `SkillsdApiError`, no answer at all `DaemonUnreachableError`. A 503 is tried
+   * again a few times: the daemon says when (`Retry-After`), and both of its causes pass by themselves.
+   */
+  private async request(path: string, query: Record<string, string> = {}, init: RequestInit = {}): Promise<Response> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.requestOnce(path, query, init);
+      } catch (error) {
+        if (!(error instanceof SkillsdApiError) || error.status !== 503 || attempt >= this.retries) throw error;
+        if (init.signal?.aborted) throw error;
+        await delay(Math.min(error.retryAfterMs ?? MAX_RETRY_AFTER_MS, MAX_RETRY_AFTER_MS), init.signal ?? NEVER);
+      }
+    }
+  }
+
+  private async requestOnce(path: string, query: Record<string, string>, init: RequestInit): Promise<Response> {
+    const params = new URLSearchParams(query);
+    if (this.cwd !== undefined) params.set('cwd', this.cwd);
+    const search = params.size > 0 ? `?${params}` : '';
+    const headers = new Headers(init.headers);
+    if (this.token !== undefined) headers.set('authorization', `Bearer ${this.token}`);
+    // A deadline on the answer's start, on a timer that keeps the process alive: a connection closed without a reset
+    // leaves undici's fetch pending with nothing else holding the event loop, and the process would end silently.
+    const deadline = init.signal == null ? new AbortController() : undefined;
+    const timer = deadline === undefined ? undefined : setTimeout(() => deadline.abort(), this.timeoutMs);
+    let response: Response;
+    try {
+      response = await this.fetchFn(`${this.url}${path}${search}`, {
+        ...init,
+        headers,
+        ...(deadline === undefined ? {} : { signal: deadline.signal }),
+      });
+    } catch (error) {
+      if ((error as Error).name === 'AbortError' && deadline === undefined) throw error;
+      throw new DaemonUnreachableError(this.url, error);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (response.status >= 400) throw await apiError(response);
+    return response;
+  }
+}
+
+const NEVER = new AbortController().signal;
+
+async function apiError(response: Response): Promise<SkillsdApiError> {
+  const text = await response.text();
+  const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
+  const retryAfterMs = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : undefined;
+  try {
+    const body = JSON.parse(text) as { code?: unknown; message?: unknown };
+    if (typeof body.code === 'string' && typeof body.message === 'string') {
+      return new SkillsdApiError(response.status, body.code, body.message, retryAfterMs);
+    }
+  } catch {
+    // Not the API's error shape (a proxy, another server on that port): reported by status.
+  }
+  return new SkillsdApiError(response.status, 'HttpError', `HTTP ${response.status}: ${text.slice(0, 200)}`);
+}
+
+const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
+
+/**
+ * A relative path, percent-encoded segment by segment. URL parsing resolves `.` and `..` segments (even as `%2e%2e`)
+ * before a request is sent, so `a/../x` would silently ask for `x`: such a path is sent as one encoded segment
+ * (`a%2F..%2Fx`) instead, and the daemon refuses it as the traversal it is (API.md §Errors).
+ */
+function encodePath(path: string): string {
+  if (!DOT_SEGMENT.test(path)) return path.split('/').map(encodeURIComponent).join('/');
+  const encoded = encodeURIComponent(path);
+  return /^\.+$/.test(encoded) ? `${encoded}%2F` : encoded;
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
+}

@@ -1,0 +1,191 @@
+// The doctor of one workspace (API.md §GET /doctor): every skills directory discovery looks at (providers in order,
+// custom directories, managed skills last, as the pipeline of SKILLS.md §5 takes them), what each holds that is not a
+// skill and why, every candidate with what happened to it, and advice. It scans with the discovery's own scanner;
+// the winners and losers are the discovery result's, passed in. Nothing here changes what loads.
+
+import { basename, dirname } from 'node:path';
+import { planProviders } from '../providers.js';
+import { CUSTOM_DISPLAY_NAME, CUSTOM_PROVIDER } from '../run-provider.js';
+import { scanSkillsDir } from '../scan-skills-dir.js';
+import type { SkillFileCache } from '../skill-file-cache.js';
+import type { Collision, DiscoveryContext, Level, Skill, SkillDiagnostic } from '../types.js';
+import { expandCustomDirectory, resolveWorkspaceContext } from '../workspace-context.js';
+import { explainOutcome, pipelineView } from './explain-outcome.js';
+import { lookAtSkillsDirectory } from './near-misses.js';
+import { skillFileFindings } from './skill-file-findings.js';
+import type { CandidateReport, DoctorDirectory, Finding, SkillDoctorReport, WorkspaceDiagnosis } from './types.js';
+
+export interface DiagnoseInput {
+  ctx: DiscoveryContext;
+  /** The discovery's answer for this context: what loaded and who lost to whom. */
+  skills: readonly Skill[];
+  collisions: readonly Collision[];
+  cache?: SkillFileCache;
+}
+
+interface ScannedDir {
+  path: string;
+  provider: string;
+  providerName: string;
+  level: Level;
+  requireDescription: boolean;
+  managed: boolean;
+}
+
+export async function diagnoseWorkspace(input: DiagnoseInput): Promise<WorkspaceDiagnosis> {
+  const { ctx } = input;
+  if (ctx.settings.skills.enabled === false) {
+    const finding: Finding = {
+      rule: 'skills-disabled',
+      severity: 'info',
+      path: ctx.cwd,
+      message: 'skills.enabled is false: no directory is read and no skill loads',
+    };
+    return { directories: [], findings: [finding], candidates: [] };
+  }
+  const ws = await resolveWorkspaceContext(ctx);
+  const dirs: ScannedDir[] = [];
+  const managedDirs: ScannedDir[] = [];
+  for (const plan of planProviders(ws)) {
+    for (const dir of plan.dirs) {
+      const scanned = {
+        path: dir.path,
+        provider: plan.id,
+        providerName: plan.displayName,
+        level: dir.level,
+        requireDescription: plan.requireDescription,
+        managed: plan.managed,
+      };
+      (plan.managed ? managedDirs : dirs).push(scanned);
+    }
+  }
+  for (const entry of ctx.settings.skills.customDirectories) {
+    // Looked at where it is on disk (a relative entry is read under CWD).
+    const custom = expandCustomDirectory(entry, ws.home, ws.cwd);
+    if (custom === undefined) continue;
+    dirs.push({
+      path: custom.path,
+      provider: CUSTOM_PROVIDER,
+      providerName: CUSTOM_DISPLAY_NAME,
+      level: 'user',
+      requireDescription: true,
+      managed: false,
+    });
+  }
+  dirs.push(...managedDirs);
+
+  const view = pipelineView(ctx.settings, input.skills, input.collisions);
+  const looked = await Promise.all(dirs.map((dir) => diagnoseDirectory(dir, input, view)));
+  const directories: DoctorDirectory[] = [];
+  const findings: Finding[] = [];
+  const candidates: CandidateReport[] = [];
+  const seen = new Set<string>();
+  looked.forEach((result, index) => {
+    const dir = dirs[index]!;
+    directories.push({ path: dir.path, provider: dir.provider, level: dir.level, ...result.directory });
+    // A directory scanned by two providers (xcsh's HOME) is reported under each, its file findings once.
+    for (const finding of result.findings) {
+      const key = `${finding.rule}\0${finding.path}\0${finding.message}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      findings.push(finding);
+    }
+    candidates.push(...result.candidates);
+  });
+  return { directories, findings, candidates };
+}
+
+/** The report of one name: its candidates, and the near misses whose folder has that name. */
+export function diagnoseName(
+  name: string,
+  diagnosis: WorkspaceDiagnosis,
+  winner: Skill | undefined,
+): SkillDoctorReport {
+  const candidates = diagnosis.candidates.filter((candidate) => candidate.name === name);
+  const claimed = new Set(candidates.flatMap((candidate) => candidate.findings.map((finding) => finding.path)));
+  const findings = diagnosis.findings.filter(
+    (finding) => !claimed.has(finding.path) && folderOf(finding) === name && finding.severity !== 'info',
+  );
+  return { name, winner: winner ?? null, candidates, findings };
+}
+
+/** The skill folder a finding is about: `<dir>/<folder>` or `<dir>/<folder>/<file>`. */
+function folderOf(finding: Finding): string {
+  const last = basename(finding.path);
+  if (finding.rule === 'skill-md-too-deep') return basename(dirname(finding.path));
+  return last.toLowerCase() === 'skill.md' ? basename(dirname(finding.path)) : last;
+}
+
+async function diagnoseDirectory(
+  dir: ScannedDir,
+  input: DiagnoseInput,
+  view: ReturnType<typeof pipelineView>,
+): Promise<{
+  directory: Omit<DoctorDirectory, 'path' | 'provider' | 'level'>;
+  findings: Finding[];
+  candidates: CandidateReport[];
+}> {
+  const look = await lookAtSkillsDirectory(dir.path);
+  const diagnostics: SkillDiagnostic[] = [];
+  const profile = input.ctx.settings.profile;
+  const scan = await scanSkillsDir(dir.path, {
+    requireDescription: dir.requireDescription,
+    profile,
+    provider: dir.provider,
+    providerName: dir.providerName,
+    level: dir.level,
+    diagnostics,
+    ...(input.cache === undefined ? {} : { cache: input.cache }),
+  });
+  const findings = [...look.findings];
+  const candidates: CandidateReport[] = [];
+  const byFile = new Map(scan.skills.map((skill) => [skill.filePath, skill]));
+  for (const filePath of look.skillFiles) {
+    const skill = byFile.get(filePath);
+    const fileFindings = await skillFileFindings({
+      filePath,
+      skill,
+      diagnostics: diagnostics.filter((note) => note.skillPath === filePath).map((note) => note.message),
+      requireDescription: dir.requireDescription,
+      providerName: dir.providerName,
+      profile,
+    });
+    findings.push(...fileFindings);
+    if (skill === undefined) {
+      const cause = fileFindings.find((finding) => finding.severity === 'error') ??
+        fileFindings.find((finding) => finding.rule === 'enabled-false') ?? {
+          message: 'the file does not make a skill (it vanished or changed while being read)',
+        };
+      candidates.push({
+        name: basename(dirname(filePath)),
+        filePath,
+        source: {
+          id: `${dir.provider}:${dir.level}`,
+          provider: dir.provider,
+          providerName: dir.providerName,
+          level: dir.level,
+          path: filePath,
+        },
+        outcome: 'skipped',
+        reason: cause.message,
+        findings: fileFindings,
+      });
+      continue;
+    }
+    const outcome = explainOutcome(skill, view, dir.managed);
+    if (outcome.finding !== undefined) findings.push(outcome.finding);
+    candidates.push({
+      name: skill.name,
+      filePath,
+      source: skill.source,
+      outcome: outcome.outcome,
+      reason: outcome.reason,
+      findings: outcome.finding === undefined ? fileFindings : [...fileFindings, outcome.finding],
+    });
+  }
+  return {
+    directory: { exists: look.exists, readable: look.readable, skills: scan.skills.length },
+    findings,
+    candidates,
+  };
+}

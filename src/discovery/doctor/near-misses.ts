@@ -1,0 +1,148 @@
+// What a skills directory holds that looks like a skill but is not one (SKILLS.md §3 step 2 skips all of these
+// silently): dangling or looping links, folders without SKILL.md, a SKILL.md of the wrong case, a SKILL.md one level
+// too deep, a SKILL.md lying directly in the skills directory.
+
+import type { Dirent } from 'node:fs';
+import { readdir, readlink, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Finding } from './types.js';
+
+export interface DirectoryLook {
+  exists: boolean;
+  readable: boolean;
+  findings: Finding[];
+  /** Entries (folders or links to folders) that hold a SKILL.md: the scan judges those. */
+  skillFiles: string[];
+}
+
+const SKILL_FILE = 'SKILL.md';
+
+export async function lookAtSkillsDirectory(dir: string): Promise<DirectoryLook> {
+  let entries: Dirent[];
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { exists: false, readable: false, findings: [], skillFiles: [] };
+    const finding: Finding = {
+      rule: 'unreadable-directory',
+      severity: 'error',
+      path: dir,
+      message: `the skills directory cannot be read (${code ?? String(error)}): none of its skills load`,
+      hint: code === 'ENOTDIR' ? 'this path is a file: remove it or make it a directory' : 'check its permissions',
+    };
+    return { exists: true, readable: false, findings: [finding], skillFiles: [] };
+  }
+  const findings: Finding[] = [];
+  const skillFiles: string[] = [];
+  const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of sorted) {
+    if (entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isFile()) {
+      if (entry.name.toLowerCase() === 'skill.md') {
+        findings.push({
+          rule: 'skill-md-in-skills-dir',
+          severity: 'warning',
+          path,
+          message: `${entry.name} lies directly in the skills directory: a skill is a folder one level below it`,
+          hint: `move it to ${join(dir, '<name>', SKILL_FILE)}`,
+        });
+      }
+      continue;
+    }
+    if (entry.isSymbolicLink()) {
+      const target = await readlink(path).catch(() => '?');
+      const info = await stat(path).catch((error: NodeJS.ErrnoException) => error);
+      if (info instanceof Error) {
+        if (info.code === 'ELOOP') {
+          findings.push({
+            rule: 'link-loop',
+            severity: 'error',
+            path,
+            message: `the link ${entry.name} -> ${target} loops back on itself: it is skipped`,
+            hint: 'point the link at the real skill folder',
+          });
+        } else if (info.code === 'ENOENT' || info.code === 'ENOTDIR') {
+          findings.push({
+            rule: 'dangling-link',
+            severity: 'error',
+            path,
+            message: `the link ${entry.name} -> ${target} points to nothing: it is skipped`,
+            hint: 'fix or remove the link',
+          });
+        } else {
+          findings.push({
+            rule: 'unreadable-link',
+            severity: 'error',
+            path,
+            message: `the link ${entry.name} -> ${target} cannot be followed (${info.code}): it is skipped`,
+          });
+        }
+        continue;
+      }
+      if (!info.isDirectory()) continue;
+    } else if (!entry.isDirectory()) {
+      continue;
+    }
+    await lookAtFolder(dir, entry.name, findings, skillFiles);
+  }
+  return { exists: true, readable: true, findings, skillFiles };
+}
+
+/** One folder of the skills directory: a SKILL.md, or the reason there is none. */
+async function lookAtFolder(dir: string, name: string, findings: Finding[], skillFiles: string[]): Promise<void> {
+  const folder = join(dir, name);
+  let inner: Dirent[];
+  try {
+    inner = await readdir(folder, { withFileTypes: true });
+  } catch (error) {
+    findings.push({
+      rule: 'unreadable-directory',
+      severity: 'error',
+      path: folder,
+      message: `the folder cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)}): it is skipped`,
+      hint: 'check its permissions',
+    });
+    return;
+  }
+  if (inner.some((entry) => entry.name === SKILL_FILE)) {
+    skillFiles.push(join(folder, SKILL_FILE));
+    return;
+  }
+  const wrongCase = inner.find((entry) => entry.name.toLowerCase() === 'skill.md');
+  if (wrongCase !== undefined) {
+    findings.push({
+      rule: 'wrong-case-skill-md',
+      severity: 'error',
+      path: join(folder, wrongCase.name),
+      message: `the file is named ${wrongCase.name}: only SKILL.md, in exactly that case, is read`,
+      hint: `rename it to ${join(folder, SKILL_FILE)}`,
+    });
+    return;
+  }
+  const deeper: string[] = [];
+  for (const entry of inner) {
+    if (entry.name.startsWith('.') || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
+    const nested = join(folder, entry.name, SKILL_FILE);
+    if ((await stat(nested).catch(() => undefined))?.isFile()) deeper.push(entry.name);
+  }
+  for (const sub of deeper.sort()) {
+    findings.push({
+      rule: 'skill-md-too-deep',
+      severity: 'error',
+      path: join(folder, sub, SKILL_FILE),
+      message: `SKILL.md is two levels below ${dir}: only ${join(dir, '<name>', SKILL_FILE)} is found (no groups)`,
+      hint: `move ${join(folder, sub)} to ${join(dir, sub)}`,
+    });
+  }
+  if (deeper.length > 0) return;
+  findings.push({
+    rule: 'no-skill-md',
+    severity: 'warning',
+    path: folder,
+    message:
+      inner.length === 0 ? 'the folder is empty: it is not a skill' : 'the folder has no SKILL.md: it is not a skill',
+    hint: `add ${join(folder, SKILL_FILE)} with a name and a description, or remove the folder`,
+  });
+}

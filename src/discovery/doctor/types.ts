@@ -1,0 +1,73 @@
+// The doctor's answers (API.md §GET /doctor): why the index is what it is, for people and for CI.
+
+import type { Collision, Level, Profile, Skill, SkillSource, SkillWarning } from '../types.js';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/**
+ * One thing the doctor noticed. `error`: something that looks like a skill did not load; `warning`: it loaded, but
+ * not as its author probably meant, or against the Agent Skills specification; `info`: a deliberate choice (a toggle,
+ * a filter, `enabled: false`) or a candidate that lost to another.
+ */
+export interface Finding {
+  /** Stable id, e.g. `wrong-case-skill-md`, `spec-name-folder`. */
+  rule: string;
+  severity: Severity;
+  /** The file or directory concerned (absolute, as discovered). */
+  path: string;
+  /** 1-based line in `path`, where there is one. */
+  line?: number;
+  message: string;
+  /** What to do about it. */
+  hint?: string;
+}
+
+export interface DoctorDirectory {
+  path: string;
+  /** Provider id (`native`, `claude`, …, `custom`). */
+  provider: string;
+  level: Level;
+  exists: boolean;
+  readable: boolean;
+  /** Skills the scan of this directory found (before precedence and filters). */
+  skills: number;
+}
+
+export type CandidateOutcome = 'loaded' | 'shadowed' | 'filtered' | 'skipped';
+
+export interface CandidateReport {
+  name: string;
+  filePath: string;
+  source: SkillSource;
+  outcome: CandidateOutcome;
+  /** Why, in words: which candidate won, which toggle or glob, which rule of the file. */
+  reason: string;
+  findings: Finding[];
+}
+
+/** What the doctor engine computes for one workspace; the server adds the index's own state. */
+export interface WorkspaceDiagnosis {
+  directories: DoctorDirectory[];
+  findings: Finding[];
+  /** Every candidate of every name, in pipeline order. */
+  candidates: CandidateReport[];
+}
+
+export interface DoctorReport {
+  generation: number;
+  cwd: string;
+  profile: Profile;
+  directories: DoctorDirectory[];
+  findings: Finding[];
+  warnings: SkillWarning[];
+  collisions: Collision[];
+  watch: { mode: 'events' | 'polling' | 'off'; [key: string]: unknown };
+}
+
+export interface SkillDoctorReport {
+  name: string;
+  winner: Skill | null;
+  candidates: CandidateReport[];
+  /** Near misses whose folder has this name (a skill that was never a candidate). */
+  findings: Finding[];
+}
