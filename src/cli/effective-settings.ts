@@ -12,6 +12,9 @@ export function withCliOverrides(settings: Settings, options: ServeOptions): Set
   const server = { ...settings.server };
   if (options.host !== undefined) server.host = options.host;
   if (options.port !== undefined) server.port = options.port;
+  if (options.watchMode !== undefined) server.watchMode = options.watchMode;
+  if (options.pollIntervalMs !== undefined) server.pollIntervalMs = options.pollIntervalMs;
+  if (options.generation !== undefined) server.generation = options.generation;
   if (options.tokenFile !== undefined) {
     // A token file on the command line replaces any token from the config file, whichever form it took.
     server.tokenFile = options.tokenFile;

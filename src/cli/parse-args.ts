@@ -19,6 +19,9 @@ export interface ServeOptions {
   profile?: Profile;
   tokenFile?: string;
   logLevel?: LogLevel;
+  watchMode?: 'events' | 'poll';
+  pollIntervalMs?: number;
+  generation?: 'counter' | 'content';
 }
 
 export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; options: ServeOptions };
@@ -35,6 +38,9 @@ Options (each also read from the environment variable shown; a flag wins):
   --profile NAME     musepi, omp or xcsh (SKILLSD_PROFILE, default musepi)
   --token-file FILE  bearer token file, created with a new token when missing (SKILLSD_TOKEN_FILE)
   --log-level LEVEL  ${LOG_LEVELS.join(', ')} (SKILLSD_LOG_LEVEL, default info)
+  --watch-mode MODE  events, or poll where file events do not arrive (SKILLSD_WATCH_MODE, default events)
+  --poll-interval MS poll period of --watch-mode poll (SKILLSD_POLL_INTERVAL, default 1000)
+  --generation KIND  counter, or content for replicas that must agree (SKILLSD_GENERATION, default counter)
   -h, --help         print this help
   -v, --version      print the version
 `;
@@ -49,6 +55,9 @@ const FLAGS: Record<string, FlagName> = {
   '--profile': 'profile',
   '--token-file': 'tokenFile',
   '--log-level': 'logLevel',
+  '--watch-mode': 'watchMode',
+  '--poll-interval': 'pollIntervalMs',
+  '--generation': 'generation',
 };
 
 const ENV_VARS: Record<FlagName, string> = {
@@ -59,6 +68,9 @@ const ENV_VARS: Record<FlagName, string> = {
   profile: 'SKILLSD_PROFILE',
   tokenFile: 'SKILLSD_TOKEN_FILE',
   logLevel: 'SKILLSD_LOG_LEVEL',
+  watchMode: 'SKILLSD_WATCH_MODE',
+  pollIntervalMs: 'SKILLSD_POLL_INTERVAL',
+  generation: 'SKILLSD_GENERATION',
 };
 
 const PORT = /^\d{1,5}$/;
@@ -133,6 +145,26 @@ function setOption(options: ServeOptions, name: FlagName, value: string, origin:
         throw new CliError(`${origin}: unknown log level "${value}" (expected ${LOG_LEVELS.join(', ')})`);
       }
       options.logLevel = value as LogLevel;
+      return;
+    case 'watchMode':
+      if (value !== 'events' && value !== 'poll') {
+        throw new CliError(`${origin}: unknown watch mode "${value}" (expected events, poll)`);
+      }
+      options.watchMode = value;
+      return;
+    case 'pollIntervalMs': {
+      const ms = Number(value);
+      if (!/^\d{1,7}$/.test(value) || ms < 50 || ms > 3_600_000) {
+        throw new CliError(`${origin}: "${value}" is not a poll interval (milliseconds from 50 to 3600000)`);
+      }
+      options.pollIntervalMs = ms;
+      return;
+    }
+    case 'generation':
+      if (value !== 'counter' && value !== 'content') {
+        throw new CliError(`${origin}: unknown generation "${value}" (expected counter, content)`);
+      }
+      options.generation = value;
       return;
     default:
       options[name] = value;

@@ -105,6 +105,14 @@ export interface ServerSettings {
   allowedOrigins: string[];
   /** Globs of absolute directories that `?cwd=` may select; empty = any existing absolute directory. */
   allowedWorkspaces: string[];
+  /** `counter` (default): growing per daemon; `content`: derived from the answer, equal across replicas. */
+  generation?: 'counter' | 'content';
+  /** `token` (default): `/metrics` needs the token when there is one; `public`: never. */
+  metrics?: 'public' | 'token';
+  /** `events` (default): file system events; `poll`: stat every watched path each `pollIntervalMs`. */
+  watchMode?: 'events' | 'poll';
+  /** Poll period of `watchMode: poll`, in milliseconds (default 1000). */
+  pollIntervalMs?: number;
 }
 
 export interface Settings {

@@ -13,7 +13,7 @@ import { createScanMemo, type ScanMemo } from '../discovery/scan-memo.js';
 import type { SkillFileCache } from '../discovery/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Settings } from '../discovery/types.js';
 import { diffSnapshots } from './diff-snapshots.js';
-import { type EventIdSource, EventLog } from './event-log.js';
+import { EventLog, type PendingEvent } from './event-log.js';
 import type { SkillWatcher } from './skill-watcher.js';
 import { WorkspaceSnapshot } from './snapshot.js';
 import { SnapshotSerializer } from './snapshot-json.js';
@@ -31,6 +31,7 @@ export interface WatcherTuning {
   rereadDelayMs?: number;
   reconcileIntervalMs?: number;
   usePolling?: boolean;
+  pollIntervalMs?: number;
 }
 
 export type WatcherStatus = ReturnType<SkillWatcher['status']>;
@@ -40,8 +41,6 @@ export interface WorkspaceIndexOptions {
   cwd: string;
   env: DiscoveryEnv;
   settings: Settings;
-  /** The daemon-wide event id counter. */
-  ids: EventIdSource;
   logger?: IndexLogger;
   /** Parsed SKILL.md files shared across rebuilds, so a reload re-reads only what changed. */
   cache?: SkillFileCache;
@@ -107,7 +106,7 @@ export class WorkspaceIndex {
     this.watchEnabled = options.watch ?? true;
     this.watcherTuning = options.watcher ?? {};
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
-    this.events = new EventLog({ ids: options.ids, capacity: options.eventLogCapacity });
+    this.events = new EventLog({ capacity: options.eventLogCapacity });
     this.ready = this.start();
     // Nobody may be awaiting `ready` (an idle workspace being closed): never leave it as an unhandled rejection.
     this.ready.catch(() => {});
@@ -260,11 +259,12 @@ export class WorkspaceIndex {
     const content = this.serializer.content(this.cwd, settings.profile, result);
     const previous = this.current;
     const changed = previous === undefined || previous.contentHash !== content.hash;
-    const generation = previous === undefined ? 1 : changed ? previous.generation + 1 : previous.generation;
+    const generation = nextGeneration(settings, previous, changed, content.hash);
     // Always swap: an unchanged answer may still come with new settings (symlink mode) or new watched dirs.
     const next = new WorkspaceSnapshot({ generation, cwd: this.cwd, settings, result, content });
     this.current = next;
-    if (previous !== undefined && changed) this.logChange(previous, next);
+    if (previous === undefined) this.events.begin(next.contentHash);
+    else if (changed) this.logChange(previous, next);
     if (this.watcher !== undefined) await this.syncWatcher();
   }
 
@@ -274,16 +274,18 @@ export class WorkspaceIndex {
       { cwd: this.cwd, generation: next.generation, added: diff.added, removed: diff.removed, changed: diff.changed },
       'skill index changed',
     );
-    this.events.append('index', {
-      generation: next.generation,
-      added: diff.added,
-      removed: diff.removed,
-      changed: diff.changed,
-    });
-    for (const change of diff.collisions) this.events.append('collision', change);
+    const pending: PendingEvent[] = [
+      {
+        type: 'index',
+        data: { generation: next.generation, added: diff.added, removed: diff.removed, changed: diff.changed },
+      },
+    ];
+    for (const change of diff.collisions) pending.push({ type: 'collision', data: change });
     for (const warning of diff.newWarnings) {
-      this.events.append('warning', { skillPath: warning.skillPath, message: warning.message });
+      pending.push({ type: 'warning', data: { skillPath: warning.skillPath, message: warning.message } });
     }
+    // The last event takes the id of the state it leads to (event-log.ts).
+    this.events.appendChange(next.contentHash, pending);
   }
 
   /** Points the watcher at the directories the current snapshot was discovered from. */
@@ -318,6 +320,27 @@ export class WorkspaceIndex {
     // A rebuild that finished while the watcher was starting may have moved the directories.
     await this.syncWatcher();
   }
+}
+
+/**
+ * `counter` (default): 1 for the first snapshot, one more for each change of the answer (API.md §GET /skills).
+ * `content`: a number read from the content hash, so that replicas serving the same files agree on it whatever reloads
+ * each went through (docs/deploy.md §Replicas); it changes exactly when the answer changes but does not grow.
+ */
+function nextGeneration(
+  settings: Settings,
+  previous: WorkspaceSnapshot | undefined,
+  changed: boolean,
+  contentHash: string,
+): number {
+  if (settings.server.generation === 'content') return contentGeneration(contentHash);
+  if (previous === undefined) return 1;
+  return changed ? previous.generation + 1 : previous.generation;
+}
+
+/** 13 hex digits: 52 bits, exact as a JSON number in every client. */
+export function contentGeneration(contentHash: string): number {
+  return Number.parseInt(contentHash.slice(0, 13), 16);
 }
 
 /**

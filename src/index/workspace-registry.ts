@@ -12,7 +12,6 @@ import { SkillsdError } from '../discovery/errors.js';
 import type { SkillFileCache } from '../discovery/skill-file-cache.js';
 import { createSkillFileCache } from '../discovery/skill-file-cache.js';
 import type { DiscoveryEnv, Settings } from '../discovery/types.js';
-import { createEventIdSource, type EventIdSource } from './event-log.js';
 import { type DiscoverFn, type IndexLogger, type WatcherTuning, WorkspaceIndex } from './workspace-index.js';
 
 export const DEFAULT_MAX_WORKSPACES = 32;
@@ -32,8 +31,6 @@ export interface WorkspaceRegistryOptions {
   watcher?: WatcherTuning;
   eventLogCapacity?: number;
   discover?: DiscoverFn;
-  /** First event id minus one (default: the clock in milliseconds). */
-  firstEventId?: number;
 }
 
 export interface RegistryHealth {
@@ -65,7 +62,6 @@ export class WorkspaceRegistry {
   private allowWorkspace: (cwd: string) => boolean;
   private readonly logger: IndexLogger;
   private readonly options: WorkspaceRegistryOptions;
-  private readonly ids: EventIdSource;
   private readonly cache: SkillFileCache;
   private readonly workspaces = new Map<string, WorkspaceIndex>();
   private readonly startedAt = Date.now();
@@ -85,7 +81,6 @@ export class WorkspaceRegistry {
     this.logger = options.logger ?? SILENT_LOGGER;
     this.maxWorkspaces = Math.max(1, options.maxWorkspaces ?? DEFAULT_MAX_WORKSPACES);
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    this.ids = createEventIdSource(options.firstEventId);
     // One cache for every workspace: user-level skill directories are shared by all of them.
     this.cache = createSkillFileCache();
     this.workspaces.set(this.defaultCwd, this.open(this.defaultCwd));
@@ -179,7 +174,6 @@ export class WorkspaceRegistry {
       cwd,
       env: this.env,
       settings: this.currentSettings,
-      ids: this.ids,
       logger: this.logger,
       cache: this.cache,
       watch: this.options.watch,
