@@ -13,7 +13,7 @@ export function withCliOverrides(settings: Settings, options: ServeOptions): Set
   if (options.host !== undefined) server.host = options.host;
   if (options.port !== undefined) server.port = options.port;
   if (options.watchMode !== undefined) server.watchMode = options.watchMode;
-  if (options.pollIntervalMs !== undefined) server.pollIntervalMs = options.pollIntervalMs;
+  if (options.pollInterval !== undefined) server.pollIntervalMs = options.pollInterval;
   if (options.generation !== undefined) server.generation = options.generation;
   if (options.tokenFile !== undefined) {
     // A token file on the command line replaces any token from the config file, whichever form it took.

@@ -20,7 +20,8 @@ export interface ServeOptions {
   tokenFile?: string;
   logLevel?: LogLevel;
   watchMode?: 'events' | 'poll';
-  pollIntervalMs?: number;
+  /** Milliseconds. */
+  pollInterval?: number;
   generation?: 'counter' | 'content';
 }
 
@@ -56,7 +57,7 @@ const FLAGS: Record<string, FlagName> = {
   '--token-file': 'tokenFile',
   '--log-level': 'logLevel',
   '--watch-mode': 'watchMode',
-  '--poll-interval': 'pollIntervalMs',
+  '--poll-interval': 'pollInterval',
   '--generation': 'generation',
 };
 
@@ -69,7 +70,7 @@ const ENV_VARS: Record<FlagName, string> = {
   tokenFile: 'SKILLSD_TOKEN_FILE',
   logLevel: 'SKILLSD_LOG_LEVEL',
   watchMode: 'SKILLSD_WATCH_MODE',
-  pollIntervalMs: 'SKILLSD_POLL_INTERVAL',
+  pollInterval: 'SKILLSD_POLL_INTERVAL',
   generation: 'SKILLSD_GENERATION',
 };
 
@@ -152,12 +153,12 @@ function setOption(options: ServeOptions, name: FlagName, value: string, origin:
       }
       options.watchMode = value;
       return;
-    case 'pollIntervalMs': {
+    case 'pollInterval': {
       const ms = Number(value);
       if (!/^\d{1,7}$/.test(value) || ms < 50 || ms > 3_600_000) {
         throw new CliError(`${origin}: "${value}" is not a poll interval (milliseconds from 50 to 3600000)`);
       }
-      options.pollIntervalMs = ms;
+      options.pollInterval = ms;
       return;
     }
     case 'generation':

@@ -52,6 +52,8 @@ export interface WorkspaceIndexOptions {
   discover?: DiscoverFn;
   /** Delay before retrying a first discovery that threw. */
   retryDelayMs?: number;
+  /** Told after every completed build: how long it took and whether the answer changed (the daemon's metrics). */
+  onBuild?: (seconds: number, changed: boolean) => void;
 }
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
@@ -79,6 +81,7 @@ export class WorkspaceIndex {
   private readonly watchEnabled: boolean;
   private readonly watcherTuning: WatcherTuning;
   private readonly retryDelayMs: number;
+  private readonly onBuild: ((seconds: number, changed: boolean) => void) | undefined;
   private current: WorkspaceSnapshot | undefined;
   private watcher: SkillWatcher | undefined;
   private watchedKey = '';
@@ -106,6 +109,7 @@ export class WorkspaceIndex {
     this.watchEnabled = options.watch ?? true;
     this.watcherTuning = options.watcher ?? {};
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
+    this.onBuild = options.onBuild;
     this.events = new EventLog({ capacity: options.eventLogCapacity });
     this.ready = this.start();
     // Nobody may be awaiting `ready` (an idle workspace being closed): never leave it as an unhandled rejection.
@@ -236,6 +240,7 @@ export class WorkspaceIndex {
 
   private async build(): Promise<void> {
     if (this.isClosed) return;
+    const started = performance.now();
     const settings = this.settings;
     // Taken before anything is read: a change reported from here on is for the next build.
     const full = this.pendingFull;
@@ -265,6 +270,7 @@ export class WorkspaceIndex {
     this.current = next;
     if (previous === undefined) this.events.begin(next.contentHash);
     else if (changed) this.logChange(previous, next);
+    this.onBuild?.((performance.now() - started) / 1000, changed);
     if (this.watcher !== undefined) await this.syncWatcher();
   }
 

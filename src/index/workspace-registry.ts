@@ -64,6 +64,7 @@ export class WorkspaceRegistry {
   private readonly options: WorkspaceRegistryOptions;
   private readonly cache: SkillFileCache;
   private readonly workspaces = new Map<string, WorkspaceIndex>();
+  private readonly buildListeners = new Set<(seconds: number, changed: boolean) => void>();
   private readonly startedAt = Date.now();
   private readonly sweepTimer: NodeJS.Timeout;
   private isClosed = false;
@@ -159,6 +160,28 @@ export class WorkspaceRegistry {
     };
   }
 
+  /** Calls `listener` after every index build of any workspace (duration in seconds, whether the answer changed). */
+  onBuild(listener: (seconds: number, changed: boolean) => void): () => void {
+    this.buildListeners.add(listener);
+    return () => {
+      this.buildListeners.delete(listener);
+    };
+  }
+
+  /**
+   * Whether this daemon should get traffic (docs/deploy.md §Probes): the default workspace has its first index and,
+   * when watching, its watcher is armed. Undefined when ready, else the reason.
+   */
+  notReadyReason(): string | undefined {
+    const workspace = this.defaultWorkspace;
+    if (this.isClosed || workspace === undefined) return 'the daemon is closing';
+    if (workspace.snapshot === undefined) return 'the first index of the default workspace is still being built';
+    if (this.options.watch !== false && workspace.watcherStatus() === undefined) {
+      return 'the file watcher of the default workspace is starting';
+    }
+    return undefined;
+  }
+
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
@@ -180,6 +203,9 @@ export class WorkspaceRegistry {
       watcher: this.options.watcher,
       eventLogCapacity: this.options.eventLogCapacity,
       discover: this.options.discover,
+      onBuild: (seconds, changed) => {
+        for (const listener of this.buildListeners) listener(seconds, changed);
+      },
     });
   }
 

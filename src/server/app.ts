@@ -8,6 +8,7 @@ import type { Settings } from '../discovery/types.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { answerClientError } from './client-error.js';
 import { errorBody, toErrorResponse } from './errors.js';
+import { SkillsdMetrics } from './metrics.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { defaultPressureOptions, type PressureOptions, pressurePlugin } from './plugins/pressure.js';
@@ -21,6 +22,7 @@ import { contextFilesRoutes } from './routes/context-files.js';
 import { eventsRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { invocationsRoutes } from './routes/invocations.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { promptRoutes } from './routes/prompt.js';
 import { skillFilesRoutes } from './routes/skill-files.js';
 import { skillsRoutes } from './routes/skills.js';
@@ -45,10 +47,14 @@ export interface AppOptions {
   pressure?: Partial<PressureOptions>;
   /** Answer `GET /skills` polls before Fastify's pipeline (poll-fast-path.ts; default true). */
   pollFastPath?: boolean;
+  /** The metrics `GET /metrics` exposes (default: a new set for this app). */
+  metrics?: SkillsdMetrics;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The daemon's Prometheus metrics; other faces report through it (`setMcpSessions`). */
+    metrics: SkillsdMetrics;
     /** The `GET /skills` poll fast path, or undefined when it is switched off. */
     pollFastPath: PollFastPath | undefined;
   }
@@ -123,9 +129,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(errorBody(404, 'NotFound', `Route ${request.method} ${path} not found`));
   });
 
+  const metrics = options.metrics ?? new SkillsdMetrics();
+  app.decorate('metrics', metrics);
+  // Every answer Fastify sends, by route pattern (bounded labels); unmatched paths share one label.
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observeRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+  const stopCountingBuilds = options.registry.onBuild((seconds, changed) => metrics.observeReload(seconds, changed));
+  app.addHook('onClose', (_app, done) => {
+    stopCountingBuilds();
+    done();
+  });
+
   if (options.security !== undefined) await app.register(securityPlugin, options.security);
   // After the guards: a refused Host or token is answered as such, even under load.
-  await app.register(pressurePlugin, { ...defaultPressureOptions(), ...options.pressure });
+  await app.register(pressurePlugin, {
+    ...defaultPressureOptions(),
+    ...options.pressure,
+    onShed: () => metrics.countShed(),
+  });
   await app.register(workspacesPlugin, {
     registry: options.registry,
     getSettings: options.getSettings,
@@ -145,6 +173,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contextFilesRoutes);
   await app.register(healthRoutes);
   await app.register(eventsRoutes);
+  await app.register(metricsRoutes);
+  metrics.attach({
+    eventStreams: () => app.eventStreams.size,
+    index: () => {
+      const health = options.registry.health();
+      return {
+        skills: health.skills,
+        watchMode: health.watchMode,
+        workspaces: health.workspaces,
+        ready: health.status === 'ok',
+      };
+    },
+  });
 
   const fastPath =
     options.pollFastPath === false
@@ -157,6 +198,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           // The same options as the security plugin's: the same Host policy, allow-list and token digest.
           security: options.security === undefined ? undefined : securityChecks(options.security),
           readyDefaultView: () => app.readyDefaultView(undefined),
+          onAnswered: (status, seconds) => metrics.observeRequest('GET', '/skills', status, seconds),
         });
   app.decorate('pollFastPath', fastPath);
 

@@ -22,6 +22,8 @@ export interface PressureOptions {
   sampleIntervalMs: number;
   /** Seconds sent in `Retry-After`. */
   retryAfterS: number;
+  /** Told of every refused request (the daemon's metrics count them). */
+  onShed?: () => void;
 }
 
 /**
@@ -38,7 +40,9 @@ export function defaultPressureOptions(): PressureOptions {
   };
 }
 
-const EXEMPT = new Set(['/health']);
+// Probes and the metrics scrape must answer under load: liveness stays 200 (an overloaded pod is drained by its
+// readiness, not restarted), readiness says why it is not ready, and the scrape shows the load.
+const EXEMPT = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,6 +60,7 @@ const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
     pressureHandler: (request: FastifyRequest, reply: FastifyReply, type: string, value: unknown) => {
       if (EXEMPT.has(request.routeOptions.url ?? '')) return undefined;
       request.log.warn({ type, value }, 'overloaded: refusing a request');
+      options.onShed?.();
       reply.code(503).header('retry-after', String(options.retryAfterS)).type('application/json; charset=utf-8');
       return errorBody(503, 'Overloaded', `The daemon is overloaded (${type}); retry in ${options.retryAfterS} s`);
     },
