@@ -120,6 +120,7 @@ describe('replicas behind a round-robin reverse proxy', { skip: SKIP }, () => {
       () => stderr,
     );
     proxy = `http://127.0.0.1:${port}`;
+    await allReady(daemons);
   });
 
   after(async () => {
