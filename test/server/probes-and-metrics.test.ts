@@ -13,6 +13,8 @@ import { SseClient } from '../helpers/sse-client.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';
 
 const TOKEN = 'probe-token-0123456789';
+/** Load shedding on event-loop lag kept out of the tests that are not about it (a loaded machine trips it). */
+const NO_LAG_SHEDDING = { maxEventLoopDelayMs: 60_000 };
 const TREE = {
   'work/.musepi/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }),
   'work/.musepi/skills/docx/SKILL.md': SK({ name: 'docx', description: 'Word' }),
@@ -73,7 +75,11 @@ async function scrape(base: string, headers: Record<string, string> = {}) {
 
 describe('GET /health/ready and /health/live', () => {
   it('answer without a token once the first index is built and the watcher runs', async (t) => {
-    const s = await startServer(t, { tree: TREE, watch: true, app: { security: security() } });
+    const s = await startServer(t, {
+      tree: TREE,
+      watch: true,
+      app: { security: security(), pressure: NO_LAG_SHEDDING },
+    });
     await (await s.registry.get()).ready;
     const ready = await getJson(`${s.base}/health/ready`);
     assert.equal(ready.status, 200);
@@ -95,7 +101,7 @@ describe('GET /health/ready and /health/live', () => {
       await gate;
       return discoverSkills(ctx, options);
     };
-    const s = await startServer(t, { tree: TREE, registry: { discover: slow } });
+    const s = await startServer(t, { tree: TREE, registry: { discover: slow }, app: { pressure: NO_LAG_SHEDDING } });
     const waiting = await getJson(`${s.base}/health/ready`);
     assert.equal(waiting.status, 503);
     assert.equal(waiting.body.code, 'NotReady');
@@ -114,7 +120,10 @@ describe('GET /health/ready and /health/live', () => {
 
   it('ready is 503 while the daemon sheds load; live stays 200', async (t) => {
     // A heap bound of one byte: every sample is over it, so the state is stable for the assertions.
-    const s = await startServer(t, { tree: TREE, app: { pressure: { maxHeapUsedBytes: 1, sampleIntervalMs: 20 } } });
+    const s = await startServer(t, {
+      tree: TREE,
+      app: { pressure: { ...NO_LAG_SHEDDING, maxHeapUsedBytes: 1, sampleIntervalMs: 20 } },
+    });
     await (await s.registry.get()).ready;
     const deadline = Date.now() + 20_000;
     let ready = await getJson(`${s.base}/health/ready`);
@@ -134,7 +143,7 @@ describe('GET /health/ready and /health/live', () => {
 
 describe('GET /metrics', () => {
   it('is Prometheus text with requests, latency, index size, reloads, streams, MCP sessions and watcher mode', async (t) => {
-    const s = await startServer(t, { tree: TREE, watch: true });
+    const s = await startServer(t, { tree: TREE, watch: true, app: { pressure: NO_LAG_SHEDDING } });
     const workspace = await s.registry.get();
     await workspace.ready;
     // Traffic of known shape: two polls through the fast path (200, then 304), a 404, and one open SSE stream.
@@ -180,12 +189,15 @@ describe('GET /metrics', () => {
   });
 
   it('needs the token unless server.metrics is public', async (t) => {
-    const guarded = await startServer(t, { tree: TREE, app: { security: security() } });
+    const guarded = await startServer(t, { tree: TREE, app: { security: security(), pressure: NO_LAG_SHEDDING } });
     const refused = await scrape(guarded.base);
     assert.equal(refused.status, 401);
     assert.equal(JSON.parse(refused.text).code, 'Unauthorized');
     assert.equal((await scrape(guarded.base, { authorization: `Bearer ${TOKEN}` })).status, 200);
-    const open = await startServer(t, { tree: TREE, app: { security: security({ metrics: 'public' }) } });
+    const open = await startServer(t, {
+      tree: TREE,
+      app: { security: security({ metrics: 'public' }), pressure: NO_LAG_SHEDDING },
+    });
     await (await open.registry.get()).ready;
     const scraped = await scrape(open.base);
     assert.equal(scraped.status, 200);

@@ -12,10 +12,12 @@ import { SK, writeTree } from '../helpers/temp-tree.js';
 
 const TREE = { 'work/.musepi/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }) };
 const SETTINGS = { server: { generation: 'content' } };
+/** Load shedding on event-loop lag kept out (a loaded machine trips it; it is not what this file tests). */
+const APP = { pressure: { maxEventLoopDelayMs: 60_000 } };
 
 async function replicas(t: Parameters<typeof startServer>[0]): Promise<[TestServer, TestServer]> {
-  const a = await startServer(t, { tree: TREE, settings: SETTINGS });
-  const b = await startServer(t, { sharedRoot: a.root, settings: SETTINGS });
+  const a = await startServer(t, { tree: TREE, settings: SETTINGS, app: APP });
+  const b = await startServer(t, { sharedRoot: a.root, settings: SETTINGS, app: APP });
   await Promise.all([(await a.registry.get()).ready, (await b.registry.get()).ready]);
   return [a, b];
 }
