@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultSettings } from '../src/discovery/settings.js';
 import { createSkillFileCache } from '../src/discovery/skill-file-cache.js';
-import { createEventIdSource } from '../src/index/event-log.js';
 import { WorkspaceIndex } from '../src/index/workspace-index.js';
 import { SK, writeTree } from '../test/helpers/temp-tree.js';
 
@@ -48,7 +47,6 @@ export async function soakReloads(reloads: number): Promise<SoakResult> {
       cwd: join(root, 'work'),
       env: {},
       settings: defaultSettings(),
-      ids: createEventIdSource(0),
       cache: createSkillFileCache(),
       watch: false,
     });

@@ -15,6 +15,9 @@ export function withCliOverrides(settings: Settings, options: ServeOptions): Set
   if (options.allowHosts !== undefined) {
     server.allowedHosts = [...new Set([...server.allowedHosts, ...options.allowHosts])];
   }
+  if (options.watchMode !== undefined) server.watchMode = options.watchMode;
+  if (options.pollInterval !== undefined) server.pollIntervalMs = options.pollInterval;
+  if (options.generation !== undefined) server.generation = options.generation;
   if (options.tokenFile !== undefined) {
     // A token file on the command line replaces any token from the config file, whichever form it took.
     server.tokenFile = options.tokenFile;

@@ -21,6 +21,10 @@ export interface ServeOptions {
   logLevel?: LogLevel;
   /** `--allow-host` (repeatable) or SKILLSD_ALLOW_HOST (comma-separated): added to `server.allowedHosts`. */
   allowHosts?: string[];
+  watchMode?: 'events' | 'poll';
+  /** Milliseconds. */
+  pollInterval?: number;
+  generation?: 'counter' | 'content';
 }
 
 /** The client commands (API.md §Command line): each parses its own arguments (src/cli/commands/). */
@@ -73,6 +77,9 @@ Options (each also read from the environment variable shown; a flag wins):
   --allow-host NAME  also answer requests with this Host name, repeatable (SKILLSD_ALLOW_HOST, comma-separated;
                      adds to server.allowedHosts)
   --log-level LEVEL  ${LOG_LEVELS.join(', ')} (SKILLSD_LOG_LEVEL, default info)
+  --watch-mode MODE  events, or poll where file events do not arrive (SKILLSD_WATCH_MODE, default events)
+  --poll-interval MS poll period of --watch-mode poll (SKILLSD_POLL_INTERVAL, default 1000)
+  --generation KIND  counter, or content for replicas that must agree (SKILLSD_GENERATION, default counter)
   -h, --help         print this help
   -v, --version      print the version
 `;
@@ -88,6 +95,9 @@ const FLAGS: Record<string, FlagName> = {
   '--token-file': 'tokenFile',
   '--log-level': 'logLevel',
   '--allow-host': 'allowHosts',
+  '--watch-mode': 'watchMode',
+  '--poll-interval': 'pollInterval',
+  '--generation': 'generation',
 };
 
 const ENV_VARS: Record<FlagName, string> = {
@@ -99,6 +109,9 @@ const ENV_VARS: Record<FlagName, string> = {
   tokenFile: 'SKILLSD_TOKEN_FILE',
   logLevel: 'SKILLSD_LOG_LEVEL',
   allowHosts: 'SKILLSD_ALLOW_HOST',
+  watchMode: 'SKILLSD_WATCH_MODE',
+  pollInterval: 'SKILLSD_POLL_INTERVAL',
+  generation: 'SKILLSD_GENERATION',
 };
 
 const PORT = /^\d{1,5}$/;
@@ -202,6 +215,26 @@ function setOption(options: ServeOptions, name: FlagName, value: string, origin:
         throw new CliError(`${origin}: unknown log level "${value}" (expected ${LOG_LEVELS.join(', ')})`);
       }
       options.logLevel = value as LogLevel;
+      return;
+    case 'watchMode':
+      if (value !== 'events' && value !== 'poll') {
+        throw new CliError(`${origin}: unknown watch mode "${value}" (expected events, poll)`);
+      }
+      options.watchMode = value;
+      return;
+    case 'pollInterval': {
+      const ms = Number(value);
+      if (!/^\d{1,7}$/.test(value) || ms < 50 || ms > 3_600_000) {
+        throw new CliError(`${origin}: "${value}" is not a poll interval (milliseconds from 50 to 3600000)`);
+      }
+      options.pollInterval = ms;
+      return;
+    }
+    case 'generation':
+      if (value !== 'counter' && value !== 'content') {
+        throw new CliError(`${origin}: unknown generation "${value}" (expected counter, content)`);
+      }
+      options.generation = value;
       return;
     case 'allowHosts':
       return;

@@ -23,6 +23,8 @@ import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './tok
 
 /** Open connections get this long to finish on shutdown before they are cut, well inside API.md's 5 s. */
 const CLOSE_GRACE_MS = 2500;
+/** `--watch-mode poll`: a stat of every watched path each second is cheap next to a skill tree's size. */
+const DEFAULT_POLL_INTERVAL_MS = 1000;
 
 export interface RunningDaemon {
   url: string;
@@ -68,6 +70,12 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     defaultCwd: cwd,
     settings,
     logger,
+    // Polling is for file systems whose events do not reach this process (Docker Desktop and WSL bind mounts, NFS,
+    // SMB): `--watch-mode poll` (docs/deploy.md §Watching).
+    watcher: {
+      usePolling: settings.server.watchMode === 'poll',
+      pollIntervalMs: settings.server.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+    },
   });
   let watcher: ConfigWatcher | undefined;
   // Watching starts before the first index, so an edit made while the daemon starts is not lost.
@@ -242,7 +250,7 @@ function boundUrl(app: FastifyInstance): string | undefined {
 
 /** The socket and the token are fixed at start; the rest of `server.*` (allow-lists) applies live. */
 function warnAboutRestartOnlyChanges(logger: Logger, file: string, before: Settings, after: Settings): void {
-  const changed = (['host', 'port', 'token', 'tokenFile'] as const).filter(
+  const changed = (['host', 'port', 'token', 'tokenFile', 'watchMode', 'pollIntervalMs'] as const).filter(
     (key) => before.server[key] !== after.server[key],
   );
   if (changed.length > 0) {

@@ -8,7 +8,11 @@
 // the caller's promise: it reports every changed path, and anything it cannot pin to a scanned directory (a `.git`
 // marker, a path outside every directory) makes `invalidate` answer false, after which the caller clears the memo and
 // the next discovery scans everything.
+// A directory reached through a link (git-sync's `current`) is remembered with its real path: when a re-scan finds the
+// link pointing elsewhere, every entry is read again, whichever of them were reported (the watcher may report the
+// entries that came and went before the link itself, and an entry of the same name in the new target is another file).
 
+import { realpath } from 'node:fs/promises';
 import { basename, resolve, sep } from 'node:path';
 import type { PipelineMemo } from './pipeline-memo.js';
 import { sameJson } from './same-json.js';
@@ -21,6 +25,8 @@ interface MemoEntry {
   diagnostics: readonly SkillDiagnostic[];
   realpaths: ReadonlyMap<string, string>;
   scanned: ReadonlyMap<string, ScannedEntry>;
+  /** The directory's real path when scanned (undefined: it could not be resolved). */
+  realDir: string | undefined;
   /** `entries`: list again, read the `touched` entries again; `all`: read every entry again. */
   stale: 'no' | 'entries' | 'all';
   touched: Set<string>;
@@ -127,6 +133,9 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
       let entry = entries.get(key);
       if (entry === undefined || entry.stale !== 'no') {
         const previous = entry;
+        const realDir = await realpath(dir).catch(() => undefined);
+        // The link moved to another target: nothing of the old one can be reused.
+        const reusable = previous?.stale === 'entries' && previous.realDir === realDir;
         const diagnostics: SkillDiagnostic[] = [];
         const realpaths = new Map<string, string>();
         const scanned = new Map<string, ScannedEntry>();
@@ -145,14 +154,23 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           diagnostics,
           realpaths,
           entries: scanned,
-          ...(previous?.stale === 'entries' ? { reuse: { entries: previous.scanned, touched: previous.touched } } : {}),
+          ...(reusable ? { reuse: { entries: previous.scanned, touched: previous.touched } } : {}),
         });
         const result = await scanning.catch((error: unknown) => {
           round.failed = true;
           throw error;
         });
         if (previous !== undefined) result.skills = keepUnchanged(previous.result.skills, result.skills);
-        entry = { dir: resolve(dir), result, diagnostics, realpaths, scanned, stale: 'no', touched: new Set() };
+        entry = {
+          dir: resolve(dir),
+          result,
+          diagnostics,
+          realpaths,
+          scanned,
+          realDir,
+          stale: 'no',
+          touched: new Set(),
+        };
         entries.set(key, entry);
         round.rescanned.push({
           provider: options.provider,

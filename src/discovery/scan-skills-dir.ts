@@ -2,7 +2,7 @@
 
 import type { Dirent, Stats } from 'node:fs';
 import * as fs from 'node:fs';
-import { readdir, realpath } from 'node:fs/promises';
+import { readdir, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { parseFrontmatter } from './frontmatter.js';
@@ -175,7 +175,13 @@ async function loadSkill(
       return { entryName, filePath, readPath, entryIsLink, linked: true, skill: undefined, notes: [refused] };
     }
   }
-  const { frontmatter, notes, fileIsLink, real } = await readFrontmatter(readPath, diskDir, options);
+  const read = await readFrontmatter(readPath, diskDir, options);
+  const { frontmatter, fileIsLink, real } = read;
+  let notes = read.notes;
+  if (entryIsLink && frontmatter === undefined && notes.length === 0) {
+    const dangling = await danglingLinkNote(diskDir);
+    if (dangling !== undefined) notes = [dangling];
+  }
   const skill = frontmatter && toSkill(frontmatter, entryName, baseDir, filePath, readPath, options);
   const nameNote = skill && skillNameNote(skill.name);
   return {
@@ -260,6 +266,25 @@ function toSkill(
 }
 
 const NO_NOTES: readonly string[] = Object.freeze([]);
+
+/**
+ * A skill directory that is a link to nothing: the reference skips it without a word, which in a container (a link into
+ * a directory that was not mounted) looks like a skill that vanished. Said in the diagnostics instead.
+ */
+async function danglingLinkNote(linkPath: string): Promise<string | undefined> {
+  try {
+    await stat(linkPath);
+    return undefined;
+  } catch (error) {
+    if (!isErrnoException(error) || error.code !== 'ENOENT') return undefined;
+  }
+  const target = await readlink(linkPath).catch(() => undefined);
+  if (target === undefined) return undefined;
+  return (
+    `the skill directory is a symbolic link to ${target}, which does not exist here (in a container: a path outside ` +
+    'the mounted volumes); the skill is skipped'
+  );
+}
 
 /**
  * The file's normalised frontmatter; undefined when it is missing, not a file, empty or unreadable. `notes` are

@@ -114,6 +114,17 @@ function parseServer(input: Record<string, unknown>, base: ServerSettings): Serv
       out.port = value;
     } else if (key === 'localPeers') {
       out.localPeers = expectOneOf(value, path, LOCAL_PEERS);
+    } else if (key === 'generation') {
+      out.generation = expectOneOf(value, path, ['counter', 'content'] as const);
+    } else if (key === 'metrics') {
+      out.metrics = expectOneOf(value, path, ['public', 'token'] as const);
+    } else if (key === 'watchMode') {
+      out.watchMode = expectOneOf(value, path, ['events', 'poll'] as const);
+    } else if (key === 'pollIntervalMs') {
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 50 || value > 3_600_000) {
+        throw invalid(`"${path}" must be an integer from 50 to 3600000, got ${describe(value)}`);
+      }
+      out.pollIntervalMs = value;
     } else {
       throw invalid(`unknown setting "${path}"`);
     }

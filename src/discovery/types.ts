@@ -125,6 +125,14 @@ export interface ServerSettings {
   localPeers: LocalPeers;
   /** The daemon's URL as remote clients reach it (behind a proxy); `paths=url` text uses it instead of `Host`. */
   publicUrl?: string;
+  /** `counter` (default): growing per daemon; `content`: derived from the answer, equal across replicas. */
+  generation?: 'counter' | 'content';
+  /** `token` (default): `/metrics` needs the token when there is one; `public`: never. */
+  metrics?: 'public' | 'token';
+  /** `events` (default): file system events; `poll`: stat every watched path each `pollIntervalMs`. */
+  watchMode?: 'events' | 'poll';
+  /** Poll period of `watchMode: poll`, in milliseconds (default 1000). */
+  pollIntervalMs?: number;
 }
 
 export type LocalPeers = 'same-user' | 'any';

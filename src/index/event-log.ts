@@ -1,7 +1,25 @@
 // The bounded event history of one workspace, behind `GET /events` (API.md §GET /events).
-// Ids come from one counter shared by every workspace, so an id names one moment of the whole daemon; the counter
-// starts at the clock (milliseconds) so that ids keep growing across a restart and a client resuming with an id
-// from a previous run is told to `reset` instead of being handed a partial replay.
+//
+// Event ids are derived from content, not from a clock or a counter, so that every daemon serving the same files (the
+// replicas of a team server) names the same moment with the same id and a client whose stream moves to another
+// replica resumes there correctly (docs/index-and-events.md §Event ids):
+//
+// - The last event of a change of the index has the id of the state it leads to: a hash of the index's content hash.
+//   Any daemon that went through that state knows the id, whatever route it took there.
+// - Every other event (the events of a change before its last, `settings`, `settings-error`) has the id of a chain: a
+//   hash of the id before it, its type and its data. Two daemons agree on it only when they logged the very same
+//   events from the very same state.
+// - The log's starting point is the state of its first snapshot, so a daemon that just started knows the id of the
+//   state it serves.
+//
+// Resuming from an id replays the events after the newest position holding that id; an id the log does not hold is
+// answered with `reset`, never with a guess. A state met twice (an edit undone) resumes from its newest occurrence:
+// the events from there lead from that very state to the current one, which is all a client at that state needs.
+//
+// Ids are decimal numbers (API.md: `id:` is a number) below 2^52, so any client parses them exactly; they no longer
+// grow, and only equality means anything.
+
+import { createHash } from 'node:crypto';
 
 export type IndexEventType = 'index' | 'collision' | 'warning' | 'diagnostic' | 'settings' | 'settings-error';
 
@@ -13,20 +31,6 @@ export interface IndexEvent {
   readonly json: string;
 }
 
-/** The daemon-wide id counter: `next()` allocates, `current()` is the last id allocated. */
-export interface EventIdSource {
-  next(): number;
-  current(): number;
-}
-
-export function createEventIdSource(start: number = Date.now()): EventIdSource {
-  let value = start;
-  return {
-    next: () => ++value,
-    current: () => value,
-  };
-}
-
 export type ReplayResult = { kind: 'replay'; events: IndexEvent[] } | { kind: 'reset' };
 
 export type EventListener = (event: IndexEvent) => void;
@@ -35,46 +39,91 @@ export type EventListener = (event: IndexEvent) => void;
 export const DEFAULT_EVENT_LOG_CAPACITY = 1000;
 
 export interface EventLogOptions {
-  ids: EventIdSource;
   capacity?: number;
+}
+
+/** One event of a change, before it has an id. */
+export interface PendingEvent {
+  readonly type: IndexEventType;
+  readonly data: unknown;
+}
+
+/** 13 hex digits: 52 bits, exact in every JSON and JavaScript number. */
+const ID_HEX_DIGITS = 13;
+/** The position of a log whose workspace has no snapshot yet. */
+const NO_STATE = 'none';
+
+/** The id of the index state whose content hash is `contentHash` (snapshot-json.ts). */
+export function stateEventId(contentHash: string): number {
+  return hashToId(`skillsd-state/1\n${contentHash}`);
+}
+
+/** The id of an event of `type` with `json` data logged right after the position `previousId`. */
+export function chainedEventId(previousId: number, type: IndexEventType, json: string): number {
+  return hashToId(`skillsd-event/1\n${previousId}\n${type}\n${json}`);
+}
+
+function hashToId(text: string): number {
+  return Number.parseInt(createHash('sha256').update(text).digest('hex').slice(0, ID_HEX_DIGITS), 16);
 }
 
 export class EventLog {
   readonly capacity: number;
-  private readonly ids: EventIdSource;
   private readonly events: IndexEvent[] = [];
   private readonly listeners = new Set<EventListener>();
-  /** Every event with an id above `floor` is still held (or was never this log's). */
-  private floor: number;
+  /** The id of the position before the oldest event held: resuming from it replays everything held. */
+  private baseId: number;
+  private started = false;
 
-  constructor(options: EventLogOptions) {
-    this.ids = options.ids;
+  constructor(options: EventLogOptions = {}) {
     this.capacity = Math.max(1, options.capacity ?? DEFAULT_EVENT_LOG_CAPACITY);
-    // Events from before this log existed are unknown to it: resuming from an earlier id must reset.
-    this.floor = this.ids.current();
-  }
-
-  /** Records an event and hands it to every subscriber, synchronously and in order. */
-  append(type: IndexEventType, data: unknown): IndexEvent {
-    const event: IndexEvent = { id: this.ids.next(), type, data, json: JSON.stringify(data) };
-    this.events.push(event);
-    if (this.events.length > this.capacity) {
-      const dropped = this.events.shift();
-      if (dropped !== undefined) this.floor = dropped.id;
-    }
-    for (const listener of [...this.listeners]) listener(event);
-    return event;
+    this.baseId = hashToId(NO_STATE);
   }
 
   /**
-   * The events after `lastId`, or `reset` when some of them are gone (evicted, or from before this log existed)
-   * or when `lastId` lies in the future (a client of another daemon run).
+   * Sets the state the history starts from (the first snapshot's content hash). Events logged before it (a settings
+   * error while the first index was being built) are dropped from the history: they belong to no state.
    */
+  begin(contentHash: string): void {
+    if (this.started) return;
+    this.started = true;
+    this.events.length = 0;
+    this.baseId = stateEventId(contentHash);
+  }
+
+  /** The id of the current position: the newest event's, or the starting state's. */
+  get headId(): number {
+    return this.events.at(-1)?.id ?? this.baseId;
+  }
+
+  /**
+   * Records the events of one change of the index, which leads to the state of `contentHash`: the last of them takes
+   * that state's id. Subscribers get each event synchronously and in order.
+   */
+  appendChange(contentHash: string, pending: readonly PendingEvent[]): IndexEvent[] {
+    const out: IndexEvent[] = [];
+    pending.forEach((item, i) => {
+      const json = JSON.stringify(item.data);
+      const id = i === pending.length - 1 ? stateEventId(contentHash) : chainedEventId(this.headId, item.type, json);
+      out.push(this.push({ id, type: item.type, data: item.data, json }));
+    });
+    return out;
+  }
+
+  /** Records one event that does not change the index (`settings`, `settings-error`). */
+  append(type: IndexEventType, data: unknown): IndexEvent {
+    const json = JSON.stringify(data);
+    return this.push({ id: chainedEventId(this.headId, type, json), type, data, json });
+  }
+
+  /** The events after the newest position with id `lastId`, or `reset` when the log holds no such position. */
   since(lastId: number): ReplayResult {
-    if (!Number.isSafeInteger(lastId) || lastId < this.floor || lastId > this.ids.current()) {
-      return { kind: 'reset' };
+    if (!Number.isSafeInteger(lastId)) return { kind: 'reset' };
+    for (let i = this.events.length - 1; i >= 0; i--) {
+      if (this.events[i]!.id === lastId) return { kind: 'replay', events: this.events.slice(i + 1) };
     }
-    return { kind: 'replay', events: this.events.filter((event) => event.id > lastId) };
+    if (lastId === this.baseId) return { kind: 'replay', events: [...this.events] };
+    return { kind: 'reset' };
   }
 
   /** Adds a listener; the returned function removes it. */
@@ -94,18 +143,13 @@ export class EventLog {
     return this.events.length;
   }
 
-  /** The id of the newest event held, or undefined when empty. */
-  get latestId(): number | undefined {
-    return this.events.at(-1)?.id;
-  }
-
-  /** The current position of the daemon-wide counter (no event is allocated). */
-  currentId(): number {
-    return this.ids.current();
-  }
-
-  /** Allocates an id for a per-connection event (`reset`) that is not part of any history. */
-  allocateId(): number {
-    return this.ids.next();
+  private push(event: IndexEvent): IndexEvent {
+    this.events.push(event);
+    if (this.events.length > this.capacity) {
+      const dropped = this.events.shift();
+      if (dropped !== undefined) this.baseId = dropped.id;
+    }
+    for (const listener of [...this.listeners]) listener(event);
+    return event;
   }
 }

@@ -15,7 +15,7 @@ import type { SkillFileCache } from '../discovery/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Settings } from '../discovery/types.js';
 import { DiagnosticTracker } from './diagnostic-tracker.js';
 import { diffSnapshots } from './diff-snapshots.js';
-import { type EventIdSource, EventLog } from './event-log.js';
+import { EventLog, type PendingEvent } from './event-log.js';
 import type { SkillWatcher } from './skill-watcher.js';
 import { WorkspaceSnapshot } from './snapshot.js';
 import { SnapshotSerializer } from './snapshot-json.js';
@@ -33,6 +33,7 @@ export interface WatcherTuning {
   rereadDelayMs?: number;
   reconcileIntervalMs?: number;
   usePolling?: boolean;
+  pollIntervalMs?: number;
 }
 
 export type WatcherStatus = ReturnType<SkillWatcher['status']>;
@@ -42,8 +43,6 @@ export interface WorkspaceIndexOptions {
   cwd: string;
   env: DiscoveryEnv;
   settings: Settings;
-  /** The daemon-wide event id counter. */
-  ids: EventIdSource;
   logger?: IndexLogger;
   /** Parsed SKILL.md files shared across rebuilds, so a reload re-reads only what changed. */
   cache?: SkillFileCache;
@@ -57,6 +56,8 @@ export interface WorkspaceIndexOptions {
   retryDelayMs?: number;
   /** Live doctor findings (SSE `diagnostic`) up to this many loaded skills (default 2000; 0: never). */
   diagnosticsMaxSkills?: number;
+  /** Told after every completed build: how long it took and whether the answer changed (the daemon's metrics). */
+  onBuild?: (seconds: number, changed: boolean) => void;
 }
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
@@ -84,6 +85,7 @@ export class WorkspaceIndex {
   private readonly watchEnabled: boolean;
   private readonly watcherTuning: WatcherTuning;
   private readonly retryDelayMs: number;
+  private readonly onBuild: ((seconds: number, changed: boolean) => void) | undefined;
   private current: WorkspaceSnapshot | undefined;
   private watcher: SkillWatcher | undefined;
   private watchedKey = '';
@@ -115,7 +117,8 @@ export class WorkspaceIndex {
     this.watchEnabled = options.watch ?? true;
     this.watcherTuning = options.watcher ?? {};
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
-    this.events = new EventLog({ ids: options.ids, capacity: options.eventLogCapacity });
+    this.onBuild = options.onBuild;
+    this.events = new EventLog({ capacity: options.eventLogCapacity });
     this.diagnostics = this.watchEnabled ? this.trackDiagnostics(options.diagnosticsMaxSkills) : undefined;
     this.ready = this.start();
     // Nobody may be awaiting `ready` (an idle workspace being closed): never leave it as an unhandled rejection.
@@ -262,6 +265,7 @@ export class WorkspaceIndex {
 
   private async build(): Promise<void> {
     if (this.isClosed) return;
+    const started = performance.now();
     const settings = this.settings;
     // Taken before anything is read: a change reported from here on is for the next build.
     const full = this.pendingFull;
@@ -285,12 +289,14 @@ export class WorkspaceIndex {
     const content = this.serializer.content(this.cwd, settings.profile, result);
     const previous = this.current;
     const changed = previous === undefined || previous.contentHash !== content.hash;
-    const generation = previous === undefined ? 1 : changed ? previous.generation + 1 : previous.generation;
+    const generation = nextGeneration(settings, previous, changed, content.hash);
     // Always swap: an unchanged answer may still come with new settings (symlink mode) or new watched dirs.
     const next = new WorkspaceSnapshot({ generation, cwd: this.cwd, settings, result, content });
     this.current = next;
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
-    if (previous !== undefined && changed) this.logChange(previous, next);
+    if (previous === undefined) this.events.begin(next.contentHash);
+    else if (changed) this.logChange(previous, next);
+    this.onBuild?.((performance.now() - started) / 1000, changed);
     // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
     this.diagnostics?.schedule(next);
     if (this.watcher !== undefined) await this.syncWatcher();
@@ -335,16 +341,18 @@ export class WorkspaceIndex {
       { cwd: this.cwd, generation: next.generation, added: diff.added, removed: diff.removed, changed: diff.changed },
       'skill index changed',
     );
-    this.events.append('index', {
-      generation: next.generation,
-      added: diff.added,
-      removed: diff.removed,
-      changed: diff.changed,
-    });
-    for (const change of diff.collisions) this.events.append('collision', change);
+    const pending: PendingEvent[] = [
+      {
+        type: 'index',
+        data: { generation: next.generation, added: diff.added, removed: diff.removed, changed: diff.changed },
+      },
+    ];
+    for (const change of diff.collisions) pending.push({ type: 'collision', data: change });
     for (const warning of diff.newWarnings) {
-      this.events.append('warning', { skillPath: warning.skillPath, message: warning.message });
+      pending.push({ type: 'warning', data: { skillPath: warning.skillPath, message: warning.message } });
     }
+    // The last event takes the id of the state it leads to (event-log.ts).
+    this.events.appendChange(next.contentHash, pending);
   }
 
   /** Points the watcher at the directories the current snapshot was discovered from. */
@@ -386,6 +394,27 @@ export class WorkspaceIndex {
     // A rebuild that finished while the watcher was starting may have moved the directories.
     await this.syncWatcher();
   }
+}
+
+/**
+ * `counter` (default): 1 for the first snapshot, one more for each change of the answer (API.md §GET /skills).
+ * `content`: a number read from the content hash, so that replicas serving the same files agree on it whatever reloads
+ * each went through (docs/deploy.md §Replicas); it changes exactly when the answer changes but does not grow.
+ */
+function nextGeneration(
+  settings: Settings,
+  previous: WorkspaceSnapshot | undefined,
+  changed: boolean,
+  contentHash: string,
+): number {
+  if (settings.server.generation === 'content') return contentGeneration(contentHash);
+  if (previous === undefined) return 1;
+  return changed ? previous.generation + 1 : previous.generation;
+}
+
+/** 13 hex digits: 52 bits, exact as a JSON number in every client. */
+export function contentGeneration(contentHash: string): number {
+  return Number.parseInt(contentHash.slice(0, 13), 16);
 }
 
 /**

@@ -17,7 +17,6 @@ import { DAEMON_UID, untrustedLinkOnPath, untrustedLinkText } from '../discovery
 import type { SkillFileCache } from '../discovery/skill-file-cache.js';
 import { createSkillFileCache } from '../discovery/skill-file-cache.js';
 import type { DiscoveryEnv, Settings } from '../discovery/types.js';
-import { createEventIdSource, type EventIdSource } from './event-log.js';
 import { type DiscoverFn, type IndexLogger, type WatcherTuning, WorkspaceIndex } from './workspace-index.js';
 
 export const DEFAULT_MAX_WORKSPACES = 32;
@@ -37,8 +36,6 @@ export interface WorkspaceRegistryOptions {
   watcher?: WatcherTuning;
   eventLogCapacity?: number;
   discover?: DiscoverFn;
-  /** First event id minus one (default: the clock in milliseconds). */
-  firstEventId?: number;
 }
 
 export interface RegistryHealth {
@@ -72,9 +69,9 @@ export class WorkspaceRegistry {
   private readonly admitted = new Map<string, { real: string; owned: boolean }>();
   private readonly logger: IndexLogger;
   private readonly options: WorkspaceRegistryOptions;
-  private readonly ids: EventIdSource;
   private readonly cache: SkillFileCache;
   private readonly workspaces = new Map<string, WorkspaceIndex>();
+  private readonly buildListeners = new Set<(seconds: number, changed: boolean) => void>();
   private readonly startedAt = Date.now();
   private readonly sweepTimer: NodeJS.Timeout;
   private isClosed = false;
@@ -92,7 +89,6 @@ export class WorkspaceRegistry {
     this.logger = options.logger ?? SILENT_LOGGER;
     this.maxWorkspaces = Math.max(1, options.maxWorkspaces ?? DEFAULT_MAX_WORKSPACES);
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    this.ids = createEventIdSource(options.firstEventId);
     // One cache for every workspace: user-level skill directories are shared by all of them.
     this.cache = createSkillFileCache();
     this.workspaces.set(this.defaultCwd, this.open(this.defaultCwd));
@@ -179,6 +175,28 @@ export class WorkspaceRegistry {
     };
   }
 
+  /** Calls `listener` after every index build of any workspace (duration in seconds, whether the answer changed). */
+  onBuild(listener: (seconds: number, changed: boolean) => void): () => void {
+    this.buildListeners.add(listener);
+    return () => {
+      this.buildListeners.delete(listener);
+    };
+  }
+
+  /**
+   * Whether this daemon should get traffic (docs/deploy.md §Probes): the default workspace has its first index and,
+   * when watching, its watcher is armed. Undefined when ready, else the reason.
+   */
+  notReadyReason(): string | undefined {
+    const workspace = this.defaultWorkspace;
+    if (this.isClosed || workspace === undefined) return 'the daemon is closing';
+    if (workspace.snapshot === undefined) return 'the first index of the default workspace is still being built';
+    if (this.options.watch !== false && workspace.watcherStatus() === undefined) {
+      return 'the file watcher of the default workspace is starting';
+    }
+    return undefined;
+  }
+
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
@@ -194,13 +212,15 @@ export class WorkspaceRegistry {
       cwd,
       env: this.env,
       settings: this.currentSettings,
-      ids: this.ids,
       logger: this.logger,
       cache: this.cache,
       watch: this.options.watch,
       watcher: this.options.watcher,
       eventLogCapacity: this.options.eventLogCapacity,
       discover: this.options.discover,
+      onBuild: (seconds, changed) => {
+        for (const listener of this.buildListeners) listener(seconds, changed);
+      },
     });
   }
 

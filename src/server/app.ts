@@ -12,6 +12,7 @@ import { type ConnectionLimits, defaultConnectionLimits } from './connection-lim
 import { capEcho } from './echo.js';
 import { errorBody, isDescriptorShortage, toErrorResponse } from './errors.js';
 import { guardServer } from './guard-server.js';
+import { SkillsdMetrics } from './metrics.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
 import { fileDigestsPlugin } from './plugins/file-digests.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -27,6 +28,7 @@ import { doctorRoutes } from './routes/doctor.js';
 import { eventsHeadRoute, eventsRoutes } from './routes/events.js';
 import { healthRoutes } from './routes/health.js';
 import { invocationsRoutes } from './routes/invocations.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { promptRoutes } from './routes/prompt.js';
 import { skillFilesRoutes } from './routes/skill-files.js';
 import { skillsRoutes } from './routes/skills.js';
@@ -55,10 +57,14 @@ export interface AppOptions {
   connections?: Partial<ConnectionLimits>;
   /** Session bounds and page size of the MCP face at `/mcp` (docs/mcp.md). */
   mcp?: Omit<McpHttpOptions, 'readyWaitMs'>;
+  /** The metrics `GET /metrics` exposes (default: a new set for this app). */
+  metrics?: SkillsdMetrics;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
+    /** The daemon's Prometheus metrics; other faces report through it (`setMcpSessions`). */
+    metrics: SkillsdMetrics;
     /** The `GET /skills` poll fast path, or undefined when it is switched off. */
     pollFastPath: PollFastPath | undefined;
   }
@@ -160,9 +166,31 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(errorBody(404, 'NotFound', `Route ${capEcho(request.method)} ${capEcho(path)} not found`));
   });
 
+  const metrics = options.metrics ?? new SkillsdMetrics();
+  app.decorate('metrics', metrics);
+  // Every answer Fastify sends, by route pattern (bounded labels); unmatched paths share one label.
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observeRequest(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
+  const stopCountingBuilds = options.registry.onBuild((seconds, changed) => metrics.observeReload(seconds, changed));
+  app.addHook('onClose', (_app, done) => {
+    stopCountingBuilds();
+    done();
+  });
+
   if (options.security !== undefined) await app.register(securityPlugin, options.security);
   // After the guards: a refused Host or token is answered as such, even under load.
-  await app.register(pressurePlugin, { ...defaultPressureOptions(), ...options.pressure });
+  await app.register(pressurePlugin, {
+    ...defaultPressureOptions(),
+    ...options.pressure,
+    onShed: () => metrics.countShed(),
+  });
   await app.register(workspacesPlugin, {
     registry: options.registry,
     getSettings: options.getSettings,
@@ -186,6 +214,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(eventsHeadRoute);
   await app.register(mcpHttpPlugin, { ...options.mcp, readyWaitMs: options.readyWaitMs ?? DEFAULT_READY_WAIT_MS });
   await app.register(doctorRoutes);
+  await app.register(metricsRoutes);
+  metrics.attach({
+    eventStreams: () => app.eventStreams.size,
+    index: () => {
+      const health = options.registry.health();
+      return {
+        skills: health.skills,
+        watchMode: health.watchMode,
+        workspaces: health.workspaces,
+        ready: health.status === 'ok',
+      };
+    },
+  });
 
   const fastPath =
     options.pollFastPath === false
@@ -198,6 +239,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           // The same options as the security plugin's: the same Host policy, allow-list and token digest.
           security: options.security === undefined ? undefined : securityChecks(options.security),
           readyDefaultView: () => app.readyDefaultView(undefined),
+          onAnswered: (status, seconds) => metrics.observeRequest('GET', '/skills', status, seconds),
         });
   app.decorate('pollFastPath', fastPath);
 

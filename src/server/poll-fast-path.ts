@@ -32,6 +32,8 @@ export interface PollFastPathOptions {
   security: SecurityChecks | undefined;
   /** The default workspace when it is open and indexed (the workspaces plugin's `readyDefaultView`). */
   readyDefaultView: () => WorkspaceView | undefined;
+  /** Told of every answer this path gives (status, seconds), as the app's metrics count Fastify's. */
+  onAnswered?: (status: number, seconds: number) => void;
 }
 
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -79,6 +81,7 @@ export class PollFastPath {
       });
       response.end(answer.body);
     }
+    options.onAnswered?.(response.statusCode, (performance.now() - started) / 1000);
     const log = options.log;
     if (typeof log.isLevelEnabled === 'function' && log.isLevelEnabled('info')) {
       // Fastify writes the line on 'finish', which comes a tick after the kernel took the last byte. When it already

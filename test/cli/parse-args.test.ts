@@ -105,6 +105,12 @@ describe('parseArgs', () => {
       { SKILLSD_PORT: '7000', SKILLSD_PROFILE: 'xcsh', SKILLSD_HOST: 'localhost' },
       { kind: 'serve', options: { host: 'localhost', port: 7421, profile: 'omp' } },
     ],
+    [
+      'the watch mode, its poll interval and the generation kind',
+      ['serve', '--watch-mode', 'poll', '--poll-interval=2500'],
+      { SKILLSD_GENERATION: 'content', SKILLSD_WATCH_MODE: 'events' },
+      { kind: 'serve', options: { watchMode: 'poll', pollInterval: 2500, generation: 'content' } },
+    ],
     ['an empty environment variable as unset', ['serve'], { SKILLSD_PORT: '' }, { kind: 'serve', options: {} }],
     ['--help', ['serve', '--help'], NO_ENV, { kind: 'help' }],
     ['-h even with bad flags', ['--bogus', '-h'], NO_ENV, { kind: 'help' }],
@@ -178,6 +184,24 @@ describe('parseArgs', () => {
       ['serve', '--log-level', 'verbose'],
       NO_ENV,
       'option --log-level: unknown log level "verbose" (expected fatal, error, warn, info, debug, trace, silent)',
+    ],
+    [
+      'an unknown watch mode',
+      ['serve', '--watch-mode', 'inotify'],
+      NO_ENV,
+      'option --watch-mode: unknown watch mode "inotify" (expected events, poll)',
+    ],
+    [
+      'a poll interval below 50 ms',
+      ['serve'],
+      { SKILLSD_POLL_INTERVAL: '10' },
+      'SKILLSD_POLL_INTERVAL: "10" is not a poll interval (milliseconds from 50 to 3600000)',
+    ],
+    [
+      'an unknown generation kind',
+      ['serve', '--generation', 'clock'],
+      NO_ENV,
+      'option --generation: unknown generation "clock" (expected counter, content)',
     ],
     [
       'a bad environment port',

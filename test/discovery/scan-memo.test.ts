@@ -2,7 +2,7 @@
 // including the realpath dedup of SKILLS.md §5 step 3 computed once per directory.
 
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
@@ -86,6 +86,39 @@ describe('createScanMemo', () => {
     assert.deepEqual(await descriptions(), ['a=a2', 'b=b1', 'c=c1']);
     assert.equal(memo.invalidate([dir]), true);
     assert.deepEqual(await descriptions(), ['a=a2', 'b=b2', 'c=c1']);
+  });
+
+  it('re-reads every entry of a directory that is a link now pointing elsewhere, whichever entries were reported', async () => {
+    // git-sync publishes a revision by swapping a link in one rename; the watcher may report the entries that came and
+    // went before it reports the link itself. An entry present in both revisions must not be kept from the old one.
+    const { base } = await workspace({
+      'git/rev1/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF v1' }),
+      'git/rev1/docx/SKILL.md': SK({ name: 'docx', description: 'Word' }),
+      'git/rev2/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF v2' }),
+      'git/rev2/pptx/SKILL.md': SK({ name: 'pptx', description: 'Slides' }),
+      'git/current': { symlink: 'rev1' },
+    });
+    const dir = join(base, 'git', 'current');
+    const memo = createScanMemo();
+    const before = await memo.scan(dir, OPTIONS);
+    assert.deepEqual(
+      before.skills.map((skill) => [skill.name, skill.description]),
+      [
+        ['docx', 'Word'],
+        ['pdf', 'PDF v1'],
+      ],
+    );
+    await symlink('rev2', join(base, 'git', 'current.next'));
+    await rename(join(base, 'git', 'current.next'), dir);
+    assert.equal(memo.invalidate([join(dir, 'docx'), join(dir, 'pptx', 'SKILL.md')]), true);
+    const after = await memo.scan(dir, OPTIONS);
+    assert.deepEqual(
+      after.skills.map((skill) => [skill.name, skill.description]),
+      [
+        ['pdf', 'PDF v2'],
+        ['pptx', 'Slides'],
+      ],
+    );
   });
 
   it('maps a path to its directory only on a separator boundary; a marker or an unknown path is refused', async () => {

@@ -233,6 +233,25 @@ describe('scanSkillsDir: which files are skills (SKILLS.md §3)', () => {
     assert.equal(skill?.source.path, `${dir}/linked/SKILL.md`);
   });
 
+  it('says why a skill directory linked to a missing target is skipped (a path outside the mounted volumes)', async (t) => {
+    const { skills: dir } = await tree(t, {
+      gone: { symlink: '/mnt/not-mounted/skills/gone' },
+      'kept/SKILL.md': SK({ description: 'd' }),
+    });
+    const diagnostics: NonNullable<ScanOptions['diagnostics']> = [];
+    const result = await scanSkillsDir(dir, { ...NATIVE, diagnostics });
+    assert.deepEqual(names(result.skills), ['kept']);
+    assert.deepEqual(result.warnings, []);
+    assert.deepEqual(diagnostics, [
+      {
+        skillPath: `${dir}/gone/SKILL.md`,
+        message:
+          'the skill directory is a symbolic link to /mnt/not-mounted/skills/gone, which does not exist here (in a ' +
+          'container: a path outside the mounted volumes); the skill is skipped',
+      },
+    ]);
+  });
+
   it('scans through a symlinked skills directory without resolving it', async (t) => {
     const { root } = await tree(t, { 'a/SKILL.md': SK({ description: 'd' }) });
     await writeTree(root, { alias: { symlink: 'skills' } });

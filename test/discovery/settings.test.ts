@@ -19,7 +19,14 @@ describe('parseSettings (SKILLS.md §10)', () => {
       symlinks: 'follow',
       disabledProviders: ['codex'],
       skills: { enablePiProject: false, ignoredSkills: ['tmp-*'] },
-      server: { port: 0, allowedHosts: ['box.local'] },
+      server: {
+        port: 0,
+        allowedHosts: ['box.local'],
+        generation: 'content',
+        metrics: 'public',
+        watchMode: 'poll',
+        pollIntervalMs: 2000,
+      },
     });
     assert.equal(settings.profile, 'xcsh');
     assert.equal(settings.symlinks, 'follow');
@@ -29,6 +36,10 @@ describe('parseSettings (SKILLS.md §10)', () => {
     assert.deepEqual(settings.skills.ignoredSkills, ['tmp-*']);
     assert.equal(settings.server.port, 0);
     assert.deepEqual(settings.server.allowedHosts, ['box.local']);
+    assert.deepEqual(
+      [settings.server.generation, settings.server.metrics, settings.server.watchMode, settings.server.pollIntervalMs],
+      ['content', 'public', 'poll', 2000],
+    );
   });
 
   const rejected: Array<[string, unknown, string]> = [
@@ -45,6 +56,22 @@ describe('parseSettings (SKILLS.md §10)', () => {
     ['bad symlinks', { symlinks: 'allow' }, '"symlinks" must be one of contain, follow, got "allow"'],
     ['bad port', { server: { port: 70000 } }, '"server.port" must be an integer from 0 to 65535, got number'],
     ['root is a list', [1], '"(root)" must be an object, got a list'],
+    [
+      'bad generation',
+      { server: { generation: 'clock' } },
+      '"server.generation" must be one of counter, content, got "clock"',
+    ],
+    ['bad metrics', { server: { metrics: 'open' } }, '"server.metrics" must be one of public, token, got "open"'],
+    [
+      'bad watch mode',
+      { server: { watchMode: 'inotify' } },
+      '"server.watchMode" must be one of events, poll, got "inotify"',
+    ],
+    [
+      'poll interval too short',
+      { server: { pollIntervalMs: 10 } },
+      '"server.pollIntervalMs" must be an integer from 50 to 3600000, got number',
+    ],
   ];
   for (const [label, input, message] of rejected) {
     it(`rejects ${label}`, () => {

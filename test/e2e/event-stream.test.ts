@@ -1,4 +1,5 @@
-// `GET /events` of the built daemon over real sockets (API.md §GET /events): the order and ids of events, resuming
+// `GET /events` of the built daemon over real sockets (API.md §GET /events): the order and ids of events (derived from
+// content: docs/index-and-events.md §Event ids), resuming
 // with `Last-Event-ID` across a reconnect without losing an event, `reset`, the `types` filter, one stream per
 // workspace with `?cwd=`, and SIGTERM ending open streams. One daemon serves the file; the last test stops it.
 
@@ -19,12 +20,11 @@ function data(event: SseEvent): unknown {
   return JSON.parse(event.data);
 }
 
-function assertGrowingIds(events: SseEvent[]): void {
-  const ids = events.map((event) => Number(event.id));
-  for (const id of ids) assert.ok(Number.isSafeInteger(id), `id ${id}`);
-  for (let index = 1; index < ids.length; index++) {
-    assert.ok(ids[index]! > ids[index - 1]!, `ids grow: ${ids.join(', ')}`);
-  }
+/** Ids are decimal integers below 2^52, and every position of a stream has its own. */
+function assertDistinctIds(events: SseEvent[]): void {
+  const ids = events.map((event) => event.id ?? '');
+  for (const id of ids) assert.ok(/^[0-9]{1,16}$/.test(id) && Number(id) < 2 ** 52, `id ${id}`);
+  assert.equal(new Set(ids).size, ids.length, `distinct ids: ${ids.join(', ')}`);
 }
 
 /** A raw TCP connection to the daemon; `closed` resolves when the server (or anyone) ends it. */
@@ -46,6 +46,7 @@ describe('GET /events (built daemon, real sockets)', () => {
   let project: string;
   let other: string;
   let lastIdBeforeStop = Number.NaN;
+  let firstSeenId = '';
   const clients: SseClient[] = [];
 
   async function connect(path: string, headers: Record<string, string> = {}): Promise<SseClient> {
@@ -96,13 +97,13 @@ describe('GET /events (built daemon, real sockets)', () => {
     client.close();
   });
 
-  it('sends index events with growing ids, and resumes after a reconnect with exactly the missed events', async () => {
+  it('sends index events with distinct ids, and resumes after a reconnect with exactly the missed events', async () => {
     const first = await connect('/events');
     const hello = await first.next(is('hello'));
     await addSkill(project, 'one');
     const seen = await first.next(is('index'));
     assert.deepEqual(data(seen), { generation: 2, added: ['one'], removed: [], changed: [] });
-    assertGrowingIds([hello, seen]);
+    assertDistinctIds([hello, seen]);
     first.close();
 
     // Three changes while disconnected, each indexed before the next (so each is its own event).
@@ -133,8 +134,8 @@ describe('GET /events (built daemon, real sockets)', () => {
     await addSkill(project, 'five');
     const live = await resumed.next();
     assert.deepEqual([live.event, data(live)], ['index', { generation: 6, added: ['five'], removed: [], changed: [] }]);
-    assertGrowingIds([again, ...replayed, live]);
-    assert.ok(Number(replayed[0]!.id) > Number(seen.id));
+    assertDistinctIds([again, ...replayed, live]);
+    firstSeenId = seen.id!;
 
     // `?lastEventId=` is the same as the header.
     const byQuery = await connect(`/events?lastEventId=${seen.id}`);
@@ -151,7 +152,7 @@ describe('GET /events (built daemon, real sockets)', () => {
     await addSkill(project, 'six');
     const next = await current.next();
     assert.deepEqual(data(next), { generation: 7, added: ['six'], removed: [], changed: [] });
-    assert.ok(Number(next.id) > Number(live.id));
+    assertDistinctIds([live, next]);
     for (const client of [resumed, byQuery, current]) client.close();
   });
 
@@ -169,7 +170,8 @@ describe('GET /events (built daemon, real sockets)', () => {
       const reset = await client.next();
       assert.equal(hello.event, 'hello');
       assert.deepEqual([reset.event, data(reset)], ['reset', { generation }]);
-      assertGrowingIds([hello, reset]);
+      // Both name the current position: resuming from it after refetching `/skills` misses nothing.
+      assert.equal(reset.id, hello.id);
       client.close();
     }
   });
@@ -232,7 +234,7 @@ describe('GET /events (built daemon, real sockets)', () => {
       mine.events.map((event) => event.event),
       ['hello', 'index', 'index'],
     );
-    assertGrowingIds([myHello, mineChanged, mineAdded]);
+    assertDistinctIds([myHello, mineChanged, mineAdded]);
     // Each workspace answers its own skills.
     const theirSkills = (await (await fetch(`${daemon.url}/skills?cwd=${encodeURIComponent(other)}`)).json()) as {
       cwd: string;
@@ -269,16 +271,23 @@ describe('GET /events (built daemon, real sockets)', () => {
     lastIdBeforeStop = Number(a.events.at(-1)?.id);
   });
 
-  it('after a restart, ids keep growing and an id of the previous run gets reset', async () => {
+  it('after a restart over the same files, the last id resumes with nothing to replay; an older one gets reset', async () => {
     assert.ok(Number.isSafeInteger(lastIdBeforeStop));
     daemon = await startDaemon(['serve', '--port', '0', '--cwd', project], { home: `${root}/home` });
+    // The same files, so the same state and the same id: the client is up to date.
     const resumed = await connect('/events', { 'last-event-id': String(lastIdBeforeStop) });
     const hello = await resumed.next();
-    const reset = await resumed.next();
-    assert.equal(hello.event, 'hello');
-    assert.ok(Number(hello.id) > lastIdBeforeStop, `${hello.id} > ${lastIdBeforeStop}`);
-    // A new run starts at generation 1 again: the client must refetch, which reset tells it.
-    assert.deepEqual([reset.event, data(reset)], ['reset', { generation: 1 }]);
-    assertGrowingIds([hello, reset]);
+    assert.deepEqual([hello.event, hello.id], ['hello', String(lastIdBeforeStop)]);
+    await addSkill(project, 'eight');
+    const live = await resumed.next();
+    assert.deepEqual([live.event, (data(live) as { added: string[] }).added], ['index', ['eight']]);
+    // A state of the previous run that this run never held: the client must refetch, which reset tells it.
+    const stale = await connect('/events', { 'last-event-id': firstSeenId });
+    const staleHello = await stale.next();
+    const reset = await stale.next();
+    assert.equal(staleHello.event, 'hello');
+    assert.deepEqual([reset.event, data(reset)], ['reset', { generation: 2 }]);
+    assert.deepEqual([staleHello.id, reset.id], [live.id, live.id]);
+    for (const client of [resumed, stale]) client.close();
   });
 });

@@ -187,7 +187,10 @@ describe('live reload (built daemon, real file system)', () => {
     await writeTree(skillsDir, { 'xray/SKILL.md': SK({ description: 'Native X-ray' }) });
     const index = await expectIndex({ changed: ['xray'] });
     const appeared = await events.next(is('collision'));
-    assert.ok(Number(appeared.id) > Number(index.id));
+    // Ids are derived from content: the change's last event names the state it leads to, the index event before it
+    // has its own (docs/index-and-events.md §Event ids).
+    assert.match(appeared.id ?? '', /^[0-9]{1,16}$/);
+    assert.notEqual(appeared.id, index.id);
     assert.deepEqual(JSON.parse(appeared.data), { name: 'xray', state: 'new', collision: record });
     const answer = await skillsAnswer();
     assert.deepEqual(

@@ -38,10 +38,14 @@ export interface TestServerOptions {
   ready?: boolean;
   /** The address to bind (default 127.0.0.1); `base` still names 127.0.0.1. */
   listenHost?: string;
+  /** Serve the root of another test server (a second replica over the same files) instead of a new one. */
+  sharedRoot?: string;
 }
 
 export async function startServer(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
-  const { dir: root, cleanup } = await makeTempDir();
+  const shared = options.sharedRoot;
+  const { dir: root, cleanup } =
+    shared === undefined ? await makeTempDir() : { dir: shared, cleanup: async () => undefined };
   // Undone in reverse: the app (ending event streams), the registry (its watchers), then the files.
   const undo: Array<() => Promise<unknown>> = [cleanup];
   t.after(async () => {
@@ -49,7 +53,11 @@ export async function startServer(t: TestContext, options: TestServerOptions = {
   });
   const home = `${root}/home`;
   const cwd = `${root}/work`;
-  await writeTree(root, { 'home/.keep': '', 'work/.git/HEAD': 'ref: refs/heads/main\n', ...options.tree });
+  if (shared === undefined) {
+    await writeTree(root, { 'home/.keep': '', 'work/.git/HEAD': 'ref: refs/heads/main\n', ...options.tree });
+  } else if (options.tree !== undefined) {
+    await writeTree(root, options.tree);
+  }
   const settings = options.settings === undefined ? defaultSettings() : parseSettings(options.settings);
   const registry = new WorkspaceRegistry({
     home,
@@ -58,7 +66,6 @@ export async function startServer(t: TestContext, options: TestServerOptions = {
     settings,
     watch: options.watch ?? false,
     watcher: { coalesceMs: 10, rereadDelayMs: 40, reconcileIntervalMs: 60_000 },
-    firstEventId: 0,
     ...options.registry,
   });
   undo.push(() => registry.close());

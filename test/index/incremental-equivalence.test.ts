@@ -20,7 +20,6 @@ import { createScanMemo } from '../../src/discovery/scan-memo.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryResult, Profile, Settings, Skill } from '../../src/discovery/types.js';
-import { createEventIdSource } from '../../src/index/event-log.js';
 import { snapshotContent } from '../../src/index/snapshot.js';
 import { SnapshotSerializer } from '../../src/index/snapshot-json.js';
 import { WorkspaceIndex } from '../../src/index/workspace-index.js';
@@ -490,7 +489,6 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
           cwd: ctx.cwd,
           env: ctx.env,
           settings: ctx.settings,
-          ids: createEventIdSource(1),
           cache: createSkillFileCache(),
           watcher: { reconcileIntervalMs: 60_000 },
           discover: (context, options) => {

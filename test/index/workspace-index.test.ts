@@ -4,7 +4,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 import type { DiscoveryContext } from '../../src/discovery/types.js';
-import { createEventIdSource, type IndexEvent } from '../../src/index/event-log.js';
+import { chainedEventId, type IndexEvent, stateEventId } from '../../src/index/event-log.js';
 import { type DiscoverFn, WorkspaceIndex, type WorkspaceIndexOptions } from '../../src/index/workspace-index.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
@@ -23,7 +23,6 @@ async function openIndex(
     home: `${root}/home`,
     env: {},
     settings: defaultSettings(),
-    ids: createEventIdSource(0),
     watch: false,
     watcher: { coalesceMs: 10, rereadDelayMs: 40, reconcileIntervalMs: 60_000 },
     ...options,
@@ -79,11 +78,13 @@ describe('WorkspaceIndex', () => {
     await writeTree(root, { 'work/.claude/skills/pdf/SKILL.md': SK({ description: 'Claude PDF' }) });
     await index.rebuild();
     assert.equal(index.snapshot!.generation, 2);
+    // The change's first event chains from the state before it; its last names the state it leads to.
+    const indexId = chainedEventId(stateEventId(first.contentHash), 'index', events[0]!.json);
     assert.deepEqual(
       events.map((event) => [event.id, event.type, (event.data as { name?: string; state?: string }).state ?? null]),
       [
-        [1, 'index', null],
-        [2, 'collision', 'new'],
+        [indexId, 'index', null],
+        [stateEventId(index.snapshot!.contentHash), 'collision', 'new'],
       ],
     );
     assert.deepEqual(events[0]!.data, { generation: 2, added: [], removed: [], changed: [] });
@@ -190,7 +191,6 @@ describe('WorkspaceIndex', () => {
       cwd: dir,
       env: {},
       settings: defaultSettings(),
-      ids: createEventIdSource(0),
       watch: false,
       discover: async (ctx, options) => {
         await gate;

@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { describe, it } from 'node:test';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { parseSettings } from '../../src/discovery/settings.js';
+import { stateEventId } from '../../src/index/event-log.js';
 import { getJson, startServer, type TestServer } from '../helpers/app-server.js';
 import { SseClient, type SseEvent } from '../helpers/sse-client.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';
@@ -25,6 +26,13 @@ function data(event: SseEvent): unknown {
   return JSON.parse(event.data);
 }
 
+/** The id of the default workspace's current state (event-log.ts). */
+async function stateId(s: TestServer): Promise<string> {
+  const workspace = await s.registry.get();
+  await workspace.ready;
+  return String(stateEventId(workspace.snapshot!.contentHash));
+}
+
 /** Writes files and rebuilds the default workspace at once (deterministic, no watcher involved). */
 async function change(s: TestServer, tree: Parameters<typeof writeTree>[1]): Promise<void> {
   await writeTree(s.root, tree);
@@ -40,7 +48,7 @@ describe('GET /events', () => {
     assert.equal(client.headers['cache-control'], 'no-cache');
     const hello = await client.next();
     assert.equal(hello.event, 'hello');
-    assert.equal(hello.id, '0');
+    assert.equal(hello.id, await stateId(s));
     assert.equal(hello.retry, 3000);
     assert.deepEqual(data(hello), { generation: 1, skills: 1 });
   });
@@ -53,12 +61,13 @@ describe('GET /events', () => {
     await writeTree(s.root, { 'work/.musepi/skills/docx/SKILL.md': SK({ description: 'Word' }) });
     const added = await client.next(is('index'));
     assert.deepEqual(data(added), { generation: 2, added: ['docx'], removed: [], changed: [] });
-    assert.equal(Number(added.id) > 0, true);
+    assert.equal(added.id, await stateId(s));
     // Replaced in one rename, as editors save: a plain rewrite is briefly an empty file, which discovery skips.
     await writeAtomically(`${s.cwd}/.musepi/skills/pdf/SKILL.md`, SK({ name: 'pdf', description: 'PDF tools, v2' }));
     const changed = await client.next(is('index'));
     assert.deepEqual(data(changed), { generation: 3, added: [], removed: [], changed: ['pdf'] });
-    assert.equal(Number(changed.id) > Number(added.id), true);
+    assert.equal(changed.id, await stateId(s));
+    assert.notEqual(changed.id, added.id);
     await rm(`${s.cwd}/.musepi/skills/docx`, { recursive: true });
     const removed = await client.next(is('index'));
     assert.deepEqual(data(removed), { generation: 4, added: [], removed: ['docx'], changed: [] });
@@ -181,40 +190,43 @@ describe('GET /events', () => {
         ],
       ],
     );
-    const ids = replayed.map((event) => Number(event.id));
-    assert.deepEqual(
-      ids,
-      [...ids].sort((a, b) => a - b),
-    );
-    assert.equal(ids[0]! > Number(seen.id), true);
+    // The last event of the change to the current state carries that state's id; the others are distinct.
+    const ids = replayed.map((event) => event.id);
+    assert.equal(new Set([seen.id, ...ids]).size, 4);
+    assert.equal(ids[2], await stateId(s));
     // Live events follow the replay.
     await change(s, { 'work/.musepi/skills/c/SKILL.md': SK({ description: 'C' }) });
     const live = await second.next(is('index'));
     assert.deepEqual(data(live), { generation: 5, added: ['c'], removed: [], changed: [] });
-    assert.equal(Number(live.id) > ids[2]!, true);
+    assert.equal(live.id, await stateId(s));
     // The query parameter works like the header.
     const third = await connect(t, `${s.base}/events?lastEventId=${seen.id}`);
     await third.next(is('hello'));
     assert.deepEqual(data(await third.next()), { generation: 3, added: ['b'], removed: [], changed: [] });
   });
 
-  it('sends reset when the id is older than the held events, unknown or from the future', async (t) => {
+  it('sends reset when the id names a state that was evicted, never held, or is not an id', async (t) => {
     const s = await startServer(t, { tree: PDF_TREE, registry: { eventLogCapacity: 2 } });
-    for (const name of ['a', 'b', 'c'])
+    const states = [await stateId(s)];
+    for (const name of ['a', 'b', 'c']) {
       await change(s, { [`work/.musepi/skills/${name}/SKILL.md`]: SK({ description: name }) });
-    // Events 1, 2, 3 were logged and 1 was evicted: resuming from 0 would miss it.
-    for (const lastEventId of ['0', '99', 'not-a-number']) {
+      states.push(await stateId(s));
+    }
+    // Three changes were logged and the first was evicted: resuming from the first state would miss it.
+    for (const lastEventId of [states[0]!, '99', 'not-a-number']) {
       const client = await connect(t, `${s.base}/events`, { 'last-event-id': lastEventId });
       const hello = await client.next();
       assert.equal(hello.event, 'hello');
+      assert.equal(hello.id, states[3]);
       const reset = await client.next();
       assert.equal(reset.event, 'reset', lastEventId);
       assert.deepEqual(data(reset), { generation: 4 });
-      assert.equal(Number(reset.id) > Number(hello.id), true);
+      // A client that resumes from the reset's id after refetching `/skills` continues from the current state.
+      assert.equal(reset.id, states[3]);
       client.close();
     }
-    // Id 1 is the last evicted one: a client that saw it misses nothing.
-    const ok = await connect(t, `${s.base}/events`, { 'last-event-id': '1' });
+    // The state the evicted change led to: a client that saw it misses nothing.
+    const ok = await connect(t, `${s.base}/events`, { 'last-event-id': states[1]! });
     await ok.next(is('hello'));
     assert.deepEqual(data(await ok.next()), { generation: 3, added: ['b'], removed: [], changed: [] });
     assert.deepEqual(data(await ok.next()), { generation: 4, added: ['c'], removed: [], changed: [] });

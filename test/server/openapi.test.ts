@@ -33,6 +33,9 @@ describe('OpenAPI document', () => {
       'GET /events',
       'GET /health',
       'GET /mcp',
+      'GET /health/live',
+      'GET /health/ready',
+      'GET /metrics',
       'GET /prompt',
       'GET /skill/{name}',
       'GET /skill/{name}/{path}',
@@ -63,9 +66,15 @@ describe('OpenAPI document', () => {
     ]);
     const errorSchema = document.paths['/skills'].get.responses['400'].content['application/json'].schema;
     assert.deepEqual(errorSchema.required, ['statusCode', 'code', 'error', 'message']);
+    // The probes and the metrics describe the daemon, not a workspace: they open none (docs/deploy.md §Probes).
+    const daemonWide = new Set(['/health/ready', '/health/live', '/metrics']);
     for (const [path, methods] of Object.entries(
       document.paths as Record<string, Record<string, { parameters?: { name: string }[] }>>,
     )) {
+      if (daemonWide.has(path)) {
+        for (const operation of Object.values(methods)) assert.equal(operation.parameters, undefined, path);
+        continue;
+      }
       for (const [method, operation] of Object.entries(methods)) {
         assert.ok(
           (operation.parameters ?? []).some((parameter) => parameter.name === 'cwd'),

@@ -26,6 +26,8 @@ export interface PressureOptions {
   sampleIntervalMs: number;
   /** Seconds sent in `Retry-After`. */
   retryAfterS: number;
+  /** Told of every refused request (the daemon's metrics count them). */
+  onShed?: () => void;
 }
 
 export type PressureType = 'eventLoopDelay' | 'heapUsedBytes' | 'rssBytes' | 'descriptors';
@@ -44,7 +46,9 @@ export function defaultPressureOptions(): PressureOptions {
   };
 }
 
-const EXEMPT = new Set(['/health']);
+// Probes and the metrics scrape must answer under load: liveness stays 200 (an overloaded pod is drained by its
+// readiness, not restarted), readiness says why it is not ready, and the scrape shows the load.
+const EXEMPT = new Set(['/health', '/health/live', '/health/ready', '/metrics']);
 /** The histogram's own resolution, subtracted from its mean as @fastify/under-pressure did. */
 const RESOLUTION_MS = 10;
 
@@ -114,6 +118,7 @@ const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
       return;
     }
     request.log.warn({ type }, 'overloaded: refusing a request');
+    options.onShed?.();
     reply
       .code(503)
       .header('retry-after', String(options.retryAfterS))

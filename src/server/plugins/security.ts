@@ -18,10 +18,12 @@ const ALLOW_HEADERS =
 const EXPOSE_HEADERS = 'ETag, Last-Modified, Retry-After, X-Skill-Source-Path';
 const PREFLIGHT_MAX_AGE_S = '600';
 /**
- * Routes that answer without a token: liveness probes (Docker HEALTHCHECK) cannot carry one. Only their plain form
- * is open: `/health?cwd=DIR` would let anyone make the daemon index a directory and report on it.
+ * Routes that answer without a token: liveness probes (Docker HEALTHCHECK, Kubernetes probes) cannot carry one. Only
+ * their plain form is open: `/health?cwd=DIR` would let anyone make the daemon index a directory and report on it.
  */
-const OPEN_ROUTES = new Set(['/health']);
+const OPEN_ROUTES = new Set(['/health', '/health/ready', '/health/live']);
+/** `/metrics` is open only when `server.metrics` is `public` (a Prometheus that scrapes without credentials). */
+const METRICS_ROUTE = '/metrics';
 /** EventSource cannot set headers, so the SSE route also takes `?token=`. */
 const QUERY_TOKEN_ROUTES = new Set(['/events']);
 
@@ -88,6 +90,7 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
       if (reply.sent) return;
       const route = request.routeOptions.url;
       if (route !== undefined && OPEN_ROUTES.has(route) && !hasQueryKey(request, 'cwd')) return;
+      if (route === METRICS_ROUTE && options.getServerSettings().metrics === 'public') return;
       const presented = presentedToken(request, route);
       if (presented === undefined) {
         reply.header('www-authenticate', 'Bearer');

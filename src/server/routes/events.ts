@@ -4,8 +4,10 @@
 // (header or `lastEventId` query) or, when that id is too old or unknown, `reset`; then live events. Reading the
 // snapshot, computing the replay and subscribing happen in one synchronous step, so no event falls between them.
 //
-// Ids only grow within a stream: `hello` carries the position the stream continues from (the resumed id, or the
-// daemon's current id), which is also the right value for a client to send back as `Last-Event-ID`.
+// Ids are derived from the index's content (event-log.ts), so an id from another replica serving the same files
+// resumes here: replayed when this daemon holds that position, `reset` when it does not. `hello` carries the
+// position the stream continues from (the resumed id, or the workspace's current position), which is also the right
+// value for a client to send back as `Last-Event-ID`; `reset` carries the current position.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
@@ -64,7 +66,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         resumeFrom === undefined ? undefined : EVENT_ID.test(resumeFrom) ? Number(resumeFrom) : Number.NaN;
       const replay = resumeId === undefined ? undefined : log.since(resumeId);
       const write = writer(reply);
-      const helloId = replay?.kind === 'replay' ? resumeId! : log.currentId();
+      const helloId = replay?.kind === 'replay' ? resumeId! : log.headId;
       write(
         helloId,
         'hello',
@@ -72,7 +74,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.eventStreams.retryMs,
       );
       if (replay?.kind === 'reset') {
-        write(log.allocateId(), 'reset', JSON.stringify({ generation: snapshot.generation }));
+        write(log.headId, 'reset', JSON.stringify({ generation: snapshot.generation }));
       } else if (replay !== undefined) {
         for (const event of replay.events) if (accepts(wanted, event)) write(event.id, event.type, event.json);
       }

@@ -1,10 +1,14 @@
 // `GET /health`: answers even before the first index (status `starting`), and without a token, so that liveness
 // probes work (the security plugin leaves this route open).
+// `GET /health/ready` and `GET /health/live`: the probes of an orchestrator (docs/deploy.md §Probes), open and cheap
+// (no workspace is opened, nothing is read from disk). Ready: the default workspace has its first index, its watcher
+// (or poller) runs, and the daemon is not shedding load; a Service sends no traffic to a pod before that. Live: the
+// process answers; it stays 200 under load, so that an overloaded pod is drained, not restarted.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { isSkillsdError } from '../../discovery/errors.js';
+import { isSkillsdError, SkillsdError } from '../../discovery/errors.js';
 import { CwdQuery, errorResponses } from '../schemas/common.js';
-import { HealthResponse } from '../schemas/health.js';
+import { HealthResponse, LiveResponse, ReadyResponse } from '../schemas/health.js';
 
 export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -30,5 +34,33 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
       return { ...truthful(app.registry.health(await app.registry.get(cwd))), ...server };
     },
+  );
+
+  app.get(
+    '/health/ready',
+    {
+      schema: {
+        summary: 'Readiness: first index built, watcher running, not shedding load (503 `NotReady` otherwise)',
+        response: { 200: ReadyResponse, ...errorResponses(503) },
+      },
+    },
+    async () => {
+      const reason =
+        app.registry.notReadyReason() ?? (app.isUnderPressure() ? 'the daemon is shedding load' : undefined);
+      if (reason !== undefined) throw new SkillsdError('NotReady', `Not ready: ${reason}`);
+      const health = app.registry.health();
+      return {
+        status: 'ready' as const,
+        generation: health.generation,
+        skills: health.skills,
+        watchMode: health.watchMode,
+      };
+    },
+  );
+
+  app.get(
+    '/health/live',
+    { schema: { summary: 'Liveness: the process answers', response: { 200: LiveResponse } } },
+    async () => ({ status: 'live' as const, uptimeS: Math.floor(process.uptime()) }),
   );
 };

@@ -19,3 +19,15 @@ export const HealthResponse = Type.Object({
   eventStreams: Type.Integer({ description: 'Open `/events` streams, all workspaces' }),
   overloaded: Type.Boolean({ description: 'True while other routes answer 503 `Overloaded` (see SECURITY.md)' }),
 });
+
+export const ReadyResponse = Type.Object({
+  status: Type.Literal('ready'),
+  generation: Type.Integer({ description: 'Generation of the default workspace' }),
+  skills: Type.Integer({ description: 'Skills loaded in the default workspace' }),
+  watchMode: Type.Enum(['events', 'polling', 'off']),
+});
+
+export const LiveResponse = Type.Object({
+  status: Type.Literal('live'),
+  uptimeS: Type.Integer(),
+});

@@ -1,0 +1,150 @@
+// The daemon's Prometheus metrics (`GET /metrics`, docs/deploy.md §Metrics), through prom-client. One registry per
+// app, not prom-client's global one, so that several apps in one process (the tests) keep their figures apart.
+//
+// Figures that another part already counts (open SSE streams, the index's size, the watcher's mode) are read when
+// scraped, through `collect`, so the hot paths pay nothing for them. What happens (requests, reloads, shed requests)
+// is counted where it happens. Other faces report their own sessions through `setMcpSessions`.
+
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+
+/** What the metrics read at scrape time. */
+export interface MetricsSources {
+  /** Open `/events` streams, all workspaces. */
+  eventStreams: () => number;
+  /** The default workspace: loaded skills (0 before its first index), watcher mode, live workspaces. */
+  index: () => { skills: number; watchMode: 'events' | 'polling' | 'off'; workspaces: number; ready: boolean };
+}
+
+export const WATCH_MODES = ['events', 'polling', 'off'] as const;
+
+/** Seconds: a poll answered from memory takes well under a millisecond, a file read a few, a cold index seconds. */
+const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+/** Seconds: a reload of a few changed files takes milliseconds; a full discovery of 10,000 skills about a second. */
+const RELOAD_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export class SkillsdMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'method' | 'route' | 'status'>;
+  private readonly requestSeconds: Histogram<'method' | 'route'>;
+  private readonly reloads: Counter<'changed'>;
+  private readonly reloadSeconds: Histogram;
+  private readonly shed: Counter;
+  private readonly mcpSessions: Gauge;
+  private sources: MetricsSources | undefined;
+
+  constructor() {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: 'skillsd_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.requestSeconds = new Histogram({
+      name: 'skillsd_http_request_duration_seconds',
+      help: 'Time from a request to its answer, by method and route pattern',
+      labelNames: ['method', 'route'],
+      buckets: REQUEST_BUCKETS,
+      registers,
+    });
+    this.reloads = new Counter({
+      name: 'skillsd_index_reloads_total',
+      help: 'Index rebuilds, by whether the answer changed',
+      labelNames: ['changed'],
+      registers,
+    });
+    this.reloadSeconds = new Histogram({
+      name: 'skillsd_index_reload_duration_seconds',
+      help: 'Time one index rebuild took (discovery and snapshot)',
+      buckets: RELOAD_BUCKETS,
+      registers,
+    });
+    this.shed = new Counter({
+      name: 'skillsd_shed_requests_total',
+      help: 'Requests refused with 503 Overloaded while the daemon shed load',
+      registers,
+    });
+    this.mcpSessions = new Gauge({
+      name: 'skillsd_mcp_sessions',
+      help: 'Open MCP sessions (Streamable HTTP)',
+      registers,
+    });
+    const metrics = this;
+    new Gauge({
+      name: 'skillsd_sse_streams',
+      help: 'Open /events streams, all workspaces',
+      registers,
+      collect() {
+        this.set(metrics.sources?.eventStreams() ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'skillsd_index_skills',
+      help: 'Skills loaded in the default workspace',
+      registers,
+      collect() {
+        this.set(metrics.sources?.index().skills ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'skillsd_index_ready',
+      help: '1 once the default workspace has its first index',
+      registers,
+      collect() {
+        this.set(metrics.sources?.index().ready === true ? 1 : 0);
+      },
+    });
+    new Gauge({
+      name: 'skillsd_workspaces',
+      help: 'Workspaces indexed, the default one included',
+      registers,
+      collect() {
+        this.set(metrics.sources?.index().workspaces ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'skillsd_watch_mode',
+      help: "1 for the default workspace's watcher mode (events, polling, or off), 0 for the others",
+      labelNames: ['mode'],
+      registers,
+      collect() {
+        const mode = metrics.sources?.index().watchMode ?? 'off';
+        for (const each of WATCH_MODES) this.set({ mode: each }, each === mode ? 1 : 0);
+      },
+    });
+    // Process figures (CPU, memory, descriptors, event-loop lag, heap) under prom-client's standard names.
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Connects the scrape-time figures (the app does, once its plugins exist). */
+  attach(sources: MetricsSources): void {
+    this.sources = sources;
+  }
+
+  /** One answered request; `route` is the route pattern (`/skill/:name`), never the raw path, to bound the labels. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    this.requests.inc({ method, route, status: String(status) });
+    this.requestSeconds.observe({ method, route }, seconds);
+  }
+
+  /** One index rebuild (any workspace). */
+  observeReload(seconds: number, changed: boolean): void {
+    this.reloads.inc({ changed: changed ? 'true' : 'false' });
+    this.reloadSeconds.observe(seconds);
+  }
+
+  /** One request refused for load. */
+  countShed(): void {
+    this.shed.inc();
+  }
+
+  /** The number of open MCP sessions: the MCP face sets it whenever a session opens or closes. */
+  setMcpSessions(count: number): void {
+    this.mcpSessions.set(count);
+  }
+
+  /** The exposition text and its content type. */
+  async scrape(): Promise<{ body: string; contentType: string }> {
+    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+}
