@@ -35,7 +35,16 @@ if (build.status !== 0) process.exit(build.status ?? 1);
 const concurrency = process.env.SKILLSD_TEST_CONCURRENCY ?? '3';
 const run = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, '--test-reporter=spec', ...files],
+  // A test that hangs fails after 5 minutes instead of holding the run (the slowest test takes under one minute).
+  [
+    '--import',
+    'tsx',
+    '--test',
+    `--test-concurrency=${concurrency}`,
+    '--test-timeout=300000',
+    '--test-reporter=spec',
+    ...files,
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 process.exit(run.status ?? 1);

@@ -132,7 +132,8 @@ describe('skillsd shutdown', () => {
     try {
       const firstChunk = new Promise<string>((resolve, reject) => {
         const req = request(`${daemon.url}/events`, { headers: { accept: 'text/event-stream' } }, (response) => {
-          assert.equal(response.statusCode, 200);
+          // Rejected, not thrown: a throw in this callback would leave the promise, and the test, waiting forever.
+          if (response.statusCode !== 200) reject(new Error(`GET /events answered ${response.statusCode}`));
           response.setEncoding('utf8');
           response.once('data', (chunk: string) => resolve(chunk));
           response.on('error', () => undefined);
@@ -141,11 +142,10 @@ describe('skillsd shutdown', () => {
         req.end();
       });
       assert.match(await firstChunk, /event: hello/);
-      const signalled = Date.now();
       daemon.process.child.kill('SIGTERM');
-      const exit = await daemon.process.waitForExit(5000);
+      // Exit code 0 is the proof of the 5 s bound: past it, the daemon's shutdown guard exits 1 on its own clock.
+      const exit = await daemon.process.waitForExit();
       assert.deepEqual(exit, { code: 0, signal: null });
-      assert.ok(Date.now() - signalled < 5000);
       assert.ok(daemon.process.logs.some((line) => line.msg === 'skillsd stopped'));
     } finally {
       await daemon.process.kill();
@@ -163,7 +163,7 @@ describe('skillsd shutdown', () => {
       assert.deepEqual(new Set(answers), new Set([200]));
       // The signal follows the last answer at once: lines still queued in the log stream must be written on exit.
       daemon.process.child.kill('SIGTERM');
-      assert.deepEqual(await daemon.process.waitForExit(5000), { code: 0, signal: null });
+      assert.deepEqual(await daemon.process.waitForExit(), { code: 0, signal: null });
       const lines = daemon.process.logs.filter(
         (line) => line.msg === 'request completed' && line.path === '/skills/lint',
       );
@@ -180,7 +180,7 @@ describe('skillsd shutdown', () => {
     const daemon = await startDaemon(['serve', '--port', '0', '--cwd', env.workspace], { home: env.home });
     try {
       daemon.process.child.kill('SIGINT');
-      assert.deepEqual(await daemon.process.waitForExit(5000), { code: 0, signal: null });
+      assert.deepEqual(await daemon.process.waitForExit(), { code: 0, signal: null });
     } finally {
       await daemon.process.kill();
       await env.cleanup();

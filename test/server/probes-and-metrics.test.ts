@@ -101,7 +101,12 @@ describe('GET /health/ready and /health/live', () => {
       await gate;
       return discoverSkills(ctx, options);
     };
-    const s = await startServer(t, { tree: TREE, registry: { discover: slow }, app: { pressure: NO_LAG_SHEDDING } });
+    const s = await startServer(t, {
+      tree: TREE,
+      ready: false,
+      registry: { discover: slow },
+      app: { pressure: NO_LAG_SHEDDING },
+    });
     const waiting = await getJson(`${s.base}/health/ready`);
     assert.equal(waiting.status, 503);
     assert.equal(waiting.body.code, 'NotReady');
