@@ -92,11 +92,9 @@ describe('SkillsdClient', () => {
         { generation: 3, added: ['b'], removed: [], changed: [] },
       ],
     );
-    const ids = events.filter((event) => event.event !== 'hello').map((event) => Number(event.id));
-    assert.deepEqual(
-      ids,
-      [...ids].sort((a, b) => a - b),
-    );
+    // Ids name states of the index (derived from its content), so they need not grow; each change has its own.
+    const ids = events.filter((event) => event.event !== 'hello').map((event) => event.id);
+    assert.equal(new Set(ids).size, ids.length);
     assert.equal(subscription.lastEventId, index[1]?.id);
   });
 
