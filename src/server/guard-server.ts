@@ -5,6 +5,7 @@
 // connections.
 
 import type { Server } from 'node:http';
+import { descriptorDrain } from './descriptor-drain.js';
 
 export interface ServerGuardOptions {
   maxConnections: number;
@@ -18,9 +19,12 @@ export interface ServerGuardOptions {
 
 export function guardServer(server: Server, options: ServerGuardOptions): void {
   server.maxConnections = options.maxConnections;
+  const drain = descriptorDrain(server);
   // One line when refusing starts and one when it stops, with the count: a flood must not become a flood of logs.
   let dropped = 0;
   server.on('drop', () => {
+    // Connections closed while the drain empties the queue are not the cap's refusals.
+    if (drain.draining) return;
     dropped++;
     if (dropped === 1) {
       options.log.warn(
@@ -39,7 +43,12 @@ export function guardServer(server: Server, options: ServerGuardOptions): void {
     if (!server.listening) return;
     if (error.code === 'EMFILE' || error.code === 'ENFILE') {
       options.onShortage();
-      options.log.warn({ code: error.code }, 'out of file descriptors: a connection could not be accepted');
+      // This runs inside libuv's accept loop, which calls again at once until an accept succeeds: one line per
+      // drain, and the drain makes the next accept succeed (descriptor-drain.ts).
+      if (!drain.draining) {
+        options.log.warn({ code: error.code }, 'out of file descriptors: a connection could not be accepted');
+      }
+      drain.release();
       return;
     }
     // Other errors after listening (none are known to happen) are logged, not fatal.

@@ -7,6 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { WAIT_MS } from '../helpers/deadlines.js';
 import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
@@ -50,6 +51,30 @@ async function untilAnswered(url: string, headers: Record<string, string>, statu
   }
 }
 
+/**
+ * Calls `attempt` until `done` holds for its answer; past the deadline, fails with the last answer and the daemon's
+ * last log lines (a loop without a bound held a loaded run for its whole five-minute test timeout, and said nothing).
+ */
+async function repeatUntil<T>(
+  what: string,
+  attempt: () => Promise<T>,
+  done: (answer: T) => boolean,
+  daemon: RunningDaemon,
+): Promise<T> {
+  const deadline = Date.now() + WAIT_MS;
+  let answer = await attempt();
+  while (!done(answer)) {
+    if (Date.now() > deadline) {
+      const logs = daemon.process.logs.slice(-20).map((line) => JSON.stringify(line));
+      throw new Error(
+        `waited ${WAIT_MS} ms for ${what}; last answer ${JSON.stringify(answer)}; logs:\n${logs.join('\n')}`,
+      );
+    }
+    answer = await attempt();
+  }
+  return answer;
+}
+
 async function exhaust(daemon: RunningDaemon, headers: Record<string, string>): Promise<void> {
   const sockets = await flood(daemon.port, FLOOD);
   try {
@@ -71,7 +96,12 @@ async function exhaust(daemon: RunningDaemon, headers: Record<string, string>): 
     status: string;
     overloaded: boolean;
   };
-  while (body.overloaded) body = (await (await fetch(`${daemon.url}/health`, { headers })).json()) as typeof body;
+  body = await repeatUntil(
+    '/health to clear',
+    async () => (await (await fetch(`${daemon.url}/health`, { headers })).json()) as typeof body,
+    (answer) => !answer.overloaded,
+    daemon,
+  );
   assert.equal(body.status, 'ok');
   await daemon.process.waitForLog((line) => /^accepting connections again after refusing \d+$/.test(line.msg));
   assert.equal(daemon.process.running, true);
@@ -138,8 +168,12 @@ describe('descriptors really exhausted (the app with no connection cap, under pr
     const sockets = await flood(daemon.port, 400);
     try {
       // Every descriptor is in use: reading a skill's file fails for want of one, and that is overload (503).
-      let file = await kept.get('/skill/pdf');
-      while (file.status === 200) file = await kept.get('/skill/pdf');
+      const file = await repeatUntil(
+        'GET /skill/pdf to be refused',
+        () => kept.get('/skill/pdf'),
+        (answer) => answer.status !== 200,
+        daemon,
+      );
       assert.equal(file.status, 503);
       assert.equal(file.headers['retry-after'], '5');
       assert.deepEqual(JSON.parse(file.body), {
@@ -152,11 +186,16 @@ describe('descriptors really exhausted (the app with no connection cap, under pr
       // /health says so while it lasts (Retry-After seconds after the last shortage: on a loaded machine that may
       // have passed, and the next file read renews it); the samples taken meanwhile need no descriptor
       // (process.memoryUsage() would have thrown EMFILE from a timer here and ended the process).
-      health = JSON.parse((await kept.get('/health')).body);
-      while (!health.overloaded) {
-        assert.equal((await kept.get('/skill/pdf')).status, 503);
-        health = JSON.parse((await kept.get('/health')).body);
-      }
+      health = await repeatUntil(
+        '/health to say overloaded',
+        async () => {
+          const answer = JSON.parse((await kept.get('/health')).body) as typeof health;
+          if (!answer.overloaded) assert.equal((await kept.get('/skill/pdf')).status, 503);
+          return answer;
+        },
+        (answer) => answer.overloaded,
+        daemon,
+      );
       assert.equal(health.status, 'overloaded');
       assert.equal(health.overloaded, true);
       assert.equal(daemon.process.running, true);
@@ -164,8 +203,12 @@ describe('descriptors really exhausted (the app with no connection cap, under pr
       for (const socket of sockets) socket.destroy();
     }
     // Once the connections go, the next samples clear the state: the same connection is answered again.
-    health = JSON.parse((await kept.get('/health')).body);
-    while (health.overloaded) health = JSON.parse((await kept.get('/health')).body);
+    health = await repeatUntil(
+      '/health to clear',
+      async () => JSON.parse((await kept.get('/health')).body) as typeof health,
+      (answer) => !answer.overloaded,
+      daemon,
+    );
     assert.equal(health.status, 'ok');
     assert.equal((await kept.get('/skill/pdf')).status, 200);
     assert.equal(
@@ -207,6 +250,7 @@ class KeptConnection {
   /** `GET path` on this connection: the status, lower-cased headers and body of the answer. */
   async get(path: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
     this.socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    const deadline = Date.now() + WAIT_MS;
     for (;;) {
       const head = this.buffer.indexOf('\r\n\r\n');
       const length = head < 0 ? undefined : Number(/content-length: (\d+)/i.exec(this.buffer.slice(0, head))?.[1]);
@@ -222,8 +266,14 @@ class KeptConnection {
         return { status: Number(statusLine.split(' ')[1]), headers, body };
       }
       if (this.socket.destroyed) throw new Error(`the kept connection closed; received ${this.buffer}`);
+      if (Date.now() > deadline)
+        throw new Error(`no answer to GET ${path} within ${WAIT_MS} ms; received ${this.buffer}`);
       await new Promise<void>((resolve) => {
-        this.waiting = resolve;
+        const timer = setTimeout(resolve, deadline - Date.now() + 1);
+        this.waiting = () => {
+          clearTimeout(timer);
+          resolve();
+        };
       });
     }
   }

@@ -18,7 +18,15 @@ const app = await buildApp({
   logger,
   // A loaded test machine may lag the loop: only descriptors are under test here.
   pressure: { sampleIntervalMs: 100, maxEventLoopDelayMs: 60_000 },
-  connections: { maxConnections: 1_000_000 },
+  // No cap, and no deadline that would close the flood's silent connections (or the test's kept one) while a loaded
+  // machine runs the test slowly: descriptors stay used until the test lets them go.
+  connections: {
+    maxConnections: 1_000_000,
+    headersTimeoutMs: 290_000,
+    requestTimeoutMs: 300_000,
+    idleTimeoutMs: 600_000,
+    keepAliveTimeoutMs: 600_000,
+  },
 });
 await (await registry.get()).ready;
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
