@@ -3,10 +3,13 @@
 // skill and why, every candidate with what happened to it, and advice. It scans with the discovery's own scanner;
 // the winners and losers are the discovery result's, passed in. Nothing here changes what loads.
 
-import { basename, dirname } from 'node:path';
-import { planProviders } from '../providers.js';
+import { lstat } from 'node:fs/promises';
+import { basename, dirname, join, relative } from 'node:path';
+import { scanAgentPluginDir } from '../plugins/agent-plugins.js';
+import { planPluginProviders } from '../plugins/plan-plugin-providers.js';
+import { type ProviderDir, planProviders } from '../providers.js';
 import { CUSTOM_DISPLAY_NAME, CUSTOM_PROVIDER } from '../run-provider.js';
-import { scanSkillsDir } from '../scan-skills-dir.js';
+import { type ScanOptions, type ScanResult, scanSelfSkill, scanSkillsDir } from '../scan-skills-dir.js';
 import type { SkillFileCache } from '../skill-file-cache.js';
 import type { Collision, DiscoveryContext, Level, Skill, SkillDiagnostic } from '../types.js';
 import { expandCustomDirectory, resolveWorkspaceContext } from '../workspace-context.js';
@@ -23,8 +26,11 @@ export interface DiagnoseInput {
   cache?: SkillFileCache;
 }
 
-interface ScannedDir {
+interface ScannedDir extends Pick<ProviderDir, 'plugin' | 'namePrefix' | 'includeSelf' | 'agentPlugin'> {
+  /** Where the directory is on disk. */
   path: string;
+  /** As records show it, when that differs (a relative custom directory keeps its written form). */
+  shownDir?: string;
   provider: string;
   providerName: string;
   level: Level;
@@ -46,10 +52,15 @@ export async function diagnoseWorkspace(input: DiagnoseInput): Promise<Workspace
   const ws = await resolveWorkspaceContext(ctx);
   const dirs: ScannedDir[] = [];
   const managedDirs: ScannedDir[] = [];
-  for (const plan of planProviders(ws)) {
+  // The plugin providers' directories come from their registries, exactly as discovery places them (§4a).
+  for (const plan of planProviders(ws, await planPluginProviders(ws))) {
     for (const dir of plan.dirs) {
-      const scanned = {
+      const scanned: ScannedDir = {
         path: dir.path,
+        ...(dir.plugin === undefined ? {} : { plugin: dir.plugin }),
+        ...(dir.namePrefix === undefined ? {} : { namePrefix: dir.namePrefix }),
+        ...(dir.includeSelf === undefined ? {} : { includeSelf: dir.includeSelf }),
+        ...(dir.agentPlugin === undefined ? {} : { agentPlugin: dir.agentPlugin }),
         provider: plan.id,
         providerName: plan.displayName,
         level: dir.level,
@@ -60,11 +71,12 @@ export async function diagnoseWorkspace(input: DiagnoseInput): Promise<Workspace
     }
   }
   for (const entry of ctx.settings.skills.customDirectories) {
-    // Looked at where it is on disk (a relative entry is read under CWD).
+    // Looked at where it is on disk (a relative entry is read under CWD); named as its records name it.
     const custom = expandCustomDirectory(entry, ws.home, ws.cwd);
     if (custom === undefined) continue;
     dirs.push({
       path: custom.path,
+      ...(custom.shown === custom.path ? {} : { shownDir: custom.shown }),
       provider: CUSTOM_PROVIDER,
       providerName: CUSTOM_DISPLAY_NAME,
       level: 'user',
@@ -128,19 +140,26 @@ async function diagnoseDirectory(
   const look = await lookAtSkillsDirectory(dir.path);
   const diagnostics: SkillDiagnostic[] = [];
   const profile = input.ctx.settings.profile;
-  const scan = await scanSkillsDir(dir.path, {
+  const scan = await scanDirectory(dir, {
     requireDescription: dir.requireDescription,
     profile,
     provider: dir.provider,
     providerName: dir.providerName,
     level: dir.level,
     diagnostics,
+    ...(dir.shownDir === undefined ? {} : { shownDir: dir.shownDir }),
+    ...(dir.plugin === undefined ? {} : { plugin: dir.plugin }),
+    ...(dir.namePrefix === undefined ? {} : { namePrefix: dir.namePrefix }),
     ...(input.cache === undefined ? {} : { cache: input.cache }),
   });
+  // A plugin root that is a skill itself: its own SKILL.md is a candidate too.
+  const skillFiles = !scan.self ? look.skillFiles : [join(dir.path, 'SKILL.md'), ...look.skillFiles];
   const findings = [...look.findings];
   const candidates: CandidateReport[] = [];
   const byFile = new Map(scan.skills.map((skill) => [skill.filePath, skill]));
-  for (const filePath of look.skillFiles) {
+  for (const diskPath of skillFiles) {
+    // Records name the file as the directory is written (shownDir); findings name it the same way.
+    const filePath = dir.shownDir === undefined ? diskPath : join(dir.shownDir, relative(dir.path, diskPath));
     const skill = byFile.get(filePath);
     const fileFindings = await skillFileFindings({
       filePath,
@@ -157,7 +176,7 @@ async function diagnoseDirectory(
           message: 'the file does not make a skill (it vanished or changed while being read)',
         };
       candidates.push({
-        name: basename(dirname(filePath)),
+        name: `${dir.namePrefix ?? ''}${basename(dirname(filePath))}`,
         filePath,
         source: {
           id: `${dir.provider}:${dir.level}`,
@@ -165,9 +184,10 @@ async function diagnoseDirectory(
           providerName: dir.providerName,
           level: dir.level,
           path: filePath,
+          ...(dir.plugin === undefined ? {} : { plugin: dir.plugin }),
         },
         outcome: 'skipped',
-        reason: cause.message,
+        reason: scan.skipReasons.get(basename(dirname(diskPath))) ?? cause.message,
         findings: fileFindings,
       });
       continue;
@@ -188,4 +208,34 @@ async function diagnoseDirectory(
     findings,
     candidates,
   };
+}
+
+/**
+ * The directory scanned as discovery scans it (run-provider.ts): an Agent Plugins root strictly, a plugin root that
+ * is a skill itself with its own SKILL.md first. For Agent Plugins, why a folder was skipped comes from the scan's
+ * warnings, by folder name.
+ */
+async function scanDirectory(
+  dir: ScannedDir,
+  options: ScanOptions,
+): Promise<ScanResult & { self: boolean; skipReasons: Map<string, string> }> {
+  const skipReasons = new Map<string, string>();
+  if (dir.agentPlugin !== undefined) {
+    const found = await scanAgentPluginDir({ path: dir.path, level: dir.level, ...dir.agentPlugin });
+    for (const warning of found.warnings) {
+      const skipped = /Skipping skill "([^"]*)": (.*)$/s.exec(warning);
+      if (skipped !== null) skipReasons.set(skipped[1]!, skipped[2]!);
+    }
+    return { ...found, self: false, skipReasons };
+  }
+  const listed = await scanSkillsDir(dir.path, options);
+  if (dir.includeSelf !== true) return { ...listed, self: false, skipReasons };
+  const hasOwn = await lstat(join(dir.path, 'SKILL.md')).then(
+    () => true,
+    () => false,
+  );
+  if (!hasOwn) return { ...listed, self: false, skipReasons };
+  const { diagnostics: _, ...selfOptions } = options;
+  const own = await scanSelfSkill(dir.path, selfOptions);
+  return { ...listed, skills: own === undefined ? listed.skills : [own, ...listed.skills], self: true, skipReasons };
 }

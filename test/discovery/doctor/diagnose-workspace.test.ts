@@ -300,6 +300,26 @@ describe('doctor: pipeline outcomes', () => {
     );
   });
 
+  it('a relative custom directory: candidates are named as the records name them, as written', async () => {
+    const { ctx } = await workspace({
+      'P/team-skills/review/SKILL.md': SK({ name: 'review', description: 'Reviews' }),
+      'P/team-skills/broken/SKILL.md': '---\nname: broken\n---\n',
+    });
+    const settings = parseSettings({ skills: { customDirectories: ['team-skills'] } });
+    const { result, diagnosis } = await diagnose({ ...ctx, settings });
+    assert.equal(result.skills.find((skill) => skill.name === 'review')?.filePath, 'team-skills/review/SKILL.md');
+    const review = diagnoseName('review', diagnosis, undefined);
+    assert.deepEqual(
+      review.candidates.map((c) => [c.outcome, c.source.id, c.filePath]),
+      [['loaded', 'custom:user', 'team-skills/review/SKILL.md']],
+    );
+    const broken = diagnoseName('broken', diagnosis, undefined);
+    assert.deepEqual(
+      broken.candidates.map((c) => [c.outcome, c.filePath]),
+      [['skipped', 'team-skills/broken/SKILL.md']],
+    );
+  });
+
   it('skills.enabled false: one info finding, nothing read', async () => {
     const { ctx } = await workspace({});
     const settings = parseSettings({ skills: { enabled: false } });

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { discoverSkills } from '../../../src/discovery/discover-skills.js';
+import { diagnoseName, diagnoseWorkspace } from '../../../src/discovery/doctor/diagnose-workspace.js';
 import type { DiscoveryContext, DiscoveryResult } from '../../../src/discovery/types.js';
 import { workspaceFactory } from '../../helpers/discovery-workspace.js';
 import { enabledPlugins, entry, registry } from '../../helpers/plugin-trees.js';
@@ -451,6 +452,34 @@ describe('claude-plugins: ranking, gate and profiles', () => {
     assert.deepEqual(pluginSkills(base, xcsh), [
       ['tools:lint', 'claude-plugins:user', 'tools@m', 'tools/skills/lint/SKILL.md'],
     ]);
+    // The doctor sees the same candidates under the same prefixed names, and why the filtered one is out.
+    const xcshCtx = {
+      ...ctx,
+      settings: {
+        ...ctx.settings,
+        profile: 'xcsh' as const,
+        skills: { ...ctx.settings.skills, ignoredSkills: ['tools:format'] },
+      },
+    };
+    const diagnosis = await diagnoseWorkspace({ ctx: xcshCtx, skills: xcsh.skills, collisions: xcsh.collisions });
+    const outcomes = (name: string) =>
+      diagnoseName(
+        name,
+        diagnosis,
+        xcsh.skills.find((skill) => skill.name === name),
+      ).candidates.map((candidate) => [
+        candidate.outcome,
+        candidate.source.id,
+        candidate.source.plugin,
+        candidate.filePath.slice(base.length + 1),
+      ]);
+    assert.deepEqual(outcomes('tools:lint'), [
+      ['loaded', 'claude-plugins:user', 'tools@m', 'tools/skills/lint/SKILL.md'],
+    ]);
+    assert.deepEqual(outcomes('tools:format'), [
+      ['filtered', 'claude-plugins:user', 'tools@m', 'tools/skills/fmt/SKILL.md'],
+    ]);
+    assert.ok(diagnosis.directories.some((dir) => dir.path === join(base, 'tools/skills') && dir.skills === 2));
     const omp = await run({ ...ctx, settings: { ...ctx.settings, profile: 'omp' } });
     assert.deepEqual(
       pluginSkills(base, omp).map(([name, , plugin]) => [name, plugin]),
