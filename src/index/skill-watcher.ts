@@ -63,7 +63,10 @@ export interface SkillWatcherOptions {
 }
 
 export interface SkillWatcher {
-  /** Re-arms for a new target list; targets present before and after keep their watches (no event is lost). */
+  /**
+   * Re-arms for a new target list; targets present before and after keep their watches (no event is lost). The new
+   * targets are reported to onChange once armed.
+   */
   update(targets: WatchTargets): Promise<void>;
   /** Runs the reconciliation scan now; true if it found a difference (and called onChange). */
   reconcileNow(): Promise<boolean>;
@@ -188,7 +191,19 @@ class SkillWatcherImpl implements SkillWatcher {
 
   update(targets: WatchTargets): Promise<void> {
     return this.enqueue(async () => {
-      if (!this.closed) await this.armNew(this.applyTargets(targets));
+      if (this.closed) return;
+      const started = performance.now();
+      const added = this.applyTargets(targets);
+      await this.armNew(added);
+      // The caller read these before they were watched (a rebuild found a new plugin manifest or skills directory,
+      // then asked for it to be watched): a change made in between is in no fingerprint and has no event. Reported
+      // once armed, they are read again; a rebuild that finds them as they were changes nothing.
+      if (added.length > 0 && !this.closed)
+        this.emit(
+          added.map((target) => target.path),
+          'armed',
+          started,
+        );
     });
   }
 

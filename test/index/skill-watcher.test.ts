@@ -576,6 +576,30 @@ describe('createSkillWatcher', () => {
     rec.assertReported(mark, [join(two, 'b', 'SKILL.md')]);
   });
 
+  it('update() reports the targets it adds once they are armed: a change made before they were watched is read', async (t) => {
+    const box = await Sandbox.create(t);
+    const dir = box.dir;
+    await writeTree(dir, {
+      'one/a/SKILL.md': SK({ description: 'a' }),
+      'two/b/SKILL.md': SK({ description: 'b' }),
+      'plugin/plugin.json': '{"name":"p"}',
+    });
+    const one = join(dir, 'one');
+    const two = join(dir, 'two');
+    const manifest = join(dir, 'plugin', 'plugin.json');
+    const { watcher, rec } = await box.watch({ skillDirs: [one], markerDirs: [] }, NO_RECHECK);
+    // The caller read `two` and the manifest, then they changed, then it asked for them to be watched.
+    await writeFile(manifest, '{"name":"Bad Name"}');
+    await writeFile(join(two, 'b', 'SKILL.md'), SK({ description: 'edited before the watch' }));
+    const mark = rec.mark();
+    await watcher.update({ skillDirs: [one, two], markerDirs: [], files: [manifest] });
+    rec.assertReported(mark, [manifest, two]);
+    // Targets already watched are not reported again.
+    const again = rec.mark();
+    await watcher.update({ skillDirs: [one, two], markerDirs: [], files: [manifest] });
+    rec.assertReported(again, []);
+  });
+
   it('close() releases every watch and timer', async (t) => {
     const dir = (await Sandbox.create(t)).dir;
     await writeTree(dir, {
