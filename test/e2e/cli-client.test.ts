@@ -198,7 +198,7 @@ describe('client commands with no daemon', () => {
     const note = `skillsd: no daemon running (nothing answers at ${url}); answered in-process for ${project}\n`;
 
     const ls = await runClient(['ls', '--json'], opts);
-    assert.equal(ls.code, 0);
+    assert.equal(ls.code, 0, ls.stderr);
     assert.equal(ls.stderr, note);
     // The same answer a daemon started there gives.
     const daemon = await daemonIn(t, home, project);
@@ -211,10 +211,10 @@ describe('client commands with no daemon', () => {
     const body = await runClient(['cat', 'lint', '--body'], opts);
     assert.equal(body.stdout, '# Lint\n\nRun it.\n');
     const prompt = await runClient(['prompt'], opts);
-    assert.equal(prompt.code, 0);
+    assert.equal(prompt.code, 0, prompt.stderr);
     assert.match(prompt.stdout, /^- pdf: PDF tools$/m);
     const invoke = await runClient(['invoke', '/skill:pdf tables', '--json'], opts);
-    assert.equal(invoke.code, 0);
+    assert.equal(invoke.code, 0, invoke.stderr);
     assert.equal(JSON.parse(invoke.stdout).details.args, 'tables');
     // --cwd selects another directory: there, only the user skill.
     const other = await runClient(['ls', '--json', '--cwd', home], opts);

@@ -88,4 +88,19 @@ describe('load shedding', () => {
     assert.equal(stream.status, 503);
     assert.equal(stream.headers['content-type'], 'application/json; charset=utf-8');
   });
+
+  it('0 turns each bound off: a sample over nothing refuses nothing', async (t) => {
+    // What the command line's in-process answer uses: it refused its one request as "overloaded (heapUsedBytes)"
+    // once a sample ran before the request, which a loaded machine's slow start made happen.
+    const s = await startServer(t, {
+      app: { pressure: { maxEventLoopDelayMs: 0, maxHeapUsedBytes: 0, maxRssBytes: 0, sampleIntervalMs: 10 } },
+    });
+    // Node fires timers in the order they expire: once this 50 ms timer fires, the 10 ms sampler (armed earlier)
+    // has sampled at least once, however loaded the machine.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const answer = await getJson(`${s.base}/skills`);
+    assert.equal(answer.status, 200);
+    const health = await getJson(`${s.base}/health`);
+    assert.equal(health.body.overloaded, false);
+  });
 });
