@@ -18,9 +18,9 @@ import { residentMemoryReader } from '../resident-memory.js';
 export interface PressureOptions {
   /** Mean event-loop delay over a sample above which requests are refused (ms); 0 turns the check off. */
   maxEventLoopDelayMs: number;
-  /** V8 heap in use above which requests are refused (bytes). */
+  /** V8 heap in use above which requests are refused (bytes); 0 turns the check off. */
   maxHeapUsedBytes: number;
-  /** Resident set size above which requests are refused (bytes). */
+  /** Resident set size above which requests are refused (bytes); 0 turns the check off. */
   maxRssBytes: number;
   /** How often the figures are sampled (ms). */
   sampleIntervalMs: number;
@@ -85,8 +85,8 @@ const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
       const heapUsed = getHeapStatistics().used_heap_size;
       const rss = residentBytes();
       if (options.maxEventLoopDelayMs > 0 && delayMs > options.maxEventLoopDelayMs) current = 'eventLoopDelay';
-      else if (heapUsed > options.maxHeapUsedBytes) current = 'heapUsedBytes';
-      else if (rss > options.maxRssBytes) current = 'rssBytes';
+      else if (options.maxHeapUsedBytes > 0 && heapUsed > options.maxHeapUsedBytes) current = 'heapUsedBytes';
+      else if (options.maxRssBytes > 0 && rss > options.maxRssBytes) current = 'rssBytes';
       else if (performance.now() - shortageAt < shortageHoldMs) current = 'descriptors';
       else current = undefined;
       sampleFailed = false;
