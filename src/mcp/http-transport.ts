@@ -84,8 +84,6 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
     await Promise.all([...sessions.keys()].map((id) => closeSession(id)));
   });
 
-  // The answers are documented for the OpenAPI document only (http-openapi.ts): these replies are hijacked.
-  const config = { swaggerTransform: documentMcpRoute };
   const schema = {
     summary: 'The MCP face (Streamable HTTP)',
     description:
@@ -95,88 +93,83 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
     // JSON-RPC answers (JSON or an event stream), written by the SDK; refused requests answer in the error shape of
     // every route (Host, Origin, token, `cwd`), and protocol errors as JSON-RPC errors.
   } as const;
+  // Those answers are described to the OpenAPI document only (http-openapi.ts): no response schema on hijacked replies.
+  const config = { swaggerTransform: documentMcpRoute };
+  const postOptions = { config, schema: { ...schema, operationId: 'postMcpMessage', body: Type.Unknown() } };
+  const getOptions = { config, schema: { ...schema, operationId: 'openMcpStream' }, exposeHeadRoute: false };
+  const deleteOptions = { config, schema: { ...schema, operationId: 'endMcpSession' } };
 
-  app.post(
-    '/mcp',
-    { config, schema: { ...schema, operationId: 'postMcpMessage', body: Type.Unknown() } },
-    async (request, reply) => {
-      const id = sessionIdOf(request);
-      if (id === undefined) {
-        if (!isInitializeRequest(request.body)) {
-          return sendJsonRpcError(reply, 400, -32000, 'Bad Request: no Mcp-Session-Id header, and not an initialize');
-        }
-        if (sessions.size >= maxSessions) {
-          reply.header('retry-after', '60');
-          return sendJsonRpcError(
-            reply,
-            503,
-            -32000,
-            `Too many MCP sessions (${maxSessions}): end one with DELETE /mcp, or wait for an idle one to expire`,
-          );
-        }
-        const session = new McpSession(deps(), {
-          cwd: request.query.cwd,
-          paths: request.query.paths ?? defaultPathsChoice(request.socket.remoteAddress),
-        });
-        // Before the answer starts: a refused `?cwd=` or a workspace still indexing is answered as on every route.
-        await app.workspaceView(request.query.cwd);
-        const handle = await createMcpServer(session);
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (sessionId) => {
-            sessions.set(sessionId, { transport, handle, lastUsed: Date.now(), streams: 0 });
-            app.log.info({ session: sessionId, cwd: request.query.cwd }, 'MCP session opened');
-          },
-        });
-        transport.onclose = () => {
-          const sessionId = transport.sessionId;
-          handle.dispose();
-          if (sessionId !== undefined && sessions.get(sessionId)?.transport === transport) {
-            sessions.delete(sessionId);
-            app.log.info({ session: sessionId }, 'MCP session closed');
-          }
-        };
-        await handle.server.connect(transport);
-        try {
-          await handOver(request, reply, transport);
-        } finally {
-          // An initialize the transport refused (a malformed one) opened no session: nothing may keep listening.
-          const opened =
-            transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport;
-          if (!opened) {
-            handle.dispose();
-            await transport.close().catch(() => undefined);
-          }
-        }
-        return;
+  app.post('/mcp', postOptions, async (request, reply) => {
+    const id = sessionIdOf(request);
+    if (id === undefined) {
+      if (!isInitializeRequest(request.body)) {
+        return sendJsonRpcError(reply, 400, -32000, 'Bad Request: no Mcp-Session-Id header, and not an initialize');
       }
-      const live = sessions.get(id);
-      if (live === undefined) return sendUnknownSession(reply);
-      live.lastUsed = Date.now();
-      return handOver(request, reply, live.transport);
-    },
-  );
-
-  app.get(
-    '/mcp',
-    { config, schema: { ...schema, operationId: 'openMcpStream' }, exposeHeadRoute: false },
-    async (request, reply) => {
-      const id = sessionIdOf(request);
-      const live = id === undefined ? undefined : sessions.get(id);
-      if (id === undefined)
-        return sendJsonRpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-      if (live === undefined) return sendUnknownSession(reply);
-      live.lastUsed = Date.now();
-      live.streams += 1;
-      reply.raw.once('close', () => {
-        live.streams -= 1;
-        live.lastUsed = Date.now();
+      if (sessions.size >= maxSessions) {
+        reply.header('retry-after', '60');
+        return sendJsonRpcError(
+          reply,
+          503,
+          -32000,
+          `Too many MCP sessions (${maxSessions}): end one with DELETE /mcp, or wait for an idle one to expire`,
+        );
+      }
+      const session = new McpSession(deps(), {
+        cwd: request.query.cwd,
+        paths: request.query.paths ?? defaultPathsChoice(request.socket.remoteAddress),
       });
-      return handOver(request, reply, live.transport);
-    },
-  );
+      // Before the answer starts: a refused `?cwd=` or a workspace still indexing is answered as on every route.
+      await app.workspaceView(request.query.cwd);
+      const handle = await createMcpServer(session);
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sessionId) => {
+          sessions.set(sessionId, { transport, handle, lastUsed: Date.now(), streams: 0 });
+          app.log.info({ session: sessionId, cwd: request.query.cwd }, 'MCP session opened');
+        },
+      });
+      transport.onclose = () => {
+        const sessionId = transport.sessionId;
+        handle.dispose();
+        if (sessionId !== undefined && sessions.get(sessionId)?.transport === transport) {
+          sessions.delete(sessionId);
+          app.log.info({ session: sessionId }, 'MCP session closed');
+        }
+      };
+      await handle.server.connect(transport);
+      try {
+        await handOver(request, reply, transport);
+      } finally {
+        // An initialize the transport refused (a malformed one) opened no session: nothing may keep listening.
+        const opened = transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport;
+        if (!opened) {
+          handle.dispose();
+          await transport.close().catch(() => undefined);
+        }
+      }
+      return;
+    }
+    const live = sessions.get(id);
+    if (live === undefined) return sendUnknownSession(reply);
+    live.lastUsed = Date.now();
+    return handOver(request, reply, live.transport);
+  });
 
-  app.delete('/mcp', { config, schema: { ...schema, operationId: 'endMcpSession' } }, async (request, reply) => {
+  app.get('/mcp', getOptions, async (request, reply) => {
+    const id = sessionIdOf(request);
+    const live = id === undefined ? undefined : sessions.get(id);
+    if (id === undefined) return sendJsonRpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
+    if (live === undefined) return sendUnknownSession(reply);
+    live.lastUsed = Date.now();
+    live.streams += 1;
+    reply.raw.once('close', () => {
+      live.streams -= 1;
+      live.lastUsed = Date.now();
+    });
+    return handOver(request, reply, live.transport);
+  });
+
+  app.delete('/mcp', deleteOptions, async (request, reply) => {
     const id = sessionIdOf(request);
     if (id === undefined) return sendJsonRpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     const live = sessions.get(id);
