@@ -1,15 +1,36 @@
-// The daemon's pino logger: JSON lines on stdout (API.md §Starting it). Request lines never carry a token: `/events`
+// The daemon's pino logger: JSON lines on stdout (docs/api.md §Logs), or lines for people with `--log-format pretty`. Request lines never carry a token: `/events`
 // accepts `?token=` because EventSource cannot set headers, and logs are often shared (FINDINGS: local-daemon security).
 
 import pino, { type Logger } from 'pino';
+import pinoPretty from 'pino-pretty';
 import { BatchedLogDestination } from './log-destination.js';
-import type { LogLevel } from './parse-args.js';
+import type { LogFormat, LogLevel } from './parse-args.js';
 
 const TOKEN_PARAM = /([?&]token=)[^&#]*/gi;
 
-export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {
+export function createLogger(
+  level: LogLevel,
+  destination?: pino.DestinationStream,
+  format: LogFormat = 'json',
+): Logger {
   const options: pino.LoggerOptions = { level, serializers: { req: serializeRequest } };
+  if (format === 'pretty') return pino(options, prettyDestination(destination));
   return pino(options, destination ?? stdoutDestination());
+}
+
+/**
+ * `--log-format pretty`: pino-pretty in this thread (no worker to start or to lose lines at exit), writing each line
+ * as it comes: a person reads them as they happen, and a daemon's own lines are few next to its request lines, which
+ * people reading a terminal do not send by the thousand. Colours follow the terminal and `NO_COLOR`. The lines are
+ * built from the same JSON the default format writes, so they carry the same fields.
+ */
+function prettyDestination(destination: pino.DestinationStream | undefined): pino.DestinationStream {
+  return pinoPretty({
+    destination: (destination as NodeJS.WritableStream | undefined) ?? 1,
+    sync: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname',
+  });
 }
 
 /**

@@ -20,7 +20,7 @@ export async function runMcpStdio(
   options: ServeOptions,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<void> {
-  const logger = createLogger(options.logLevel ?? 'info', pino.destination({ fd: 2, sync: true }));
+  const logger = createLogger(options.logLevel ?? 'info', pino.destination({ fd: 2, sync: true }), options.logFormat);
   const explicitCwd = options.cwd === undefined ? undefined : await workspaceDirectory(options.cwd);
   const config = options.config === undefined ? undefined : await loadConfigFile(options.config);
   let settings = withCliOverrides(config?.settings ?? defaultSettings(), options);

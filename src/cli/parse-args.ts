@@ -1,4 +1,5 @@
-// `skillsd serve [--host H] [--port N] [--cwd DIR] [--config FILE] [--profile P] [--token-file FILE] [--log-level L]`
+// `skillsd serve [--host H] [--port N] [--cwd DIR] [--config FILE] [--profile P] [--token-file FILE] [--log-level L]
+// [--log-format json|pretty]`
 // (API.md §Starting it). Every flag has an environment variable `SKILLSD_<FLAG>`; a flag wins over its variable.
 // Pure: argv and env come in as arguments, so tests need no process.
 
@@ -9,6 +10,9 @@ import { CliError } from './cli-error.js';
 export const PROFILES: readonly Profile[] = ['musepi', 'omp', 'xcsh'];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+/** `json` lines for log collectors (the default), `pretty` for people reading a terminal. */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+export type LogFormat = (typeof LOG_FORMATS)[number];
 
 /** What the command line set; `undefined` means "not given", so the config file or the default applies. */
 export interface ServeOptions {
@@ -19,6 +23,7 @@ export interface ServeOptions {
   profile?: Profile;
   tokenFile?: string;
   logLevel?: LogLevel;
+  logFormat?: LogFormat;
   /** `--allow-host` (repeatable) or SKILLSD_ALLOW_HOST (comma-separated): added to `server.allowedHosts`. */
   allowHosts?: string[];
   watchMode?: 'events' | 'poll';
@@ -53,7 +58,7 @@ export type Command =
 const SOCKET_FLAGS: readonly FlagName[] = ['host', 'port', 'tokenFile', 'allowHosts'];
 
 export const USAGE = `Usage: skillsd serve [options]
-       skillsd mcp [--cwd DIR] [--config FILE] [--profile NAME] [--log-level LEVEL]
+       skillsd mcp [--cwd DIR] [--config FILE] [--profile NAME] [--log-level LEVEL] [--log-format FORMAT]
        skillsd <command> [options]     (skillsd <command> --help for each)
 
 Serves the skills of AI coding agents over HTTP and Server-Sent Events (serve), or as an MCP server on
@@ -77,6 +82,7 @@ Options (each also read from the environment variable shown; a flag wins):
   --allow-host NAME  also answer requests with this Host name, repeatable (SKILLSD_ALLOW_HOST, comma-separated;
                      adds to server.allowedHosts)
   --log-level LEVEL  ${LOG_LEVELS.join(', ')} (SKILLSD_LOG_LEVEL, default info)
+  --log-format FMT   json (lines for log collectors) or pretty (for people) (SKILLSD_LOG_FORMAT, default json)
   --watch-mode MODE  events, or poll where file events do not arrive (SKILLSD_WATCH_MODE, default events)
   --poll-interval MS poll period of --watch-mode poll (SKILLSD_POLL_INTERVAL, default 1000)
   --generation KIND  counter, or content for replicas that must agree (SKILLSD_GENERATION, default counter)
@@ -94,6 +100,7 @@ const FLAGS: Record<string, FlagName> = {
   '--profile': 'profile',
   '--token-file': 'tokenFile',
   '--log-level': 'logLevel',
+  '--log-format': 'logFormat',
   '--allow-host': 'allowHosts',
   '--watch-mode': 'watchMode',
   '--poll-interval': 'pollInterval',
@@ -108,6 +115,7 @@ const ENV_VARS: Record<FlagName, string> = {
   profile: 'SKILLSD_PROFILE',
   tokenFile: 'SKILLSD_TOKEN_FILE',
   logLevel: 'SKILLSD_LOG_LEVEL',
+  logFormat: 'SKILLSD_LOG_FORMAT',
   allowHosts: 'SKILLSD_ALLOW_HOST',
   watchMode: 'SKILLSD_WATCH_MODE',
   pollInterval: 'SKILLSD_POLL_INTERVAL',
@@ -215,6 +223,12 @@ function setOption(options: ServeOptions, name: FlagName, value: string, origin:
         throw new CliError(`${origin}: unknown log level "${value}" (expected ${LOG_LEVELS.join(', ')})`);
       }
       options.logLevel = value as LogLevel;
+      return;
+    case 'logFormat':
+      if (!(LOG_FORMATS as readonly string[]).includes(value)) {
+        throw new CliError(`${origin}: unknown log format "${value}" (expected ${LOG_FORMATS.join(', ')})`);
+      }
+      options.logFormat = value as LogFormat;
       return;
     case 'watchMode':
       if (value !== 'events' && value !== 'poll') {

@@ -17,6 +17,7 @@ import { localPeerTables } from '../server/security-checks.js';
 import { CliError } from './cli-error.js';
 import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
 import { listenAddress, withCliOverrides } from './effective-settings.js';
+import { logFirstIndexSummary, reportScanProgress } from './first-index-report.js';
 import { createLogger } from './logger.js';
 import { readVersion, type ServeOptions } from './parse-args.js';
 import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './token-file.js';
@@ -37,7 +38,7 @@ export interface RunningDaemon {
 
 /** Starts the daemon. Throws `CliError`: exit 2 for bad input, 1 for a port in use or another listen failure. */
 export async function startDaemon(options: ServeOptions, env: Readonly<Record<string, string | undefined>>) {
-  const logger = createLogger(options.logLevel ?? 'info');
+  const logger = createLogger(options.logLevel ?? 'info', undefined, options.logFormat);
   const cwd = await workspaceDirectory(options.cwd ?? process.cwd());
 
   const config = options.config === undefined ? undefined : await loadConfigFile(options.config);
@@ -64,6 +65,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     );
   }
 
+  const indexStarted = performance.now();
   const registry = new WorkspaceRegistry({
     home: homedir(),
     env: discoveryEnv(env),
@@ -77,6 +79,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
       pollIntervalMs: settings.server.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
     },
   });
+  const stopProgress = reportScanProgress({ logger, cwd, filesRead: () => registry.skillFilesRead });
   let watcher: ConfigWatcher | undefined;
   // Watching starts before the first index, so an edit made while the daemon starts is not lost.
   if (config !== undefined) {
@@ -109,7 +112,20 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     // A failed first build is not fatal: the workspace retries it and requests answer 503 NotReady meanwhile.
     // Built before the app, whose load sampling starts with it: the build blocks the event loop (seconds for a large
     // tree on a loaded machine), and counted as lag it had the first requests after the listening line refused 503.
-    await (await registry.get()).ready.catch(() => undefined);
+    const workspace = await registry.get();
+    await workspace.ready.catch(() => undefined);
+    stopProgress();
+    const health = registry.health(workspace);
+    if (workspace.snapshot !== undefined) {
+      logFirstIndexSummary(logger, {
+        cwd,
+        skills: health.skills,
+        warnings: workspace.snapshot.warnings.length,
+        diagnostics: health.diagnostics,
+        indexMs: Math.round(performance.now() - indexStarted),
+        watchMode: health.watchMode,
+      });
+    }
     app = await buildApp({
       registry,
       getSettings: () => settings,
@@ -127,6 +143,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     // Log lines are batched (log-destination.ts); the listening line is the one scripts wait for: out at once.
     logger.flush();
   } catch (error) {
+    stopProgress();
     if (runtimeFile !== undefined) removeRuntimeFile(runtimeFile);
     watcher?.close();
     await app?.close().catch(() => undefined);

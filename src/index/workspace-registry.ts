@@ -100,6 +100,12 @@ export class WorkspaceRegistry {
     return this.currentSettings;
   }
 
+  /** SKILL.md files looked at so far by every workspace's scans (read or found unchanged): a long scan's progress. */
+  get skillFilesRead(): number {
+    const { hits, misses } = this.cache.stats;
+    return hits + misses;
+  }
+
   /** The default workspace's index. */
   get defaultWorkspace(): WorkspaceIndex {
     return this.workspaces.get(this.defaultCwd)!;

@@ -16,6 +16,7 @@ import { Type } from 'typebox';
 import { defaultPathsChoice } from '../server/request-locations.js';
 import { CwdProperty, PathsProperty } from '../server/schemas/common.js';
 import { createMcpServer, type McpServerHandle } from './create-mcp-server.js';
+import { documentMcpRoute } from './http-openapi.js';
 import { type McpDependencies, McpSession } from './mcp-session.js';
 import { serverVersion } from './server-version.js';
 
@@ -92,8 +93,13 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
     // JSON-RPC answers (JSON or an event stream), written by the SDK; refused requests answer in the error shape of
     // every route (Host, Origin, token, `cwd`), and protocol errors as JSON-RPC errors.
   } as const;
+  // Those answers are described to the OpenAPI document only (http-openapi.ts): no response schema on hijacked replies.
+  const config = { swaggerTransform: documentMcpRoute };
+  const postOptions = { config, schema: { ...schema, operationId: 'postMcpMessage', body: Type.Unknown() } };
+  const getOptions = { config, schema: { ...schema, operationId: 'openMcpStream' }, exposeHeadRoute: false };
+  const deleteOptions = { config, schema: { ...schema, operationId: 'endMcpSession' } };
 
-  app.post('/mcp', { schema: { ...schema, body: Type.Unknown() } }, async (request, reply) => {
+  app.post('/mcp', postOptions, async (request, reply) => {
     const id = sessionIdOf(request);
     if (id === undefined) {
       if (!isInitializeRequest(request.body)) {
@@ -149,7 +155,7 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
     return handOver(request, reply, live.transport);
   });
 
-  app.get('/mcp', { schema, exposeHeadRoute: false }, async (request, reply) => {
+  app.get('/mcp', getOptions, async (request, reply) => {
     const id = sessionIdOf(request);
     const live = id === undefined ? undefined : sessions.get(id);
     if (id === undefined) return sendJsonRpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
@@ -163,7 +169,7 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
     return handOver(request, reply, live.transport);
   });
 
-  app.delete('/mcp', { schema }, async (request, reply) => {
+  app.delete('/mcp', deleteOptions, async (request, reply) => {
     const id = sessionIdOf(request);
     if (id === undefined) return sendJsonRpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
     const live = sessions.get(id);

@@ -40,3 +40,31 @@ describe('createLogger', () => {
     });
   });
 });
+
+describe('createLogger, pretty', () => {
+  it('writes lines for people, not JSON, with the same fields and request URLs redacted', () => {
+    const chunks: string[] = [];
+    const sink = new Writable({
+      write(chunk, _encoding, done) {
+        chunks.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger('info', sink, 'pretty');
+    logger.debug('not written');
+    logger.info({ req: { method: 'GET', url: '/events?token=s3cret', host: 'localhost' }, skills: 3 }, 'seen');
+    // Colours follow the terminal: none is asserted on.
+    const text = chunks.join('').replace(/\u001b\[[0-9;]*m/g, '');
+    const [first = '', ...rest] = text.split('\n').filter((line) => line !== '');
+    assert.match(first, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: seen$/);
+    assert.throws(() => JSON.parse(first));
+    assert.deepEqual(rest, [
+      '    req: {',
+      '      "method": "GET",',
+      '      "url": "/events?token=[redacted]",',
+      '      "host": "localhost"',
+      '    }',
+      '    skills: 3',
+    ]);
+  });
+});

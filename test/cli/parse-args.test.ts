@@ -100,6 +100,24 @@ describe('parseArgs', () => {
       },
     ],
     [
+      '--log-format, from the flag or from SKILLSD_LOG_FORMAT (the flag wins)',
+      ['serve', '--log-format', 'pretty'],
+      { SKILLSD_LOG_FORMAT: 'json' },
+      { kind: 'serve', options: { logFormat: 'pretty' } },
+    ],
+    [
+      'SKILLSD_LOG_FORMAT alone',
+      ['serve'],
+      { SKILLSD_LOG_FORMAT: 'pretty' },
+      { kind: 'serve', options: { logFormat: 'pretty' } },
+    ],
+    [
+      '--log-format for mcp (its lines go to stderr)',
+      ['mcp', '--log-format=pretty'],
+      NO_ENV,
+      { kind: 'mcp', options: { logFormat: 'pretty' } },
+    ],
+    [
       'flags over environment variables',
       ['serve', '--port', '7421', '--profile', 'omp'],
       { SKILLSD_PORT: '7000', SKILLSD_PROFILE: 'xcsh', SKILLSD_HOST: 'localhost' },
@@ -184,6 +202,18 @@ describe('parseArgs', () => {
       ['serve', '--log-level', 'verbose'],
       NO_ENV,
       'option --log-level: unknown log level "verbose" (expected fatal, error, warn, info, debug, trace, silent)',
+    ],
+    [
+      'an unknown log format',
+      ['serve', '--log-format', 'text'],
+      NO_ENV,
+      'option --log-format: unknown log format "text" (expected json, pretty)',
+    ],
+    [
+      'an unknown log format from the environment',
+      ['serve'],
+      { SKILLSD_LOG_FORMAT: 'xml' },
+      'SKILLSD_LOG_FORMAT: unknown log format "xml" (expected json, pretty)',
     ],
     [
       'an unknown watch mode',

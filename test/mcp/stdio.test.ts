@@ -83,6 +83,24 @@ describe('skillsd mcp (stdio)', () => {
     for (const line of lines) assert.equal(typeof JSON.parse(line).msg, 'string', line);
   });
 
+  it('writes pretty log lines to stderr with --log-format pretty, leaving stdout to the protocol', async (t) => {
+    const { home, cwd } = await workspace(t);
+    const mcp = await connectStdio(['--cwd', cwd, '--log-format', 'pretty'], {
+      HOME: home,
+      PATH: process.env.PATH ?? '',
+      NO_COLOR: '1',
+    });
+    t.after(() => mcp.close());
+    // The client parsed every stdout line as a protocol message: a log line there would have broken this request.
+    const list = await mcp.client.request({ method: 'skills/list', params: {} }, SkillsListResult);
+    assert.deepEqual(
+      list.skills.map((skill) => skill.uri),
+      ['skill://pdf/SKILL.md'],
+    );
+    const first = mcp.stderr().split('\n')[0] ?? '';
+    assert.match(first, /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO: skillsd MCP server on stdio$/);
+  });
+
   it('refuses socket flags with exit code 2', async () => {
     const { CLI } = await import('../helpers/spawn-daemon.js');
     let failure: { status: number; stderr: Buffer } | undefined;

@@ -103,4 +103,13 @@ describe('load shedding', () => {
     const health = await getJson(`${s.base}/health`);
     assert.equal(health.body.overloaded, false);
   });
+
+  it('takes 0 as "off" for the heap and RSS bounds too, as the in-process clients set them', async (t) => {
+    // Heap off, RSS at one byte: the first sample must name the RSS, not a heap "above 0 bytes".
+    const s = await startServer(t, {
+      app: { pressure: { maxEventLoopDelayMs: 0, maxHeapUsedBytes: 0, maxRssBytes: 1, sampleIntervalMs: 10 } },
+    });
+    await waitUntil('a sample', () => s.app.pressureType() !== undefined);
+    assert.equal(s.app.pressureType(), 'rssBytes');
+  });
 });

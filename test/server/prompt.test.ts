@@ -50,6 +50,8 @@ describe('GET /prompt', () => {
     const s = await startServer(t, { tree: TREE });
     const answer = await text(`${s.base}/prompt?format=xml`);
     assert.equal(answer.status, 200);
+    // The block is pasted into a markdown prompt in both forms; the OpenAPI document says the same (openapi.test.ts).
+    assert.equal(answer.type, 'text/markdown; charset=utf-8');
     assert.equal(answer.body.startsWith('<available_skills>'), true);
     assert.match(answer.body, /<name>amp<\/name>/);
     assert.match(answer.body, /<description>Tom &amp; &lt;Jerry&gt;<\/description>/);

@@ -6,6 +6,8 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyPluginAsync, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
+import { applyOpenApiConventions, type OpenApiObject } from '../openapi-conventions.js';
+import { hoistNamedSchemas } from '../openapi-named-schemas.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -23,18 +25,37 @@ const openApi: FastifyPluginAsync<OpenApiOptions> = async (app, options) => {
       info: {
         title: 'skillsd',
         version,
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Discovers AI coding agents’ skills and serves a hot-reloaded index. Every route takes an optional ' +
-          '`cwd` query parameter selecting the workspace. Errors are `{ statusCode, code, error, message }`.',
+          '`cwd` query parameter selecting the workspace. Errors are `{ statusCode, code, error, message }`. ' +
+          'The contract in words: docs/api.md.',
       },
+      // The daemon's default address; a client points its generated code at wherever the daemon listens.
+      servers: [{ url: 'http://127.0.0.1:7420', description: 'The local daemon on its default port' }],
       components: {
         securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', description: 'Needed when the daemon has a token' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'Needed when the daemon has a token (`--token-file`); always needed off loopback',
+          },
+          queryToken: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'token',
+            description: 'The same token as a query parameter, for EventSource clients that cannot set headers',
+          },
         },
       },
       security: [{ bearer: [] }],
     },
-    transform: documentWildcard,
+    transform: documentRoute,
+    transformObject: (documentObject) => {
+      if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+      const finished = hoistNamedSchemas(applyOpenApiConventions(documentObject.openapiObject as OpenApiObject));
+      return finished as typeof documentObject.openapiObject;
+    },
   });
   if (options.ui !== false) {
     await app.register(fastifySwaggerUi, {
@@ -55,16 +76,21 @@ const openApi: FastifyPluginAsync<OpenApiOptions> = async (app, options) => {
 };
 
 /**
- * `/skill/:name/*` is documented as `/skill/{name}/{path}` (API.md names it `{path…}`): the router's `*` is no
- * parameter name a client generator can use.
+ * `/skill/:name/*` is documented as `/skill/{name}/{path}` (docs/api.md names it so): the router's `*` is no parameter
+ * name a client generator can use. A route without the wildcard that shares its params schema with one
+ * (`/skill/:name`) documents only the parameters its path has.
  */
-function documentWildcard({ schema, url }: { schema: FastifySchema; url: string }): {
+function documentRoute({ schema, url }: { schema: FastifySchema; url: string }): {
   schema: FastifySchema;
   url: string;
 } {
-  if (!url.endsWith('/*')) return { schema, url };
-  const params = schema.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+  const params = schema?.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
   const { '*': wildcard, ...properties } = params?.properties ?? {};
+  if (!url.endsWith('/*')) {
+    if (wildcard === undefined) return { schema, url };
+    const required = params?.required?.filter((key) => key !== '*');
+    return { url, schema: { ...schema, params: { ...params, properties, ...(required ? { required } : {}) } } };
+  }
   return {
     url: `${url.slice(0, -1)}:path`,
     schema: {

@@ -21,11 +21,11 @@ const PREFLIGHT_MAX_AGE_S = '600';
  * Routes that answer without a token: liveness probes (Docker HEALTHCHECK, Kubernetes probes) cannot carry one. Only
  * their plain form is open: `/health?cwd=DIR` would let anyone make the daemon index a directory and report on it.
  */
-const OPEN_ROUTES = new Set(['/health', '/health/ready', '/health/live']);
+export const OPEN_ROUTES = new Set(['/health', '/health/ready', '/health/live']);
 /** `/metrics` is open only when `server.metrics` is `public` (a Prometheus that scrapes without credentials). */
 const METRICS_ROUTE = '/metrics';
 /** EventSource cannot set headers, so the SSE route also takes `?token=`. */
-const QUERY_TOKEN_ROUTES = new Set(['/events']);
+export const QUERY_TOKEN_ROUTES = new Set(['/events']);
 
 declare module 'fastify' {
   interface FastifyRequest {

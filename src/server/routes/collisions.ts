@@ -9,6 +9,7 @@ export const collisionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/collisions',
     {
       schema: {
+        operationId: 'listCollisions',
         summary: 'Names claimed by more than one candidate, with the winner and the losers',
         querystring: CwdQuery,
         response: { 200: CollisionsResponse, ...errorResponses() },

@@ -10,6 +10,7 @@ export const contextFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/context-files',
     {
       schema: {
+        operationId: 'listContextFiles',
         summary: 'The AGENTS.md walk from the workspace upward, closest first',
         querystring: CwdQuery,
         response: { 200: ContextFilesResponse, ...errorResponses() },

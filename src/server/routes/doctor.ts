@@ -12,6 +12,7 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/doctor',
     {
       schema: {
+        operationId: 'getDoctorReport',
         summary: 'Every skills directory looked at, near misses, pipeline outcomes and Agent Skills advice',
         querystring: DoctorQuery,
         response: { 200: DoctorResponse, ...errorResponses() },
@@ -38,6 +39,7 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/doctor/:name',
     {
       schema: {
+        operationId: 'diagnoseName',
         summary: 'Every candidate of one name across providers, which one won and why each other lost',
         description: 'A name nobody claims answers 200 with no candidates and the near misses of that folder name.',
         params: DoctorNameParams,

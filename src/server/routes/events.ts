@@ -14,13 +14,11 @@ import type { FastifyReply } from 'fastify';
 import { SkillsdError } from '../../discovery/errors.js';
 import type { IndexEvent } from '../../index/event-log.js';
 import { errorResponses } from '../schemas/common.js';
-import { type EVENT_TYPES, EventsOk, EventsQuery } from '../schemas/events.js';
+import { EventsHeaders, EventsOk, EventsQuery, type EventType } from '../schemas/events.js';
 
 /** A client this far behind is cut off; it resumes with `Last-Event-ID` once it reads again. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 const EVENT_ID = /^[0-9]{1,16}$/;
-
-type EventType = (typeof EVENT_TYPES)[number];
 
 export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -30,11 +28,13 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // HEAD is answered below, at once: a HEAD served by this handler would open a stream that never ends.
       exposeHeadRoute: false,
       schema: {
+        operationId: 'streamEvents',
         summary: 'Index changes as Server-Sent Events',
         description:
           '`hello` is sent first (and `reset` when the resumed id is too old), whatever `types` says. ' +
           'Resume with `Last-Event-ID` or `lastEventId`: at least the last 1000 events of a workspace are held.',
         querystring: EventsQuery,
+        headers: EventsHeaders,
         response: { 200: EventsOk, ...errorResponses(406) },
       },
       // @fastify/sse answers a client that refuses text/event-stream itself: give that answer our error shape.

@@ -15,6 +15,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/health',
     {
       schema: {
+        operationId: 'getHealth',
         summary: 'Liveness, and the state of the default workspace (or of `cwd`)',
         querystring: CwdQuery,
         response: { 200: HealthResponse, ...errorResponses() },
@@ -40,6 +41,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/health/ready',
     {
       schema: {
+        operationId: 'getReadiness',
         summary: 'Readiness: first index built, watcher running, not shedding load (503 `NotReady` otherwise)',
         response: { 200: ReadyResponse, ...errorResponses(503) },
       },
@@ -60,7 +62,14 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/health/live',
-    { schema: { summary: 'Liveness: the process answers', response: { 200: LiveResponse } } },
+    {
+      schema: {
+        operationId: 'getLiveness',
+        summary: 'Liveness: the process answers',
+        // Open, and never shed: only the Host, Origin and peer guards refuse it.
+        response: { 200: LiveResponse, 403: errorResponses()[403] },
+      },
+    },
     async () => ({ status: 'live' as const, uptimeS: Math.floor(process.uptime()) }),
   );
 };

@@ -13,6 +13,7 @@ export const invocationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/invocations',
     {
       schema: {
+        operationId: 'expandInvocation',
         summary: 'Expand a `/skill:<name>` command',
         querystring: InvocationsQuery,
         body: InvocationBody,

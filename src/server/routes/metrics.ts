@@ -10,12 +10,19 @@ export const metricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/metrics',
     {
       schema: {
+        operationId: 'getMetrics',
         summary: 'Prometheus metrics (text exposition format 0.0.4)',
         description:
           'Requests by route and status, latency histograms, index size, reloads, SSE and MCP sessions, watcher ' +
           'mode, shed requests, and the process figures. Needs the token unless `server.metrics` is `public`.',
-        produces: ['text/plain'],
-        response: { 200: Type.String(), ...errorResponses() },
+        response: {
+          // The exposition format's own media type; errors are JSON like everywhere else.
+          200: {
+            description: 'The metrics, `text/plain; version=0.0.4`',
+            content: { 'text/plain': { schema: Type.String() } },
+          },
+          ...errorResponses(),
+        },
       },
     },
     async (_request, reply) => {

@@ -12,8 +12,11 @@ export const promptRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/prompt',
     {
       schema: {
+        operationId: 'getPrompt',
         summary: 'The skills block of the system prompt',
-        description: 'Empty unless `tools` contains `read`; `format=xml` gives the Agent Skills form.',
+        description:
+          'Empty unless `tools` contains `read`; `format=xml` gives the Agent Skills form. Both forms are sent as ' +
+          '`text/markdown`: the block is meant to be pasted into a markdown prompt.',
         querystring: PromptQuery,
         response: { 200: PromptOk, ...errorResponses() },
       },

@@ -17,7 +17,7 @@ import {
 import type { Skill } from '../../discovery/types.js';
 import { capEcho } from '../echo.js';
 import { pathOf } from '../request-log.js';
-import { errorResponses } from '../schemas/common.js';
+import { ConditionalHeaders, errorResponses, NotModified } from '../schemas/common.js';
 import { SkillFileOk, SkillFileParams, SkillFileQuery } from '../schemas/skill-files.js';
 import { matchesIfNoneMatch } from './conditional.js';
 import { sendSkillArchive } from './skill-archive.js';
@@ -41,12 +41,16 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       '`{ entries }` with `Accept: application/json`. `archive=tar.gz` on `/skill/{name}` answers the whole skill.',
     params: SkillFileParams,
     querystring: SkillFileQuery,
+    headers: ConditionalHeaders,
     response: {
       200: SkillFileOk,
-      304: { description: 'Not modified', type: 'null' },
+      304: NotModified,
       ...errorResponses(404, 409, 413),
     },
   } as const;
+  // One operation per URL: the skill's SKILL.md (or archive), and a file or directory inside it; HEAD ids follow by
+  // rule (src/server/openapi-conventions.ts).
+  const operationIds: Record<string, string> = { '/skill/:name': 'getSkillDocument', '/skill/:name/*': 'getSkillFile' };
 
   for (const url of ['/skill/:name', '/skill/:name/*']) {
     app.route({
@@ -54,7 +58,7 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       url,
       // HEAD is served by this handler itself, without reading the file, instead of by a GET that is thrown away.
       exposeHeadRoute: false,
-      schema,
+      schema: { ...schema, operationId: operationIds[url] },
       handler: async (request, reply) => {
         // The target is checked first: a refused path opens no workspace and touches no file.
         const { name, rawRelative } = splitSkillTarget(request.raw.url ?? '');

@@ -5,7 +5,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { SkillsdError } from '../../discovery/errors.js';
 import type { SkillsFilter, WorkspaceSnapshot } from '../../index/snapshot.js';
-import { CwdQuery, errorResponses } from '../schemas/common.js';
+import {
+  ConditionalHeaders,
+  CwdQuery,
+  ETAG_HEADER,
+  errorResponses,
+  NotModified,
+  withHeaders,
+} from '../schemas/common.js';
 import { SkillDetailResponse, SkillNameParams, SkillsQuery, SkillsResponse } from '../schemas/skills.js';
 import { matchesIfNoneMatch } from './conditional.js';
 
@@ -14,12 +21,18 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/skills',
     {
       schema: {
+        operationId: 'listSkills',
         summary: 'The loaded skills, warnings, collisions and diagnostics',
         description:
           'Filters apply to `skills` only and never change `generation`. `ETag` on every answer; `If-None-Match` ' +
           'with the current tag answers 304.',
         querystring: SkillsQuery,
-        response: { 200: SkillsResponse, 304: { description: 'Not modified', type: 'null' }, ...errorResponses() },
+        headers: ConditionalHeaders,
+        response: {
+          200: withHeaders(SkillsResponse, { ETag: ETAG_HEADER }),
+          304: NotModified,
+          ...errorResponses(),
+        },
       },
     },
     (request, reply) => {
@@ -40,6 +53,7 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/skills/:name',
     {
       schema: {
+        operationId: 'getSkill',
         summary: 'One loaded skill and the candidates of its name that lost',
         params: SkillNameParams,
         querystring: CwdQuery,

@@ -1,4 +1,4 @@
-// `GET /doctor` and `GET /doctor/{name}` (API.md §GET /doctor).
+// `GET /doctor` and `GET /doctor/{name}` (docs/api.md §GET /doctor).
 
 import { Type } from 'typebox';
 import { CwdProperty } from './common.js';
@@ -14,6 +14,7 @@ export const FindingSchema = Type.Object(
     hint: Type.Optional(Type.String({ description: 'What to do about it' })),
   },
   {
+    title: 'Finding',
     description:
       '`error`: something that looks like a skill did not load; `warning`: it loaded but probably not as meant, or ' +
       'against the Agent Skills specification (advice: never changes what loads); `info`: a toggle, a filter or a ' +
@@ -23,45 +24,51 @@ export const FindingSchema = Type.Object(
 
 export const DoctorQuery = Type.Object({ cwd: Type.Optional(CwdProperty) });
 
-export const DoctorResponse = Type.Object({
-  generation: Type.Integer(),
-  cwd: Type.String(),
-  profile: Type.Enum(['musepi', 'omp', 'xcsh']),
-  directories: Type.Array(
-    Type.Object({
-      path: Type.String(),
-      provider: Type.String(),
-      level: Type.Enum(['user', 'project']),
-      exists: Type.Boolean(),
-      readable: Type.Boolean(),
-      skills: Type.Integer({ description: 'Skills its scan found, before precedence and filters' }),
-    }),
-    { description: 'Every skills directory discovery looks at, in pipeline order, present or not' },
-  ),
-  findings: Type.Array(FindingSchema),
-  warnings: Type.Array(SkillWarningSchema),
-  collisions: Type.Array(CollisionSchema),
-  watch: Type.Object(
-    { mode: Type.Enum(['events', 'polling', 'off']) },
-    { additionalProperties: true, description: 'How the workspace watcher sees changes' },
-  ),
-});
+export const DoctorResponse = Type.Object(
+  {
+    generation: Type.Integer(),
+    cwd: Type.String(),
+    profile: Type.Enum(['musepi', 'omp', 'xcsh']),
+    directories: Type.Array(
+      Type.Object({
+        path: Type.String(),
+        provider: Type.String(),
+        level: Type.Enum(['user', 'project']),
+        exists: Type.Boolean(),
+        readable: Type.Boolean(),
+        skills: Type.Integer({ description: 'Skills its scan found, before precedence and filters' }),
+      }),
+      { description: 'Every skills directory discovery looks at, in pipeline order, present or not' },
+    ),
+    findings: Type.Array(FindingSchema),
+    warnings: Type.Array(SkillWarningSchema),
+    collisions: Type.Array(CollisionSchema),
+    watch: Type.Object(
+      { mode: Type.Enum(['events', 'polling', 'off']) },
+      { additionalProperties: true, description: 'How the workspace watcher sees changes' },
+    ),
+  },
+  { title: 'DoctorReport' },
+);
 
 export const DoctorNameParams = Type.Object({ name: Type.String({ description: 'Exact, case-sensitive skill name' }) });
 
-export const SkillDoctorResponse = Type.Object({
-  name: Type.String(),
-  winner: Type.Union([SkillSchema, Type.Null()], { description: 'The loaded skill of that name, or null' }),
-  candidates: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      filePath: Type.String(),
-      source: SkillSourceSchema,
-      outcome: Type.Enum(['loaded', 'shadowed', 'filtered', 'skipped']),
-      reason: Type.String({ description: 'Why, in words: which candidate won, which toggle or glob, which rule' }),
-      findings: Type.Array(FindingSchema),
-    }),
-    { description: 'Every candidate of that name, in pipeline order' },
-  ),
-  findings: Type.Array(FindingSchema, { description: 'Near misses whose folder has that name' }),
-});
+export const SkillDoctorResponse = Type.Object(
+  {
+    name: Type.String(),
+    winner: Type.Union([SkillSchema, Type.Null()], { description: 'The loaded skill of that name, or null' }),
+    candidates: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        filePath: Type.String(),
+        source: SkillSourceSchema,
+        outcome: Type.Enum(['loaded', 'shadowed', 'filtered', 'skipped']),
+        reason: Type.String({ description: 'Why, in words: which candidate won, which toggle or glob, which rule' }),
+        findings: Type.Array(FindingSchema),
+      }),
+      { description: 'Every candidate of that name, in pipeline order' },
+    ),
+    findings: Type.Array(FindingSchema, { description: 'Near misses whose folder has that name' }),
+  },
+  { title: 'NameDiagnosis' },
+);

@@ -1,4 +1,4 @@
-// `GET /prompt`: the system-prompt skills block (SKILLS.md §8).
+// `GET /prompt`: the system-prompt skills block (docs/discovery.md §8).
 
 import { Type } from 'typebox';
 import { CwdProperty, PathsProperty } from './common.js';
@@ -18,7 +18,9 @@ export const PromptQuery = Type.Object({
   ),
 });
 
+// Both forms are served as `text/markdown` (docs/api.md §GET /prompt): the block, XML or not, is pasted into a markdown
+// system prompt, and the document says what the daemon sends.
 export const PromptOk = {
-  description: 'The skills block (empty when no skill is listed)',
-  content: { 'text/markdown': { schema: Type.String() }, 'application/xml': { schema: Type.String() } },
+  description: 'The skills block (empty when no skill is listed); the `format=xml` form too is sent as markdown',
+  content: { 'text/markdown': { schema: Type.String() } },
 };

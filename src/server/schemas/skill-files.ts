@@ -1,7 +1,7 @@
-// `GET|HEAD /skill/{name}[/{path…}]`: the HTTP face of `skill://` (API.md, SKILLS.md §6).
+// `GET|HEAD /skill/{name}[/{path…}]`: the HTTP face of `skill://` (docs/api.md, docs/discovery.md §6).
 
 import { Type } from 'typebox';
-import { CwdProperty } from './common.js';
+import { CwdProperty, ETAG_HEADER, type HeaderSchema, LAST_MODIFIED_HEADER } from './common.js';
 
 export const SkillFileParams = Type.Object({
   name: Type.String({ description: 'Skill name, percent-decoded once' }),
@@ -24,20 +24,26 @@ export const SkillFileQuery = Type.Object({
   ),
 });
 
-export const DirectoryEntriesResponse = Type.Object({
-  entries: Type.Array(
-    Type.Object({
-      name: Type.String(),
-      type: Type.Enum(['file', 'directory']),
-      size: Type.Integer({ description: 'Bytes for files, 0 for directories' }),
-    }),
-  ),
-});
+export const DirectoryEntriesResponse = Type.Object(
+  {
+    entries: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        type: Type.Enum(['file', 'directory']),
+        size: Type.Integer({ description: 'Bytes for files, 0 for directories' }),
+      }),
+    ),
+  },
+  { title: 'DirectoryEntries' },
+);
 
-const FILE_HEADERS = {
-  ETag: { schema: { type: 'string' } },
-  'Last-Modified': { schema: { type: 'string' } },
-  'X-Skill-Source-Path': { schema: { type: 'string' }, description: 'The absolute file path served' },
+const FILE_HEADERS: Record<string, HeaderSchema> = {
+  ETag: ETAG_HEADER,
+  'Last-Modified': LAST_MODIFIED_HEADER,
+  'X-Skill-Source-Path': {
+    type: 'string',
+    description: 'The absolute path served, percent-encoded outside printable ASCII',
+  },
 };
 
 export const SkillFileOk = {

@@ -1,4 +1,4 @@
-// `GET /skills`, `GET /skills/{name}`, `GET /collisions` (API.md §Endpoints).
+// `GET /skills`, `GET /skills/{name}`, `GET /collisions` (docs/api.md §Endpoints).
 
 import { Type } from 'typebox';
 import { CwdProperty } from './common.js';
@@ -20,24 +20,35 @@ export const SkillsQuery = Type.Object({
   q: Type.Optional(Type.String({ description: 'Keep skills whose name or description contains this, any case' })),
 });
 
-export const SkillsResponse = Type.Object({
-  generation: Type.Integer({ description: 'Moves exactly when this answer (unfiltered) changes; filters keep it' }),
-  profile: Type.Enum(['musepi', 'omp', 'xcsh']),
-  cwd: Type.String(),
-  skills: Type.Array(SkillSchema, { description: 'Loaded skills in SKILLS.md order, filtered by the query' }),
-  warnings: Type.Array(SkillWarningSchema),
-  collisions: Type.Array(CollisionSchema),
-  diagnostics: Type.Array(SkillDiagnosticSchema, { description: 'Daemon-only, in scan order; not filtered' }),
-});
+export const SkillsResponse = Type.Object(
+  {
+    generation: Type.Integer({ description: 'Moves exactly when this answer (unfiltered) changes; filters keep it' }),
+    profile: Type.Enum(['musepi', 'omp', 'xcsh']),
+    cwd: Type.String(),
+    skills: Type.Array(SkillSchema, {
+      description: 'Loaded skills in discovery order (docs/discovery.md), filtered by the query',
+    }),
+    warnings: Type.Array(SkillWarningSchema),
+    collisions: Type.Array(CollisionSchema),
+    diagnostics: Type.Array(SkillDiagnosticSchema, { description: 'Daemon-only, in scan order; not filtered' }),
+  },
+  { title: 'SkillIndex' },
+);
 
 export const SkillNameParams = Type.Object({ name: Type.String({ description: 'Exact, case-sensitive skill name' }) });
 
-export const SkillDetailResponse = Type.Object({
-  ...SkillSchema.properties,
-  shadowed: Type.Array(ShadowedCandidateSchema, { description: 'The candidates of this name that lost' }),
-});
+export const SkillDetailResponse = Type.Object(
+  {
+    ...SkillSchema.properties,
+    shadowed: Type.Array(ShadowedCandidateSchema, { description: 'The candidates of this name that lost' }),
+  },
+  { title: 'SkillDetail' },
+);
 
-export const CollisionsResponse = Type.Object({
-  generation: Type.Integer(),
-  collisions: Type.Array(CollisionSchema),
-});
+export const CollisionsResponse = Type.Object(
+  {
+    generation: Type.Integer(),
+    collisions: Type.Array(CollisionSchema),
+  },
+  { title: 'CollisionList' },
+);
