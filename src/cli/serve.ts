@@ -109,7 +109,8 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     // A failed first build is not fatal: the workspace retries it and requests answer 503 NotReady meanwhile.
     // Built before the app, whose load sampling starts with it: the build blocks the event loop (seconds for a large
     // tree on a loaded machine), and counted as lag it had the first requests after the listening line refused 503.
-    await (await registry.get()).ready.catch(() => undefined);
+    // The watcher arms after that, while the port is open (WorkspaceIndex.firstIndex).
+    await (await registry.get()).firstIndex.catch(() => undefined);
     app = await buildApp({
       registry,
       getSettings: () => settings,

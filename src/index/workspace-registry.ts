@@ -171,7 +171,7 @@ export class WorkspaceRegistry {
       uptimeS: Math.floor((Date.now() - this.startedAt) / 1000),
       workspaces: this.workspaces.size,
       watchers,
-      watchMode: workspace.watcherStatus()?.mode ?? 'off',
+      watchMode: workspace.watchMode(),
     };
   }
 
