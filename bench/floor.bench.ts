@@ -109,7 +109,9 @@ export async function runFloorBench(ctx: BenchContext): Promise<BenchSection[]> 
     {
       title: 'Floor: changes → SSE event',
       intro:
-        'One daemon on the tree, an SSE client on `/events`; each change is timed from just before its first file ' +
+        'The first row: the daemon of each first-answer round, right after that answer (its watcher may still be ' +
+        'arming). The others: one daemon on the tree once its watcher is armed, an SSE client on `/events`. ' +
+        'Each change is timed from just before its first file ' +
         'operation to the `index` event naming it. Floor: the same operations in a scratch directory seen by ' +
         '`fs.watch` in the benchmark process, followed by a `readFileSync` of the SKILL.md (when there is one), ' +
         `alternating with the daemon's. Changes are made in the directory holding N/6 siblings, ${SETTLE_MS} ms apart.`,
@@ -120,7 +122,7 @@ export async function runFloorBench(ctx: BenchContext): Promise<BenchSection[]> 
     {
       title: 'Floor: daemon RSS per skill',
       intro:
-        'VmRSS of the daemon process (/proc) once its first full answer is served and after reloads (description ' +
+        'VmRSS of the daemon process (/proc) once its first full answer is served and its watcher armed (+ 2 s), and after reloads (description ' +
         'edits, each waited for on SSE), minus an empty-tree daemon measured the same way, per skill.',
       headers: ['N', 'RSS at N', 'RSS empty', 'per skill after start', 'reloads', 'per skill after reloads', 'target'],
       rows: memory,
@@ -129,7 +131,7 @@ export async function runFloorBench(ctx: BenchContext): Promise<BenchSection[]> 
     {
       title: 'Floor: HTTP answers vs bare node:http',
       intro:
-        `autocannon, ${HTTP_CONNECTIONS} connections, ${plan.httpRounds} rounds of ${HTTP_ROUND_S} s per server, ` +
+        `Daemon with its watcher armed; autocannon, ${HTTP_CONNECTIONS} connections, ${plan.httpRounds} rounds of ${HTTP_ROUND_S} s per server, ` +
         'daemon and bare alternating, after a 1 s warm-up of each; ratio = daemon req/s ÷ bare req/s of the same ' +
         'round. File route floor: node:http reading the file with `fs.readFile` on every request. 304 floor: ' +
         'node:http comparing `If-None-Match` with a tag held in memory.',
@@ -273,6 +275,21 @@ async function waitForFullList(daemon: ServerProcess, names: number): Promise<nu
   }
 }
 
+/**
+ * Until the daemon's watcher is armed (`/health` counts it), then 2 s more for the re-check that follows: the
+ * steady state the change, memory and HTTP rows measure. The daemon answers before that (first full answer above).
+ */
+async function waitForArmed(daemon: ServerProcess): Promise<void> {
+  const deadline = performance.now() + 300_000;
+  for (;;) {
+    const health = JSON.parse((await httpGet(`${daemon.url}/health`)).body.toString('utf8')) as { watchers: number };
+    if (health.watchers > 0) break;
+    if (performance.now() > deadline) throw new Error('the daemon armed no watcher within 300 s');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+}
+
 // ————— live changes —————
 
 type Change = 'edit' | 'add' | 'rename' | 'remove';
@@ -300,6 +317,7 @@ async function measureLive(
   let client: SseClient | undefined;
   try {
     await waitForStatus(daemon, '/skills', 200, 300_000);
+    await waitForArmed(daemon);
     client = await SseClient.connect(`${daemon.url}/events`);
     await client.next((e) => e.event === 'hello', EVENT_TIMEOUT_MS);
     const sse = client;
@@ -493,8 +511,7 @@ async function daemonRss(
   let client: SseClient | undefined;
   try {
     await waitForFullList(daemon, fixture.names.length);
-    // The first answer's buffers settle; the figure is what the daemon holds while idle.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await waitForArmed(daemon);
     const start = vmRss(daemon);
     if (reloads === 0) return { start, after: start, reloads: 0 };
     client = await SseClient.connect(`${daemon.url}/events`);
@@ -542,6 +559,7 @@ async function measureHttp(
   let bare: ServerProcess | undefined;
   try {
     await waitForStatus(daemon, '/skills', 200, 300_000);
+    await waitForArmed(daemon);
     const filePath = `/skill/${encodeURIComponent(reference.name)}/${reference.file.split('/').map(encodeURIComponent).join('/')}`;
     const list = await httpGet(`${daemon.url}/skills`);
     const file = await httpGet(`${daemon.url}${filePath}`);
