@@ -276,16 +276,23 @@ async function waitForFullList(daemon: ServerProcess, names: number): Promise<nu
 }
 
 /**
- * Until the daemon's watcher is armed (`/health` counts it), then 2 s more for the re-check that follows: the
- * steady state the change, memory and HTTP rows measure. The daemon answers before that (first full answer above).
+ * Until the daemon's watcher is armed, then 2 s more: the steady state the change, memory and HTTP rows measure (the
+ * daemon answers before that, see the first-answer rows). An edit inside a skill directory is seen only by the armed
+ * watcher or by the re-check that follows the arming, so its event says the arming is over. The probe's bytes are
+ * restored afterwards (and that edit's event awaited too).
  */
-async function waitForArmed(daemon: ServerProcess): Promise<void> {
-  const deadline = performance.now() + 300_000;
-  for (;;) {
-    const health = JSON.parse((await httpGet(`${daemon.url}/health`)).body.toString('utf8')) as { watchers: number };
-    if (health.watchers > 0) break;
-    if (performance.now() > deadline) throw new Error('the daemon armed no watcher within 300 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+async function waitForArmed(daemon: ServerProcess, probe: string): Promise<void> {
+  const client = await SseClient.connect(`${daemon.url}/events`);
+  const original = readFileSync(probe);
+  const name = basename(dirname(probe));
+  try {
+    await client.next((e) => e.event === 'hello', EVENT_TIMEOUT_MS);
+    writeFileSync(probe, withDescription(original, 'Probe: is the watcher armed'));
+    await client.next((e) => indexNames(e, 'changed').includes(name), 300_000);
+    writeFileSync(probe, original);
+    await client.next((e) => indexNames(e, 'changed').includes(name), EVENT_TIMEOUT_MS);
+  } finally {
+    client.close();
   }
   await new Promise((resolve) => setTimeout(resolve, 2000));
 }
@@ -317,7 +324,7 @@ async function measureLive(
   let client: SseClient | undefined;
   try {
     await waitForStatus(daemon, '/skills', 200, 300_000);
-    await waitForArmed(daemon);
+    await waitForArmed(daemon, fixture.editable.at(-1)!);
     client = await SseClient.connect(`${daemon.url}/events`);
     await client.next((e) => e.event === 'hello', EVENT_TIMEOUT_MS);
     const sse = client;
@@ -511,7 +518,8 @@ async function daemonRss(
   let client: SseClient | undefined;
   try {
     await waitForFullList(daemon, fixture.names.length);
-    await waitForArmed(daemon);
+    if (fixture.editable.length > 0) await waitForArmed(daemon, fixture.editable.at(-1)!);
+    else await new Promise((resolve) => setTimeout(resolve, 2000));
     const start = vmRss(daemon);
     if (reloads === 0) return { start, after: start, reloads: 0 };
     client = await SseClient.connect(`${daemon.url}/events`);
@@ -559,7 +567,7 @@ async function measureHttp(
   let bare: ServerProcess | undefined;
   try {
     await waitForStatus(daemon, '/skills', 200, 300_000);
-    await waitForArmed(daemon);
+    await waitForArmed(daemon, fixture.editable.at(-1)!);
     const filePath = `/skill/${encodeURIComponent(reference.name)}/${reference.file.split('/').map(encodeURIComponent).join('/')}`;
     const list = await httpGet(`${daemon.url}/skills`);
     const file = await httpGet(`${daemon.url}${filePath}`);

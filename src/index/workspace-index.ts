@@ -86,6 +86,8 @@ export class WorkspaceIndex {
   private resolveFirstIndex: () => void = () => {};
   /** The first watcher is being armed (after `firstIndex`, before `ready`). */
   private arming = false;
+  /** A kernel watch of `watchListingsWhileArming` was refused for lack of watches: the watcher will poll. */
+  private armingOutOfWatches = false;
   /** Milliseconds timestamp of the last request that used this workspace. */
   lastUsed = Date.now();
   private readonly home: string;
@@ -233,14 +235,20 @@ export class WorkspaceIndex {
     return this.watcher?.status();
   }
 
+  /** A watcher is armed or being armed for this workspace. */
+  get watching(): boolean {
+    return this.watcher !== undefined || this.arming;
+  }
+
   /**
    * How changes are seen: the armed watcher's mode; while the first watcher arms (the daemon already listens), the
    * mode it is being armed in; `off` when not watching.
    */
   watchMode(): WatchMode | 'off' {
+    // Out of inotify watches, the watcher being armed degrades to polling (skill-watcher.ts): said as soon as known.
     const status = this.watcher?.status();
     if (status !== undefined) return status.mode;
-    if (this.arming) return this.watcherTuning.usePolling === true ? 'polling' : 'events';
+    if (this.arming) return this.watcherTuning.usePolling === true || this.armingOutOfWatches ? 'polling' : 'events';
     return 'off';
   }
 
@@ -409,8 +417,10 @@ export class WorkspaceIndex {
         // A directory removed meanwhile: chokidar's arming and the re-check see it.
         listing.on('error', () => listing.close());
         listings.push(listing);
-      } catch {
-        // Missing or unreadable: nothing to watch here until chokidar is armed.
+      } catch (error) {
+        // Missing or unreadable: nothing to watch here until chokidar is armed. Out of watches: it will poll.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOSPC' || code === 'EMFILE') this.armingOutOfWatches = true;
       }
     }
     return listings;
