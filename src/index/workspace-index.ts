@@ -339,12 +339,20 @@ export class WorkspaceIndex {
     const next = new WorkspaceSnapshot({ generation, cwd: this.cwd, settings, result, content });
     this.current = next;
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
-    if (previous === undefined) this.events.begin(next.contentHash);
-    else if (changed) this.logChange(previous, next);
-    this.onBuild?.((performance.now() - started) / 1000, changed);
-    // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
-    this.diagnostics?.schedule(next);
-    if (this.watcher !== undefined) await this.syncWatcher();
+    // The watcher follows the new answer's directories and files before clients hear of it: a client that edits a
+    // file the answer now depends on (a new plugin's manifest) as soon as the event arrives is then seen.
+    // The answer is told even when following it failed (the failure is the build's error, as before).
+    try {
+      if (this.watcher !== undefined) await this.syncWatcher();
+    } finally {
+      if (!this.isClosed) {
+        if (previous === undefined) this.events.begin(next.contentHash);
+        else if (changed) this.logChange(previous, next);
+        this.onBuild?.((performance.now() - started) / 1000, changed);
+        // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
+        this.diagnostics?.schedule(next);
+      }
+    }
   }
 
   private trackDiagnostics(maxSkills: number | undefined): DiagnosticTracker {

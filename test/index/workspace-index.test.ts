@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { describe, it, type TestContext } from 'node:test';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
@@ -7,6 +8,7 @@ import type { DiscoveryContext } from '../../src/discovery/types.js';
 import { chainedEventId, type IndexEvent, stateEventId } from '../../src/index/event-log.js';
 import { type DiscoverFn, WorkspaceIndex, type WorkspaceIndexOptions } from '../../src/index/workspace-index.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
+import { agentManifest, entry, registry } from '../helpers/plugin-trees.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 /** An index over a fresh tree; `cwd` is relative to the tree's root (default `work`, a repository). */
@@ -293,5 +295,33 @@ describe('WorkspaceIndex.firstIndex', () => {
     release();
     await index.ready;
     assert.equal(readyDone, true);
+  });
+});
+
+describe('WorkspaceIndex: an index event comes after the watcher follows the new answer', () => {
+  it('a plugin manifest edited as soon as its skill is announced is seen', async (t) => {
+    const { index, root, events } = await openIndex(
+      t,
+      {
+        'plugins/ap/plugin.json': agentManifest('ap'),
+        'plugins/ap/skills/alpha/SKILL.md': SK({ name: 'alpha', description: 'Alpha' }),
+      },
+      { watch: true },
+    );
+    const manifest = `${root}/plugins/ap/plugin.json`;
+    // A client that reacts to the event at once: the manifest the new answer depends on is edited before the event's
+    // listeners return.
+    index.events.subscribe((event) => {
+      if (event.type === 'index' && (event.data as { added: string[] }).added.includes('alpha')) {
+        writeFileSync(manifest, agentManifest('Bad Name'));
+      }
+    });
+    await writeTree(root, {
+      'home/.claude/plugins/installed_plugins.json': registry({ 'ap@m': [entry(`${root}/plugins/ap`)] }),
+    });
+    await until(() =>
+      events.some((e) => e.type === 'index' && (e.data as { removed: string[] }).removed.includes('alpha')),
+    );
+    assert.equal(index.snapshot?.skill('alpha'), undefined);
   });
 });
