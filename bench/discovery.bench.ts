@@ -31,7 +31,7 @@ interface Row {
 }
 
 export async function runDiscoveryBench(ctx: BenchContext): Promise<BenchSection[]> {
-  const sizes = ctx.sizes ?? (ctx.quick ? [100, 1_000] : [100, 1_000, 10_000, 50_000]);
+  const sizes = ctx.sizes ?? (ctx.quick ? [100, 1_000] : [100, 1_000, 10_000, ...(ctx.large ? [50_000] : [])]);
   const rows: Row[] = [];
   for (const n of sizes) {
     // The largest N costs tens of seconds per child: fewer repeats there keep the full suite within its budget.

@@ -12,7 +12,16 @@ export interface FixtureOptions {
   /** Number of skill directories (SKILL.md files), collisions and symlinks included. */
   skills: number;
   seed: number;
+  /**
+   * `spread` (default): the shares of SKILL_DIRS, quoted or plain descriptions without `": "`, 1 % symlinks.
+   * `real`: shaped like installed skill sets: one directory (`~/.claude/skills`) holds N/6 siblings, half of the
+   * descriptions hold an unquoted `": "` (`description: Use when: the user asks…`, some with backticks), 5 %
+   * symlinked skill directories.
+   */
+  shape?: FixtureShape;
 }
+
+export type FixtureShape = 'spread' | 'real';
 
 export interface FixtureReference {
   /** The loaded skill that holds the file. */
@@ -54,8 +63,15 @@ export const SKILL_DIRS: ReadonlyArray<{ base: 'home' | 'workspace'; dir: string
   { base: 'workspace', dir: '.github/skills', weight: 8 },
 ];
 
+/** The `real` shape's weights, in the order of SKILL_DIRS: `~/.claude/skills` gets 100 of 600, N/6. */
+const REAL_WEIGHTS: readonly number[] = [84, 72, 100, 72, 48, 48, 42, 36, 30, 24, 44];
+/** The directory that holds N/6 siblings in the `real` shape (index in SKILL_DIRS). */
+export const CROWDED_DIR_INDEX = 2;
 const COLLISION_SHARE = 0.02;
 const SYMLINK_SHARE = 0.01;
+const REAL_SYMLINK_SHARE = 0.05;
+/** Share of `real` descriptions written `Use when: …` unquoted (not valid YAML: rule 4's quoting pass reads them). */
+const REAL_COLON_SHARE = 0.5;
 const REFERENCE_SHARE = 0.2;
 const MIN_SKILL_BYTES = 1024;
 const MAX_SKILL_BYTES = 20 * 1024;
@@ -73,6 +89,7 @@ interface Slot {
 /** Builds the tree under `root`; returns where things are. */
 export async function generateFixture(options: FixtureOptions): Promise<Fixture> {
   const { root, skills: total, seed } = options;
+  const real = options.shape === 'real';
   if (!Number.isInteger(total) || total < 0) throw new Error(`skills must be a non-negative integer, got ${total}`);
   const home = join(root, 'home');
   const workspace = join(root, 'workspace');
@@ -81,8 +98,8 @@ export async function generateFixture(options: FixtureOptions): Promise<Fixture>
   await mkdir(join(home, LIBRARY_DIR), { recursive: true });
   await Promise.all(dirPaths.map((d) => mkdir(d, { recursive: true })));
 
-  const counts = splitByWeight(total);
-  const slots = planSlots(counts, seed);
+  const counts = splitByWeight(total, real ? REAL_WEIGHTS : undefined);
+  const slots = planSlots(counts, seed, real ? REAL_SYMLINK_SHARE : SYMLINK_SHARE);
   const collided = new Set<string>();
   for (const slot of slots) if (slot.copyOf >= 0) collided.add(slot.name);
 
@@ -95,7 +112,7 @@ export async function generateFixture(options: FixtureOptions): Promise<Fixture>
     const rng = createRng(seedFor(seed, index));
     const entryPath = join(dirPaths[slot.dirIndex]!, slot.name);
     const realDir = slot.symlinked ? join(home, LIBRARY_DIR, slot.name) : entryPath;
-    const files = skillFiles(rng, slot.name);
+    const files = skillFiles(rng, slot.name, real);
     if (!slot.symlinked && !collided.has(slot.name)) {
       editable.push(join(entryPath, 'SKILL.md'));
       const firstReference = Object.keys(files).find((f) => f.startsWith('references/'));
@@ -123,9 +140,9 @@ export async function generateFixture(options: FixtureOptions): Promise<Fixture>
 }
 
 /** N split by the weights; the remainder goes to the largest fractional parts, ties to the earlier directory. */
-export function splitByWeight(total: number): number[] {
-  const weightSum = SKILL_DIRS.reduce((sum, d) => sum + d.weight, 0);
-  const exact = SKILL_DIRS.map((d) => (total * d.weight) / weightSum);
+export function splitByWeight(total: number, weights: readonly number[] = SKILL_DIRS.map((d) => d.weight)): number[] {
+  const weightSum = weights.reduce((sum, w) => sum + w, 0);
+  const exact = weights.map((w) => (total * w) / weightSum);
   const counts = exact.map(Math.floor);
   let left = total - counts.reduce((a, b) => a + b, 0);
   const order = exact.map((x, i) => ({ frac: x - Math.floor(x), i })).sort((a, b) => b.frac - a.frac || a.i - b.i);
@@ -141,7 +158,7 @@ export function splitByWeight(total: number): number[] {
  * One slot per skill directory. Slots are shuffled; the first `c` of the shuffled order (after the originals they
  * copy exist) become copies of a name from another directory, the next `s` become symlinks.
  */
-function planSlots(counts: number[], seed: number): Slot[] {
+function planSlots(counts: number[], seed: number, symlinkShare: number): Slot[] {
   const rng = createRng(seedFor(seed, -1));
   const dirOfSlot: number[] = [];
   counts.forEach((count, dirIndex) => {
@@ -150,7 +167,7 @@ function planSlots(counts: number[], seed: number): Slot[] {
   shuffle(dirOfSlot, rng);
   const total = dirOfSlot.length;
   const collisionCount = Math.round(total * COLLISION_SHARE);
-  const symlinkCount = Math.round(total * SYMLINK_SHARE);
+  const symlinkCount = Math.round(total * symlinkShare);
   const uniqueCount = total - collisionCount;
 
   const slots: Slot[] = dirOfSlot.map((dirIndex, i) => ({
@@ -283,7 +300,7 @@ function skillName(index: number, rng: Rng): string {
 }
 
 /** The files of one skill directory, keyed by relative path. */
-function skillFiles(rng: Rng, name: string): Record<string, string> {
+function skillFiles(rng: Rng, name: string, real: boolean): Record<string, string> {
   const files: Record<string, string> = {};
   const target = logUniform(rng, MIN_SKILL_BYTES, MAX_SKILL_BYTES);
   const referenceCount = rng() < REFERENCE_SHARE ? 1 + Math.floor(rng() * 3) : 0;
@@ -293,17 +310,23 @@ function skillFiles(rng: Rng, name: string): Record<string, string> {
     referenceNames.push(file);
     files[file] = markdownBody(rng, logUniform(rng, 512, 8 * 1024), []);
   }
-  const front = frontmatter(rng, name);
+  const front = frontmatter(rng, name, real);
   files['SKILL.md'] = `${front}\n${markdownBody(rng, Math.max(0, target - front.length - 1), referenceNames)}`;
   return files;
 }
 
-function frontmatter(rng: Rng, name: string): string {
+function frontmatter(rng: Rng, name: string, real: boolean): string {
   const lines = ['---'];
   // One skill in ten relies on its directory name (SKILLS.md §1).
   if (rng() >= 0.1) lines.push(`name: ${name}`);
   const description = sentence(rng, 6 + Math.floor(rng() * 40));
-  lines.push(rng() < 0.3 ? `description: "${description}"` : `description: ${description}`);
+  if (real && rng() < REAL_COLON_SHARE) {
+    // As hand-written skills say it: a second clause after `": "`, sometimes naming a command in backticks.
+    const command = rng() < 0.3 ? ` such as \`${pick(WORDS, rng)} --${pick(WORDS, rng)}\`` : '';
+    lines.push(`description: ${description}. Use when: ${sentence(rng, 4 + Math.floor(rng() * 12))}${command}`);
+  } else {
+    lines.push(rng() < 0.3 ? `description: "${description}"` : `description: ${description}`);
+  }
   if (rng() < 0.3) lines.push('license: MIT');
   if (rng() < 0.4)
     lines.push(`allowed-tools: ${['Read', 'Grep', 'Bash', 'Edit'].slice(0, 1 + Math.floor(rng() * 4)).join(' ')}`);

@@ -13,7 +13,7 @@ const WORKER = new URL('./workers/memory-worker.ts', import.meta.url);
 const RELOAD_FIXTURE = 100;
 
 export async function runMemoryBench(ctx: BenchContext): Promise<BenchSection[]> {
-  const sizes = ctx.sizes ?? (ctx.quick ? [100, 1_000] : [1_000, 10_000, 50_000]);
+  const sizes = ctx.sizes ?? (ctx.quick ? [100, 1_000] : [1_000, 10_000, ...(ctx.large ? [50_000] : [])]);
   const iterations = ctx.quick ? 1 : 3;
   const reloads = ctx.quick ? 300 : 10_000;
 

@@ -1,5 +1,6 @@
 // Runs the benchmarks and prints their tables; writes them to bench/results/latest.md.
-// Usage: npm run bench [-- [--quick] [--no-build] [--sizes=N,N...] [discovery|startup|reload|http|memory ...]]
+// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory ...]]
+// --large (or SKILLSD_BENCH_LARGE=1) adds N = 50,000 where a benchmark has it; without it the suite stays at 10,000.
 // The daemon benchmarks rebuild dist/ first when a file under src/ is newer than dist/cli.js (--no-build: never).
 
 import { spawnSync } from 'node:child_process';
@@ -9,6 +10,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runDiscoveryBench } from './discovery.bench.js';
+import { runFloorBench } from './floor.bench.js';
 import { runHttpBench } from './http.bench.js';
 import type { BenchContext } from './lib/context.js';
 import { FixtureStore } from './lib/fixture-store.js';
@@ -26,6 +28,7 @@ interface Bench {
 }
 
 const BENCHES: Bench[] = [
+  { name: 'floor', needsDaemon: true, run: runFloorBench },
   { name: 'discovery', needsDaemon: false, run: runDiscoveryBench },
   { name: 'memory', needsDaemon: false, run: runMemoryBench },
   { name: 'startup', needsDaemon: true, run: runStartupBench },
@@ -38,6 +41,7 @@ const RESULTS = fileURLToPath(new URL('./results/latest.md', import.meta.url));
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
+  const large = args.includes('--large') || process.env.SKILLSD_BENCH_LARGE === '1';
   const build = !args.includes('--no-build');
   const sizes = parseSizes(args.find((a) => a.startsWith('--sizes=')));
   if (sizes === null) {
@@ -68,7 +72,7 @@ async function main(): Promise<number> {
   }
 
   const fixtures = new FixtureStore();
-  const ctx: BenchContext = { quick, fixtures, log, ...(sizes === undefined ? {} : { sizes }) };
+  const ctx: BenchContext = { quick, large, fixtures, log, ...(sizes === undefined ? {} : { sizes }) };
   const onSignal = (): void => {
     void stopAll()
       .then(() => fixtures.cleanup())
@@ -109,13 +113,16 @@ async function main(): Promise<number> {
 
   const totalSeconds = (performance.now() - started) / 1000;
   const generation = [...fixtures.generationSeconds]
-    .sort((a, b) => a[0] - b[0])
-    .map(([n, s]) => `N = ${n.toLocaleString('en-US')}: ${s.toFixed(1)} s`)
+    .sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]))
+    .map(
+      ([n, shape, s]) =>
+        `N = ${n.toLocaleString('en-US')}${shape === 'spread' ? '' : ` (${shape})`}: ${s.toFixed(1)} s`,
+    )
     .join(', ');
   const header = [
     '# skillsd benchmark results',
     '',
-    `- Mode: ${quick ? 'quick' : 'full'}; benchmarks: ${selected.map((b) => b.name).join(', ')}`,
+    `- Mode: ${quick ? 'quick' : large ? 'full, large' : 'full'}; benchmarks: ${selected.map((b) => b.name).join(', ')}`,
     `- Date: ${new Date().toISOString()}; total ${totalSeconds.toFixed(0)} s`,
     `- Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}`,
     `- Fixture generation: ${generation || 'none'}`,

@@ -3,23 +3,24 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Fixture, generateFixture } from '../fixtures.js';
+import { type Fixture, type FixtureShape, generateFixture } from '../fixtures.js';
 
 export const FIXTURE_SEED = 20261130;
 const FIXTURES_ROOT = fileURLToPath(new URL('../.fixtures/', import.meta.url));
 
 export class FixtureStore {
   private readonly root = join(FIXTURES_ROOT, `run-${process.pid}`);
-  private readonly fixtures = new Map<number, Promise<Fixture>>();
-  /** Seconds spent generating each fixture, for the report. */
-  readonly generationSeconds = new Map<number, number>();
+  private readonly fixtures = new Map<string, Promise<Fixture>>();
+  /** Seconds spent generating each fixture, for the report, by `[N, shape]`. */
+  readonly generationSeconds: Array<[number, FixtureShape, number]> = [];
 
-  /** The fixture with `skills` skill directories (generated on first use). */
-  get(skills: number): Promise<Fixture> {
-    let fixture = this.fixtures.get(skills);
+  /** The fixture with `skills` skill directories of `shape` (generated on first use). */
+  get(skills: number, shape: FixtureShape = 'spread'): Promise<Fixture> {
+    const key = `${shape}-${skills}`;
+    let fixture = this.fixtures.get(key);
     if (fixture === undefined) {
-      fixture = this.generate(skills);
-      this.fixtures.set(skills, fixture);
+      fixture = this.generate(skills, shape);
+      this.fixtures.set(key, fixture);
     }
     return fixture;
   }
@@ -34,12 +35,12 @@ export class FixtureStore {
     await rm(this.root, { recursive: true, force: true });
   }
 
-  private async generate(skills: number): Promise<Fixture> {
+  private async generate(skills: number, shape: FixtureShape): Promise<Fixture> {
     const started = performance.now();
-    const root = join(this.root, `n${skills}`);
+    const root = join(this.root, shape === 'spread' ? `n${skills}` : `${shape}-n${skills}`);
     await mkdir(root, { recursive: true });
-    const fixture = await generateFixture({ root, skills, seed: FIXTURE_SEED });
-    this.generationSeconds.set(skills, (performance.now() - started) / 1000);
+    const fixture = await generateFixture({ root, skills, seed: FIXTURE_SEED, shape });
+    this.generationSeconds.push([skills, shape, (performance.now() - started) / 1000]);
     return fixture;
   }
 }

@@ -1,8 +1,10 @@
 // The comparison server: plain node:http answering precomputed bytes from memory, no framework, no logging.
 // Usage: node bare-http.mjs <port> [routes.json]
 // routes.json: [{ "path": "/skills", "headers": { ... }, "bodyFile": "/abs/file", "etag": "\"...\"" }]
+// A route with `"perRequest": true` reads its bodyFile on every request (fs.readFile) instead of holding it: the
+// floor of a file route that must answer what is on disk now.
 // Without routes it answers a small static JSON body on every path (the process-start floor).
-import { readFileSync } from 'node:fs';
+import { readFile, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
 const port = Number(process.argv[2]);
@@ -14,7 +16,8 @@ if (routesFile !== undefined) {
     const notModifiedHeaders = { etag: route.etag };
     if (route.headers['cache-control'] !== undefined)
       notModifiedHeaders['cache-control'] = route.headers['cache-control'];
-    routes.set(route.path, { ...route, body: readFileSync(route.bodyFile), notModifiedHeaders });
+    const body = route.perRequest === true ? undefined : readFileSync(route.bodyFile);
+    routes.set(route.path, { ...route, body, notModifiedHeaders });
   }
 }
 const fallback = {
@@ -31,6 +34,13 @@ const server = createServer((req, res) => {
   }
   if (route.etag !== undefined && req.headers['if-none-match'] === route.etag) {
     res.writeHead(304, route.notModifiedHeaders).end();
+    return;
+  }
+  if (route.body === undefined) {
+    readFile(route.bodyFile, (error, body) => {
+      if (error) res.writeHead(500).end();
+      else res.writeHead(200, { ...route.headers, 'content-length': body.length }).end(body);
+    });
     return;
   }
   res.writeHead(200, { ...route.headers, 'content-length': route.body.length });

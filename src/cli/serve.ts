@@ -112,8 +112,9 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     // A failed first build is not fatal: the workspace retries it and requests answer 503 NotReady meanwhile.
     // Built before the app, whose load sampling starts with it: the build blocks the event loop (seconds for a large
     // tree on a loaded machine), and counted as lag it had the first requests after the listening line refused 503.
+    // The watcher arms after that, while the port is open (WorkspaceIndex.firstIndex).
     const workspace = await registry.get();
-    await workspace.ready.catch(() => undefined);
+    await workspace.firstIndex.catch(() => undefined);
     stopProgress();
     const health = registry.health(workspace);
     if (workspace.snapshot !== undefined) {

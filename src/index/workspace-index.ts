@@ -3,8 +3,9 @@
 // queued one always sees the latest files and settings). The generation moves only when the `/skills` answer
 // would change; the new snapshot replaces the old one in one assignment, then the events of the change are logged.
 
+import { type FSWatcher, watch } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BaseLogger } from 'pino';
 import { discoverSkills } from '../discovery/discover-skills.js';
@@ -19,6 +20,7 @@ import { EventLog, type PendingEvent } from './event-log.js';
 import type { SkillWatcher } from './skill-watcher.js';
 import { WorkspaceSnapshot } from './snapshot.js';
 import { SnapshotSerializer } from './snapshot-json.js';
+import type { WatchMode } from './watch-presence.js';
 
 export type IndexLogger = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 
@@ -74,6 +76,18 @@ export class WorkspaceIndex {
   readonly events: EventLog;
   /** Resolves once the first snapshot is built and the watcher is armed. */
   readonly ready: Promise<void>;
+  /**
+   * Resolves once the first snapshot is built, before the watcher is armed: what a server waits for before it
+   * listens. Arming chokidar over a large tree takes longer than the first discovery itself (10,000 skills: about
+   * twice as long); meanwhile the skills directories' own listings are watched (`watchListingsWhileArming`), and the
+   * re-check after arming catches what changed inside skill directories.
+   */
+  readonly firstIndex: Promise<void>;
+  private resolveFirstIndex: () => void = () => {};
+  /** The first watcher is being armed (after `firstIndex`, before `ready`). */
+  private arming = false;
+  /** A kernel watch of `watchListingsWhileArming` was refused for lack of watches: the watcher will poll. */
+  private armingOutOfWatches = false;
   /** Milliseconds timestamp of the last request that used this workspace. */
   lastUsed = Date.now();
   private readonly home: string;
@@ -120,9 +134,15 @@ export class WorkspaceIndex {
     this.onBuild = options.onBuild;
     this.events = new EventLog({ capacity: options.eventLogCapacity });
     this.diagnostics = this.watchEnabled ? this.trackDiagnostics(options.diagnosticsMaxSkills) : undefined;
+    let rejectFirstIndex: (error: unknown) => void = () => {};
+    this.firstIndex = new Promise<void>((resolve, reject) => {
+      this.resolveFirstIndex = resolve;
+      rejectFirstIndex = reject;
+    });
     this.ready = this.start();
     // Nobody may be awaiting `ready` (an idle workspace being closed): never leave it as an unhandled rejection.
-    this.ready.catch(() => {});
+    this.ready.catch(rejectFirstIndex);
+    this.firstIndex.catch(() => {});
   }
 
   /** The current snapshot, or undefined before the first build. */
@@ -215,6 +235,23 @@ export class WorkspaceIndex {
     return this.watcher?.status();
   }
 
+  /** A watcher is armed or being armed for this workspace. */
+  get watching(): boolean {
+    return this.watcher !== undefined || this.arming;
+  }
+
+  /**
+   * How changes are seen: the armed watcher's mode; while the first watcher arms (the daemon already listens), the
+   * mode it is being armed in; `off` when not watching.
+   */
+  watchMode(): WatchMode | 'off' {
+    // Out of inotify watches, the watcher being armed degrades to polling (skill-watcher.ts): said as soon as known.
+    const status = this.watcher?.status();
+    if (status !== undefined) return status.mode;
+    if (this.arming) return this.watcherTuning.usePolling === true || this.armingOutOfWatches ? 'polling' : 'events';
+    return 'off';
+  }
+
   /** Runs `listener` when the workspace closes (event streams end then). */
   onClose(listener: () => void): () => void {
     this.closeListeners.add(listener);
@@ -256,8 +293,16 @@ export class WorkspaceIndex {
       }
       if (this.current !== undefined) break;
     }
+    this.resolveFirstIndex();
     if (!this.watchEnabled) return;
-    await this.syncWatcher();
+    const listings = this.watchListingsWhileArming();
+    this.arming = true;
+    try {
+      await this.syncWatcher();
+    } finally {
+      this.arming = false;
+      for (const listing of listings) listing.close();
+    }
     // An edit made between the first discovery's reads and the watcher being armed has no event: look once more
     // (cheap: unchanged files come from the cache, and an unchanged answer keeps its generation).
     await this.rebuild();
@@ -294,12 +339,20 @@ export class WorkspaceIndex {
     const next = new WorkspaceSnapshot({ generation, cwd: this.cwd, settings, result, content });
     this.current = next;
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
-    if (previous === undefined) this.events.begin(next.contentHash);
-    else if (changed) this.logChange(previous, next);
-    this.onBuild?.((performance.now() - started) / 1000, changed);
-    // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
-    this.diagnostics?.schedule(next);
-    if (this.watcher !== undefined) await this.syncWatcher();
+    // The watcher follows the new answer's directories and files before clients hear of it: a client that edits a
+    // file the answer now depends on (a new plugin's manifest) as soon as the event arrives is then seen.
+    // The answer is told even when following it failed (the failure is the build's error, as before).
+    try {
+      if (this.watcher !== undefined) await this.syncWatcher();
+    } finally {
+      if (!this.isClosed) {
+        if (previous === undefined) this.events.begin(next.contentHash);
+        else if (changed) this.logChange(previous, next);
+        this.onBuild?.((performance.now() - started) / 1000, changed);
+        // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
+        this.diagnostics?.schedule(next);
+      }
+    }
   }
 
   private trackDiagnostics(maxSkills: number | undefined): DiagnosticTracker {
@@ -353,6 +406,32 @@ export class WorkspaceIndex {
     }
     // The last event takes the id of the state it leads to (event-log.ts).
     this.events.appendChange(next.contentHash, pending);
+  }
+
+  /**
+   * Kernel watches on the skills directories themselves while chokidar arms: a skill directory added, removed or
+   * renamed there (what a user does right after the first answer) is rebuilt at once instead of after the arming.
+   */
+  private watchListingsWhileArming(): FSWatcher[] {
+    const listings: FSWatcher[] = [];
+    for (const dir of this.current?.scannedDirs ?? []) {
+      try {
+        const listing = watch(dir, (_event, name) => {
+          const path = name === null ? dir : join(dir, name.toString());
+          this.rebuildFor([path]).catch((error: unknown) => {
+            this.logger.error({ err: error, cwd: this.cwd }, 'skill rebuild failed; keeping the last index');
+          });
+        });
+        // A directory removed meanwhile: chokidar's arming and the re-check see it.
+        listing.on('error', () => listing.close());
+        listings.push(listing);
+      } catch (error) {
+        // Missing or unreadable: nothing to watch here until chokidar is armed. Out of watches: it will poll.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOSPC' || code === 'EMFILE') this.armingOutOfWatches = true;
+      }
+    }
+    return listings;
   }
 
   /** Points the watcher at the directories the current snapshot was discovered from. */

@@ -168,7 +168,7 @@ export class WorkspaceRegistry {
   health(workspace: WorkspaceIndex = this.defaultWorkspace): RegistryHealth {
     const snapshot = workspace.snapshot;
     let watchers = 0;
-    for (const workspace of this.workspaces.values()) if (workspace.watcherStatus() !== undefined) watchers++;
+    for (const workspace of this.workspaces.values()) if (workspace.watching) watchers++;
     return {
       status: snapshot === undefined ? 'starting' : 'ok',
       generation: snapshot?.generation ?? 0,
@@ -177,7 +177,7 @@ export class WorkspaceRegistry {
       uptimeS: Math.floor((Date.now() - this.startedAt) / 1000),
       workspaces: this.workspaces.size,
       watchers,
-      watchMode: workspace.watcherStatus()?.mode ?? 'off',
+      watchMode: workspace.watchMode(),
     };
   }
 

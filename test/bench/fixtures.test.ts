@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { type Fixture, generateFixture, SKILL_DIRS, splitByWeight } from '../../bench/fixtures.js';
+import { CROWDED_DIR_INDEX, type Fixture, generateFixture, SKILL_DIRS, splitByWeight } from '../../bench/fixtures.js';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
@@ -130,5 +130,53 @@ describe('generateFixture (N = 100)', () => {
     );
     assert.deepEqual(result.warnings, []);
     assert.equal(result.collisions.length, 2);
+  });
+});
+
+describe('generateFixture, real shape (N = 600)', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let fixture: Fixture;
+
+  before(async () => {
+    ({ dir, cleanup } = await makeTempDir('skillsd-fixture-real-'));
+    fixture = await generateFixture({ root: dir, skills: 600, seed: SEED, shape: 'real' });
+  });
+  after(() => cleanup());
+
+  test('N/6 siblings in one directory, 5 % symlinks, about half the descriptions with an unquoted ": "', async () => {
+    assert.equal(fixture.layout[CROWDED_DIR_INDEX]!.count, 100);
+    assert.equal(fixture.layout[CROWDED_DIR_INDEX]!.dir, '~/.claude/skills');
+    assert.equal(
+      fixture.layout.reduce((sum, l) => sum + l.count, 0),
+      600,
+    );
+    assert.equal(fixture.symlinks, 30);
+    let colon = 0;
+    for (const d of SKILL_DIRS) {
+      const skillsDir = join(d.base === 'home' ? fixture.home : fixture.workspace, d.dir);
+      for (const entry of await readdir(skillsDir)) {
+        const text = await readFile(join(skillsDir, entry, 'SKILL.md'), 'utf8');
+        const description = /^description: (.*)$/m.exec(text)![1]!;
+        if (!description.startsWith('"') && description.includes(': ')) colon++;
+      }
+    }
+    assert.equal(colon > 240 && colon < 360, true, `${colon} of 600`);
+  });
+
+  test('discovery loads every name without a warning: the unquoted ": " is read by the quoting pass', async () => {
+    const result = await discoverSkills({
+      home: fixture.home,
+      cwd: fixture.workspace,
+      env: {},
+      settings: defaultSettings(),
+    });
+    assert.deepEqual(
+      result.skills.map((s) => s.name),
+      fixture.names,
+    );
+    assert.deepEqual(result.warnings, []);
+    const colonSkill = result.skills.find((s) => s.description.includes('. Use when: '));
+    assert.notEqual(colonSkill, undefined);
   });
 });

@@ -441,6 +441,82 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
     assert.ok(taken > 200, `the quoted shortcut took ${taken} of 500 blocks`);
   });
 
+  it('values holding ": " with indicators, quotes, comments, tabs, colons at the end, continuations: fast = slow', () => {
+    // Every piece that could change how YAML reads (or fails on) a value, around a `: `.
+    const word = fc.constantFrom('Use', 'when', 'the user asks', 'PDFs', 'a', 'é', '😀', ' ', 'x y');
+    const odd = fc.constantFrom(
+      ...[' ', ': ', ':', 'a:b', 'end:', '#', ' #', ' # note', '`npm test`', '`', '[x]', '[', ']'],
+      ...['{y}', '{', '}', '&a', ' &a', '*a', ' *a', '!t', ' !t', '!!str', '|', '>', '%', '@', '\\', '\\n', '"', "'"],
+      ...['?', ' ? ', ',', ' - ', '-', '...', '---', '~', 'null', '1', 'é', '😀', '\t', '\u00a0', '\u2028', '\ud800'],
+    );
+    const piece = fc.oneof({ weight: 3, arbitrary: word }, { weight: 2, arbitrary: odd });
+    const value = fc
+      .tuple(word, fc.array(piece, { maxLength: 4 }), fc.array(piece, { maxLength: 4 }))
+      .map(([lead, before, after]) => `${lead}${before.join('')}: ${after.join('')}`);
+    const line = fc.oneof(
+      { weight: 8, arbitrary: value.map((v) => `description: ${v}`) },
+      { weight: 4, arbitrary: fc.constantFrom('name: pdf', 'license: MIT', 'version: 2', 'empty:', 'quoted: "a: b"') },
+      { weight: 1, arbitrary: value.map((v) => `metadata:\n  note: ${v}\n  owner: me`) },
+      { weight: 1, arbitrary: value.map((v) => `allowed-tools:\n  - ${v}`) },
+      // A continuation line, a comment line, a trailing space or TAB after the value.
+      { weight: 1, arbitrary: value.map((v) => `description: ${v}\n  continued here`) },
+      { weight: 1, arbitrary: fc.constantFrom('# a comment', '  ', '') },
+      { weight: 1, arbitrary: value.map((v) => `description: ${v} `) },
+      { weight: 1, arbitrary: value.map((v) => `description:\t${v}`) },
+    );
+    const block = fc.array(line, { minLength: 1, maxLength: 3 }).map((lines) => lines.join('\n'));
+    let taken = 0;
+    let withIndicators = 0;
+    fc.assert(
+      fc.property(block, fc.constantFrom('musepi', 'xcsh') as fc.Arbitrary<'musepi' | 'xcsh'>, (text, profile) => {
+        const file = `---\n${text}\n---\nbody`;
+        const notes: string[] = [];
+        const slowNotes: string[] = [];
+        const fast = parseFrontmatter(file, profile, notes);
+        const slow = parseFrontmatterWithYaml(file, profile, slowNotes);
+        assert.deepStrictEqual(fast, slow, JSON.stringify(text));
+        assert.deepStrictEqual(keyOrder(fast.frontmatter), keyOrder(slow.frontmatter), JSON.stringify(text));
+        assert.deepStrictEqual(notes, slowNotes, JSON.stringify(text));
+        if (readQuotedSimpleBlock(text) !== undefined) {
+          taken++;
+          if (/[#`[\]{}|>&*!%@\\]/.test(text)) withIndicators++;
+        }
+      }),
+      { numRuns: 2000, seed: 20261202 },
+    );
+    // The property says something only if the shortcut takes a share of the blocks, indicators included.
+    assert.ok(taken > 150, `the quoted shortcut took ${taken} of 2000 blocks`);
+    assert.ok(withIndicators > 50, `the quoted shortcut took ${withIndicators} blocks with indicators`);
+  });
+
+  it('a value holding ": " with backticks, `#` or brackets after it is taken; a quote opening after ": " is not', () => {
+    const notes = (block: string): { fast: string[]; slow: string[] } => {
+      const fast: string[] = [];
+      const slow: string[] = [];
+      const file = `---\n${block}\n---\n`;
+      assert.deepStrictEqual(parseFrontmatter(file, 'musepi', fast), parseFrontmatterWithYaml(file, 'musepi', slow));
+      return { fast, slow };
+    };
+    const taken = 'name: t\ndescription: Use when: the user runs `npm test` # or [x] {y} | a > b & c * d! 100%:';
+    assert.deepStrictEqual(readQuotedSimpleBlock(taken), {
+      value: { name: 't', description: 'Use when: the user runs `npm test` # or [x] {y} | a > b & c * d! 100%:' },
+      line: 2,
+    });
+    const quoted = notes(taken);
+    assert.deepStrictEqual(quoted.fast, quoted.slow);
+    // YAML's first error here is the unclosed quote, not the nested mapping: the note must say so.
+    const unclosed = "description: Use when: 'it";
+    assert.equal(readQuotedSimpleBlock(unclosed), undefined);
+    assert.deepStrictEqual(notes(unclosed).fast, [
+      'frontmatter is not valid YAML (a quoted scalar is not closed); read again with values containing ": " quoted',
+    ]);
+    // ` #` before the first ": " starts a comment: the block is valid YAML and the value stops there.
+    assert.equal(readQuotedSimpleBlock('description: Use this # note: x'), undefined);
+    assert.deepStrictEqual(parseFrontmatter('---\ndescription: Use this # note: x\n---\n', 'musepi').frontmatter, {
+      description: 'Use this',
+    });
+  });
+
   it('takes `description: Use when: …` blocks on the quoted shortcut, to the slow path’s value and note', () => {
     const text =
       '---\nname: pdf\ndescription: Extract text. Use when: the user asks about "PDFs" (or forms)\n' +

@@ -479,6 +479,23 @@ describe('resolveSkillResource (SKILLS.md §6)', () => {
     }
   });
 
+  it('looks the name up with `skillNamed` when given, not by scanning the list', async () => {
+    const pdf = skills.find((skill) => skill.name === 'pdf')!;
+    const asked: string[] = [];
+    const skillNamed = (name: string): Skill | undefined => {
+      asked.push(name);
+      return name === 'pdf' ? pdf : undefined;
+    };
+    // The list is not searched: the lookup's answer (and its miss) decide.
+    const file = asFile(await resolveSkillResource([], 'pdf', 'references/tables.md', { ...CONTAIN, skillNamed }));
+    assert.equal(file.realPath, await realpath(join(pdfDir, 'references/tables.md')));
+    await assert.rejects(
+      resolveSkillResource(skills, 'types', undefined, { ...CONTAIN, skillNamed }),
+      rejectsWith('SkillNotFound', /^Unknown skill: types\nAvailable: /),
+    );
+    assert.deepEqual(asked, ['pdf', 'types']);
+  });
+
   it('contain mode: every resolved file stays inside the real skill directory (property)', async () => {
     const realBase = await realpath(pdfDir);
     const segment = fc.constantFrom(

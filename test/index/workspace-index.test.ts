@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { describe, it, type TestContext } from 'node:test';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
@@ -7,6 +8,7 @@ import type { DiscoveryContext } from '../../src/discovery/types.js';
 import { chainedEventId, type IndexEvent, stateEventId } from '../../src/index/event-log.js';
 import { type DiscoverFn, WorkspaceIndex, type WorkspaceIndexOptions } from '../../src/index/workspace-index.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
+import { agentManifest, entry, registry } from '../helpers/plugin-trees.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 /** An index over a fresh tree; `cwd` is relative to the tree's root (default `work`, a repository). */
@@ -237,3 +239,89 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   await writeFile(`${path}.tmp`, content);
   await rename(`${path}.tmp`, path);
 }
+
+describe('WorkspaceIndex.firstIndex', () => {
+  it('resolves with the first snapshot, before the watcher is armed; a skill directory added then is indexed during the arming', async (t) => {
+    const { dir: root, cleanup } = await makeTempDir();
+    // Enough entries that chokidar's arming spans thousands of fs callbacks, while the kernel's notice of the new
+    // directory takes one turn of the loop.
+    const tree: Parameters<typeof writeTree>[1] = { 'home/.keep': '', 'work/.git/HEAD': 'x' };
+    for (let i = 0; i < 1500; i++) tree[`work/.musepi/skills/s${i}/SKILL.md`] = SK({ description: `skill ${i}` });
+    await writeTree(root, tree);
+    let indexRef: WorkspaceIndex | undefined;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Every discovery started once the watcher is armed (the re-check) waits for the test: only a build started
+    // during the arming can bring the new skill in before the release.
+    const discover: DiscoverFn = async (ctx, options) => {
+      if (indexRef?.watcherStatus() !== undefined) await held;
+      return discoverSkills(ctx, options);
+    };
+    const index = new WorkspaceIndex({
+      home: `${root}/home`,
+      cwd: `${root}/work`,
+      env: {},
+      settings: defaultSettings(),
+      watcher: { coalesceMs: 10, rereadDelayMs: 40, reconcileIntervalMs: 60_000 },
+      discover,
+    });
+    indexRef = index;
+    t.after(async () => {
+      release();
+      await index.close();
+      await cleanup();
+    });
+    let readyDone = false;
+    index.ready.then(() => {
+      readyDone = true;
+    });
+    const added = new Promise<IndexEvent>((resolve) => {
+      index.events.subscribe((event) => {
+        if (event.type === 'index' && (event.data as { added: string[] }).added.includes('late')) resolve(event);
+      });
+    });
+    await index.firstIndex;
+    assert.equal(index.snapshot?.skills.length, 1500);
+    assert.equal(index.watcherStatus(), undefined, 'the watcher is not armed yet');
+    await writeTree(root, { 'work/.musepi/skills/late/SKILL.md': SK({ description: 'added right away' }) });
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('no index event for the new skill before the re-check')), WAIT_MS);
+    });
+    await Promise.race([added, bound]).finally(() => clearTimeout(timer));
+    assert.equal(index.snapshot?.skill('late')?.description, 'added right away');
+    release();
+    await index.ready;
+    assert.equal(readyDone, true);
+  });
+});
+
+describe('WorkspaceIndex: an index event comes after the watcher follows the new answer', () => {
+  it('a plugin manifest edited as soon as its skill is announced is seen', async (t) => {
+    const { index, root, events } = await openIndex(
+      t,
+      {
+        'plugins/ap/plugin.json': agentManifest('ap'),
+        'plugins/ap/skills/alpha/SKILL.md': SK({ name: 'alpha', description: 'Alpha' }),
+      },
+      { watch: true },
+    );
+    const manifest = `${root}/plugins/ap/plugin.json`;
+    // A client that reacts to the event at once: the manifest the new answer depends on is edited before the event's
+    // listeners return.
+    index.events.subscribe((event) => {
+      if (event.type === 'index' && (event.data as { added: string[] }).added.includes('alpha')) {
+        writeFileSync(manifest, agentManifest('Bad Name'));
+      }
+    });
+    await writeTree(root, {
+      'home/.claude/plugins/installed_plugins.json': registry({ 'ap@m': [entry(`${root}/plugins/ap`)] }),
+    });
+    await until(() =>
+      events.some((e) => e.type === 'index' && (e.data as { removed: string[] }).removed.includes('alpha')),
+    );
+    assert.equal(index.snapshot?.skill('alpha'), undefined);
+  });
+});

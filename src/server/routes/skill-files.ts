@@ -68,6 +68,7 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           symlinks: app.getSettings().symlinks,
           knownRealPath: (filePath: string) => snapshot.knownRealPath(filePath),
           pluginRoot: (filePath: string) => snapshot.pluginRoot(filePath),
+          skillNamed: (skillName: string) => snapshot.skill(skillName),
         };
         if (request.query.archive !== undefined) {
           // The whole skill, from its root only: `/skill/pdf/scripts?archive=…` is not a smaller archive.
