@@ -8,6 +8,7 @@ import { createServer } from 'node:net';
 import { before, describe, it } from 'node:test';
 import { validate } from 'dockerfile-utils';
 import { parseArgs } from '../../src/cli/parse-args.js';
+import { waitUntil } from '../helpers/deadlines.js';
 import { startDaemon } from '../helpers/spawn-daemon.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
@@ -157,6 +158,9 @@ describe('Dockerfile', () => {
     const script = healthCheckScript(final);
     const daemon = await startDaemon(['serve', '--port', '0', '--cwd', dir], { home: dir });
     t.after(() => daemon.process.kill());
+    // The daemon listens before its watcher is armed, and is ready once it is: wait for that, as an orchestrator's
+    // probe would retry.
+    await waitUntil('the daemon to be ready', async () => (await fetch(`${daemon.url}/health/ready`)).status === 200);
     assert.equal(await runNode(script, { SKILLSD_PORT: String(daemon.port) }), 0);
     assert.equal(await runNode(script, { SKILLSD_PORT: String(await closedPort()) }), 1);
   });
