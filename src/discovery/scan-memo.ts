@@ -25,7 +25,7 @@ interface MemoEntry {
   diagnostics: readonly SkillDiagnostic[];
   realpaths: ReadonlyMap<string, string>;
   scanned: ReadonlyMap<string, ScannedEntry>;
-  /** The directory's real path when scanned (undefined: it could not be resolved). */
+  /** The directory's real path when scanned (undefined: it could not be resolved; UNSETTLED: it kept moving). */
   realDir: string | undefined;
   /** `entries`: list again, read the `touched` entries again; `all`: read every entry again. */
   stale: 'no' | 'entries' | 'all';
@@ -82,6 +82,11 @@ export interface ScanMemo {
   pipeline: PipelineMemo | undefined;
 }
 
+/** How many times one scan is run again while the link it goes through keeps moving. */
+const MAX_SCAN_ATTEMPTS = 3;
+/** A real path no directory has: the scan remembered with it is never reused entry by entry. */
+const UNSETTLED = '\0unsettled';
+
 export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): ScanMemo {
   const entries = new Map<string, MemoEntry>();
   const used = new Set<string>();
@@ -133,33 +138,49 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
       let entry = entries.get(key);
       if (entry === undefined || entry.stale !== 'no') {
         const previous = entry;
-        const realDir = await realpath(dir).catch(() => undefined);
-        // The link moved to another target: nothing of the old one can be reused.
-        const reusable = previous?.stale === 'entries' && previous.realDir === realDir;
-        const diagnostics: SkillDiagnostic[] = [];
-        const realpaths = new Map<string, string>();
-        const scanned = new Map<string, ScannedEntry>();
         const { cache } = options;
-        const scanning = scan(dir, {
-          requireDescription: options.requireDescription,
-          ...(options.shownDir === undefined ? {} : { shownDir: options.shownDir }),
-          profile: options.profile,
-          provider: options.provider,
-          providerName: options.providerName,
-          level: options.level,
-          ...(options.plugin === undefined ? {} : { plugin: options.plugin }),
-          ...(options.namePrefix === undefined ? {} : { namePrefix: options.namePrefix }),
-          ...(cache === undefined ? {} : { cache }),
-          ...(options.links === undefined ? {} : { links: options.links }),
-          diagnostics,
-          realpaths,
-          entries: scanned,
-          ...(reusable ? { reuse: { entries: previous.scanned, touched: previous.touched } } : {}),
-        });
-        const result = await scanning.catch((error: unknown) => {
-          round.failed = true;
-          throw error;
-        });
+        let realDir = await realpath(dir).catch(() => undefined);
+        // The link moved to another target: nothing of the old one can be reused.
+        let reuse = previous?.stale === 'entries' && previous.realDir === realDir ? previous : undefined;
+        let diagnostics: SkillDiagnostic[];
+        let realpaths: Map<string, string>;
+        let scanned: Map<string, ScannedEntry>;
+        let result: ScanResult;
+        for (let attempt = 1; ; attempt++) {
+          diagnostics = [];
+          realpaths = new Map();
+          scanned = new Map();
+          result = await scan(dir, {
+            requireDescription: options.requireDescription,
+            ...(options.shownDir === undefined ? {} : { shownDir: options.shownDir }),
+            profile: options.profile,
+            provider: options.provider,
+            providerName: options.providerName,
+            level: options.level,
+            ...(options.plugin === undefined ? {} : { plugin: options.plugin }),
+            ...(options.namePrefix === undefined ? {} : { namePrefix: options.namePrefix }),
+            ...(cache === undefined ? {} : { cache }),
+            ...(options.links === undefined ? {} : { links: options.links }),
+            diagnostics,
+            realpaths,
+            entries: scanned,
+            ...(reuse === undefined ? {} : { reuse: { entries: reuse.scanned, touched: reuse.touched } }),
+          }).catch((error: unknown) => {
+            round.failed = true;
+            throw error;
+          });
+          // A link swapped while the scan ran (a reload already under way when git-sync publishes): the listing and
+          // the entries kept may be of either target. Scan again, all of it, until the link holds still.
+          const after = await realpath(dir).catch(() => undefined);
+          if (after === realDir) break;
+          reuse = undefined;
+          realDir = after;
+          // Still moving after a few tries: answer the last scan, and let the next one reuse nothing of it.
+          if (attempt === MAX_SCAN_ATTEMPTS) {
+            realDir = UNSETTLED;
+            break;
+          }
+        }
         if (previous !== undefined) result.skills = keepUnchanged(previous.result.skills, result.skills);
         entry = {
           dir: resolve(dir),

@@ -121,6 +121,50 @@ describe('createScanMemo', () => {
     );
   });
 
+  it('a link swapped while a re-scan runs is not taken for its old target, then or at the next re-scan', async () => {
+    // A reload already running when git-sync swaps `current` resolved the link before the swap and lists after it:
+    // the entries it kept from the old revision (pdf here, reported by nobody) must not pass for the new revision's.
+    const { base } = await workspace({
+      'git/rev1/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF v1' }),
+      'git/rev1/docx/SKILL.md': SK({ name: 'docx', description: 'Word' }),
+      'git/rev2/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF v2' }),
+      'git/rev2/pptx/SKILL.md': SK({ name: 'pptx', description: 'Slides' }),
+      'git/current': { symlink: 'rev1' },
+    });
+    const dir = join(base, 'git', 'current');
+    let swapBeforeScan = false;
+    const memo = createScanMemo(async (scanned, options) => {
+      if (swapBeforeScan) {
+        swapBeforeScan = false;
+        await symlink('rev2', join(base, 'git', 'current.next'));
+        await rename(join(base, 'git', 'current.next'), dir);
+      }
+      return scanSkillsDir(scanned, options);
+    });
+    await memo.scan(dir, OPTIONS);
+    assert.equal(memo.invalidate([join(dir, 'docx')]), true);
+    swapBeforeScan = true;
+    const during = await memo.scan(dir, OPTIONS);
+    assert.equal(swapBeforeScan, false);
+    assert.deepEqual(
+      during.skills.map((skill) => [skill.name, skill.description]),
+      [
+        ['pdf', 'PDF v2'],
+        ['pptx', 'Slides'],
+      ],
+    );
+    // The watcher then reports the link's new entries; the scan remembered is the new revision's.
+    assert.equal(memo.invalidate([join(dir, 'pptx')]), true);
+    const next = await memo.scan(dir, OPTIONS);
+    assert.deepEqual(
+      next.skills.map((skill) => [skill.name, skill.description]),
+      [
+        ['pdf', 'PDF v2'],
+        ['pptx', 'Slides'],
+      ],
+    );
+  });
+
   it('maps a path to its directory only on a separator boundary; a marker or an unknown path is refused', async () => {
     const { base } = await workspace({ 'd/a/SKILL.md': SK({ description: 'one' }) });
     const dir = join(base, 'd');
