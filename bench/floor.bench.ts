@@ -56,11 +56,25 @@ interface Plan {
   httpRounds: number;
 }
 
+const FLOOR_PARTS = ['first', 'live', 'memory', 'http'] as const;
+
+/** SKILLSD_FLOOR_PARTS=first,live,memory,http (any subset) measures only those tables; unset: all of them. */
+function floorParts(value: string | undefined): Set<string> {
+  if (value === undefined || value.trim() === '') return new Set(FLOOR_PARTS);
+  const parts = new Set(value.split(',').map((part) => part.trim()));
+  for (const part of parts) {
+    if (!(FLOOR_PARTS as readonly string[]).includes(part))
+      throw new Error(`SKILLSD_FLOOR_PARTS: unknown part ${part} (known: ${FLOOR_PARTS.join(', ')})`);
+  }
+  return parts;
+}
+
 export async function runFloorBench(ctx: BenchContext): Promise<BenchSection[]> {
   const sizes = ctx.sizes ?? (ctx.quick ? [1_000] : ctx.large ? [10_000, 50_000] : [10_000]);
   const plan: Plan = ctx.quick
     ? { firstAnswerRounds: 2, edits: 20, structural: 6, reloads: 100, httpRounds: 2 }
     : { firstAnswerRounds: 3, edits: 100, structural: 20, reloads: 300, httpRounds: 3 };
+  const parts = floorParts(process.env.SKILLSD_FLOOR_PARTS);
   const sections: BenchSection[] = [];
   const first: string[][] = [];
   const live: string[][] = [];
@@ -72,12 +86,14 @@ export async function runFloorBench(ctx: BenchContext): Promise<BenchSection[]> 
     const fixture = await ctx.fixtures.get(n, 'real');
     const scratch = await mkdtemp(join(dirname(fixture.home), 'floor-scratch-'));
     try {
-      const firstAnswer = await measureFirstAnswer(ctx, n, fixture, empty, plan, scratch);
-      first.push(...firstAnswer.rows);
-      live.push(firstAnswer.addRow);
-      live.push(...(await measureLive(ctx, n, fixture, plan, scratch)));
-      memory.push(await measureMemory(ctx, n, fixture, empty, plan));
-      http.push(...(await measureHttp(ctx, n, fixture, plan, scratch, notes)));
+      if (parts.has('first')) {
+        const firstAnswer = await measureFirstAnswer(ctx, n, fixture, empty, plan, scratch);
+        first.push(...firstAnswer.rows);
+        live.push(firstAnswer.addRow);
+      }
+      if (parts.has('live')) live.push(...(await measureLive(ctx, n, fixture, plan, scratch)));
+      if (parts.has('memory')) memory.push(await measureMemory(ctx, n, fixture, empty, plan));
+      if (parts.has('http')) http.push(...(await measureHttp(ctx, n, fixture, plan, scratch, notes)));
     } finally {
       await rm(scratch, { recursive: true, force: true });
     }
