@@ -18,6 +18,7 @@ import { CliError } from './cli-error.js';
 import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
 import { listenAddress, withCliOverrides } from './effective-settings.js';
 import { logFirstIndexSummary, reportScanProgress } from './first-index-report.js';
+import { listenDaemon } from './listen-daemon.js';
 import { createLogger } from './logger.js';
 import { readVersion, type ServeOptions } from './parse-args.js';
 import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './token-file.js';
@@ -140,7 +141,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     built.server.once('listening', () => {
       runtimeFile = writeDaemonRuntimeFile(built, { env, host, cwd, tokenFile, logger });
     });
-    url = await listen(app, host, port);
+    url = await listenDaemon(app, host, port);
     // Log lines are batched (log-destination.ts); the listening line is the one scripts wait for: out at once.
     logger.flush();
   } catch (error) {
@@ -228,42 +229,6 @@ export function discoveryEnv(env: Readonly<Record<string, string | undefined>>):
   if (env.PI_CODING_AGENT_DIR) out.PI_CODING_AGENT_DIR = env.PI_CODING_AGENT_DIR;
   if (env.CLAUDE_CONFIG_DIR) out.CLAUDE_CONFIG_DIR = env.CLAUDE_CONFIG_DIR;
   return out;
-}
-
-/**
- * Listens and returns the first URL a client can use. The listening line of API.md names the address actually bound
- * (`http://0.0.0.0:7420` for a wildcard bind: the one line scripts wait for). Fastify logs one line per interface
- * address for a wildcard bind: the first says where it is reachable too, the others `skillsd reachable at <url>`.
- */
-async function listen(app: FastifyInstance, host: string, port: number): Promise<string> {
-  let first = true;
-  const listenTextResolver = (address: string): string => {
-    if (!first) return `skillsd reachable at ${address}`;
-    first = false;
-    const bound = boundUrl(app) ?? address;
-    return bound === address
-      ? `skillsd listening on ${bound}`
-      : `skillsd listening on ${bound} (reachable at ${address})`;
-  };
-  try {
-    return await app.listen({ host, port, listenTextResolver });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new CliError(`port ${port} is already in use on ${host}`, 1);
-    if (code === 'EACCES') throw new CliError(`permission denied to listen on ${host} port ${port}`, 1);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
-      throw new CliError(`cannot listen on ${host}: not an address of this machine`, 1);
-    }
-    throw new CliError(`cannot listen on ${host} port ${port}: ${(error as Error).message}`, 1);
-  }
-}
-
-/** `http://<address>:<port>` of the bound socket, IPv6 in brackets. */
-function boundUrl(app: FastifyInstance): string | undefined {
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') return undefined;
-  const host = address.family === 'IPv6' || address.address.includes(':') ? `[${address.address}]` : address.address;
-  return `http://${host}:${address.port}`;
 }
 
 /** The socket and the token are fixed at start; the rest of `server.*` (allow-lists) applies live. */

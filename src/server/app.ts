@@ -1,6 +1,8 @@
 // The Fastify app, built as a plugin tree: guards first (security, shutdown), then services (workspaces, event
 // streams, OpenAPI), then one route file per resource. Listening and signals belong to the CLI.
 
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { SkillsdError } from '../discovery/errors.js';
@@ -13,6 +15,7 @@ import { capEcho } from './echo.js';
 import { errorBody, isDescriptorShortage, toErrorResponse } from './errors.js';
 import { guardServer } from './guard-server.js';
 import { SkillsdMetrics } from './metrics.js';
+import { connectionShare, createMirrorServer } from './mirror-server.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
 import { fileDigestsPlugin } from './plugins/file-digests.js';
 import { openApiPlugin } from './plugins/openapi.js';
@@ -67,6 +70,11 @@ declare module 'fastify' {
     metrics: SkillsdMetrics;
     /** The `GET /skills` poll fast path, or undefined when it is switched off. */
     pollFastPath: PollFastPath | undefined;
+    /**
+     * Once listening, listens on one more address (another address of the same host name) with a mirror of the
+     * server (mirror-server.ts); the connection cap is then split between them. Resolves to the address bound.
+     */
+    listenAlso(host: string, port: number): Promise<AddressInfo>;
   }
 }
 
@@ -242,6 +250,47 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           onAnswered: (status, seconds) => metrics.observeRequest('GET', '/skills', status, seconds),
         });
   app.decorate('pollFastPath', fastPath);
+
+  const mirrors: Server[] = [];
+  app.decorate('listenAlso', async (host: string, port: number): Promise<AddressInfo> => {
+    const share = connectionShare(limits.maxConnections, mirrors.length + 2);
+    const mirror = createMirrorServer(app.server, {
+      limits,
+      maxConnections: share,
+      log: app.log,
+      onShortage: () => app.reportDescriptorShortage(),
+    });
+    await new Promise<void>((resolve, reject) => {
+      mirror.once('error', reject);
+      mirror.listen({ host, port }, () => {
+        mirror.off('error', reject);
+        resolve();
+      });
+    });
+    mirrors.push(mirror);
+    app.server.maxConnections = share;
+    for (const each of mirrors) each.maxConnections = share;
+    return mirror.address() as AddressInfo;
+  });
+  // The mirrors close with the app, as the first server does: no new connections, idle ones at once, the others
+  // after the same grace.
+  app.addHook('preClose', (done) => {
+    for (const mirror of mirrors) {
+      mirror.close();
+      mirror.closeIdleConnections();
+      const force = setTimeout(() => mirror.closeAllConnections(), CLOSE_GRACE_MS);
+      force.unref();
+      mirror.once('close', () => clearTimeout(force));
+    }
+    done();
+  });
+  app.addHook('onClose', async () => {
+    await Promise.all(
+      mirrors.map((mirror) =>
+        mirror.listening ? new Promise((resolve) => mirror.once('close', resolve)) : Promise.resolve(),
+      ),
+    );
+  });
 
   await app.ready();
   guardServer(app.server, {

@@ -12,9 +12,9 @@ export interface RawResponse {
 }
 
 /** Sends `head` (request line + header lines, without the final blank line) and reads the answer until close. */
-export function rawRequest(port: number, head: string[], body = ''): Promise<RawResponse> {
+export function rawRequest(port: number, head: string[], body = '', address = '127.0.0.1'): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect(port, address);
     const chunks: Buffer[] = [];
     socket.setTimeout(WAIT_MS, () => socket.destroy(new Error('raw request timed out')));
     // Written without ending the socket: `Connection: close` makes the server close it after answering.
