@@ -16,7 +16,9 @@
 // of the index: a reload (a skill removed, another taking its name) starts an empty one, and an entry is used only
 // while the name still leads to the same skill record and the `symlinks` mode is the one it was checked under.
 //
-// Where descriptors cannot be named (no /proc), nothing is remembered.
+// A hit opens before it knows what is there, where the full resolution stats first: a FIFO put in the file's place
+// opens without blocking (O_NONBLOCK) and is refused by the fstat, as the full resolution's own open would between its
+// stat and its open. Where descriptors cannot be named (no /proc), nothing is remembered.
 
 import type { Stats } from 'node:fs';
 import * as fs from 'node:fs';

@@ -5,6 +5,7 @@
 // the skill must never show.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
@@ -33,6 +34,7 @@ const TREE = {
   [`${SKILLS}/s/replaced.md`]: 'inside: before\n',
   [`${SKILLS}/s/rewritten.md`]: 'inside: before\n',
   [`${SKILLS}/s/removed.md`]: 'inside: removed\n',
+  [`${SKILLS}/s/fifo.md`]: 'inside: becomes a FIFO\n',
   [`${SKILLS}/repointed/SKILL.md`]: SK({ name: 'repointed', description: 'Its directory becomes a link' }),
   [`${SKILLS}/repointed/guide.md`]: 'the old directory\n',
   [`${SKILLS}/synced`]: { symlink: '../../../outside/rev1/synced' },
@@ -123,6 +125,19 @@ describe('a remembered skill file changed after it was served (contain mode, wat
     const path = `${skills}/s/removed.md`;
     await rm(path);
     assertApiError(await get('/skill/s/removed.md'), 404, 'FileNotFound', `File not found: ${path}`);
+  });
+
+  it("answers 409 NotAFile, without blocking, once a FIFO takes the remembered file's place", async () => {
+    await served('/skill/s/fifo.md', 'inside: becomes a FIFO\n');
+    const path = `${skills}/s/fifo.md`;
+    await rm(path);
+    execFileSync('mkfifo', [path]);
+    assertApiError(
+      await get('/skill/s/fifo.md'),
+      409,
+      'NotAFile',
+      'skill:// URL must resolve to a file or directory: skill://s/fifo.md',
+    );
   });
 
   it('serves the new directory once the skill directory itself is swapped for a link elsewhere', async () => {
