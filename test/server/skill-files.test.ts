@@ -107,9 +107,27 @@ describe('GET /skill/{name}', () => {
   it('streams a large file whole', async (t) => {
     const big = 'x'.repeat(3 * 1024 * 1024 + 7);
     const s = await startServer(t, { tree: { ...TREE, 'work/.musepi/skills/pdf/big.txt': big } });
-    const response = await fetch(`${s.base}/skill/pdf/big.txt`);
-    assert.equal(response.headers.get('content-length'), String(big.length));
-    assert.equal(await response.text(), big);
+    // The second answer is a remembered file (checked-file-memo.ts), streamed from the descriptor it reopened.
+    for (const round of ['first', 'remembered']) {
+      const response = await fetch(`${s.base}/skill/pdf/big.txt`);
+      assert.equal(response.headers.get('content-length'), String(big.length), round);
+      assert.equal(await response.text(), big, round);
+    }
+  });
+
+  it('serves files on both sides of the 64 KiB whole-read bound byte for byte', async (t) => {
+    const sizes = [64 * 1024 - 1, 64 * 1024, 64 * 1024 + 1];
+    const bodies = sizes.map((size, i) => String.fromCharCode(97 + i).repeat(size));
+    const tree = Object.fromEntries(bodies.map((body, i) => [`work/.musepi/skills/pdf/f${i}.txt`, body]));
+    const s = await startServer(t, { tree: { ...TREE, ...tree } });
+    for (const round of ['first', 'remembered']) {
+      for (const [i, body] of bodies.entries()) {
+        const response = await fetch(`${s.base}/skill/pdf/f${i}.txt`);
+        assert.equal(response.status, 200);
+        assert.equal(response.headers.get('content-length'), String(body.length), `${round} f${i}`);
+        assert.equal(await response.text(), body, `${round} f${i}`);
+      }
+    }
   });
 
   it('answers a directory with the reference listing, or { entries } for Accept: application/json', async (t) => {

@@ -5,16 +5,18 @@
 // and a raw `../` segment reaches the route unnormalised (FINDINGS.md §Fastify). resolveSkillResource decodes the
 // raw text exactly once and refuses every traversal form with the reference message.
 
+import type { Stats } from 'node:fs';
+import * as fs from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CheckedFileMemo, checkedFileKey, reopenCheckedFile } from '../../discovery/checked-file-memo.js';
 import { SkillsdError } from '../../discovery/errors.js';
-import {
-  openSkillFile,
-  resolveSkillResource,
-  type SkillFileResource,
-  type SkillResource,
-} from '../../discovery/resolve-skill-url.js';
+import { hasDescriptorPaths } from '../../discovery/open-descriptor.js';
+import { openSkillFile, resolveSkillResource, type SkillResource } from '../../discovery/resolve-skill-url.js';
 import type { Skill } from '../../discovery/types.js';
+import type { WorkspaceSnapshot } from '../../index/snapshot.js';
 import { capEcho } from '../echo.js';
 import { pathOf } from '../request-log.js';
 import { ConditionalHeaders, errorResponses, NotModified } from '../schemas/common.js';
@@ -31,6 +33,11 @@ export const MAX_PATH_SEGMENTS = 64;
 // Every separator resolveSkillResource would split on, raw or percent-encoded.
 const SEPARATOR = /\/|\\|%2f|%5c/i;
 const ENCODED_DOT = /%2e/gi;
+/**
+ * Files up to this size are read with one `read` into a buffer and closed before the answer is written; larger ones
+ * stream. A stream of a 5.5 KB file cost its own open/read/close bookkeeping and two more turns of the event loop.
+ */
+const WHOLE_READ_BYTES = 64 * 1024;
 
 export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const schema = {
@@ -51,6 +58,17 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // One operation per URL: the skill's SKILL.md (or archive), and a file or directory inside it; HEAD ids follow by
   // rule (src/server/openapi-conventions.ts).
   const operationIds: Record<string, string> = { '/skill/:name': 'getSkillDocument', '/skill/:name/*': 'getSkillFile' };
+  // Checked files per snapshot (checked-file-memo.ts): a reload starts afresh. None where descriptors cannot be named.
+  const memos = (await hasDescriptorPaths()) ? new WeakMap<WorkspaceSnapshot, CheckedFileMemo>() : undefined;
+  const memoOf = (snapshot: WorkspaceSnapshot): CheckedFileMemo | undefined => {
+    if (memos === undefined) return undefined;
+    let memo = memos.get(snapshot);
+    if (memo === undefined) {
+      memo = new CheckedFileMemo();
+      memos.set(snapshot, memo);
+    }
+    return memo;
+  };
 
   for (const url of ['/skill/:name', '/skill/:name/*']) {
     app.route({
@@ -62,10 +80,21 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       handler: async (request, reply) => {
         // The target is checked first: a refused path opens no workspace and touches no file.
         const { name, rawRelative } = splitSkillTarget(request.raw.url ?? '');
-        const { snapshot } = await app.workspaceView(request.query.cwd);
+        const cwd = request.query.cwd;
+        const { snapshot } = app.readyDefaultView(cwd) ?? (await app.workspaceView(cwd));
+        const symlinks = app.getSettings().symlinks;
+        const memo = request.query.archive === undefined ? memoOf(snapshot) : undefined;
+        const key = checkedFileKey(name, rawRelative);
+        const checked = memo?.get(key, snapshot.skill(name), symlinks);
+        if (checked !== undefined) {
+          const reopened = await reopenCheckedFile(checked);
+          if (reopened !== undefined) return sendFile(request, reply, descriptorFile(reopened), checked);
+          // Not the checked file any more, or not there: what is there now is resolved from scratch.
+          memo?.forget(key);
+        }
         const options = {
           profile: snapshot.profile,
-          symlinks: app.getSettings().symlinks,
+          symlinks,
           knownRealPath: (filePath: string) => snapshot.knownRealPath(filePath),
           pluginRoot: (filePath: string) => snapshot.pluginRoot(filePath),
           skillNamed: (skillName: string) => snapshot.skill(skillName),
@@ -79,7 +108,10 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         const resource = await resolveSkillResource(snapshot.skills as Skill[], name, rawRelative, options);
         if (resource.kind === 'directory') return sendDirectory(request, reply, resource);
-        return sendFile(request, reply, resource);
+        // Headers describe the descriptor actually read, which openSkillFile checked is the file that was resolved.
+        const { handle, stat } = await openSkillFile(resource);
+        memo?.remember(key, { ...resource, dev: stat.dev, ino: stat.ino, symlinks });
+        return sendFile(request, reply, handleFile(handle, stat), resource);
       },
     });
   }
@@ -109,9 +141,22 @@ export function splitSkillTarget(rawUrl: string): { name: string; rawRelative: s
   return { name, rawRelative };
 }
 
-async function sendFile(request: FastifyRequest, reply: FastifyReply, resource: SkillFileResource) {
-  // Headers describe the descriptor actually read, which openSkillFile checked is the file that was resolved.
-  const { handle, stat } = await openSkillFile(resource);
+/** An opened, checked file: its descriptor, what `fstat` said of it, and how to stream and close it. */
+interface OpenedFile {
+  fd: number;
+  stat: Stats;
+  /** The bytes `start`–`end` (inclusive); the descriptor closes when the stream ends. */
+  stream(end: number): Readable;
+  close(): void;
+}
+
+async function sendFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  file: OpenedFile,
+  resource: { path: string; contentType: string },
+) {
+  const stat = file.stat;
   const etag = `W/"${stat.ino.toString(36)}-${stat.size.toString(36)}-${Math.floor(stat.mtimeMs).toString(36)}"`;
   reply
     .header('etag', etag)
@@ -121,18 +166,68 @@ async function sendFile(request: FastifyRequest, reply: FastifyReply, resource: 
     .header('cache-control', 'no-cache')
     .type(`${resource.contentType}; charset=utf-8`);
   if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) {
-    await handle.close();
+    file.close();
     reply.removeHeader('content-type');
     return reply.code(304).send();
   }
-  reply.header('content-length', String(stat.size));
   if (request.method === 'HEAD' || stat.size === 0) {
-    await handle.close();
+    file.close();
+    reply.header('content-length', String(stat.size));
     return reply.send(request.method === 'HEAD' ? undefined : '');
   }
+  if (stat.size <= WHOLE_READ_BYTES) {
+    let bytes: Buffer;
+    try {
+      bytes = await readWhole(file.fd, stat.size);
+    } finally {
+      file.close();
+    }
+    // What was there: a file that shrank since the fstat is sent as it now is, never padded.
+    reply.header('content-length', String(bytes.length));
+    return reply.send(bytes);
+  }
+  reply.header('content-length', String(stat.size));
   // Exactly the bytes announced in Content-Length, even if the file grows while it is sent.
-  return reply.send(handle.createReadStream({ start: 0, end: stat.size - 1, autoClose: true }));
+  return reply.send(file.stream(stat.size - 1));
 }
+
+/** The first `size` bytes of `fd` (fewer if it ends first), read from offset 0. */
+function readWhole(fd: number, size: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(size);
+  return new Promise((resolve, reject) => {
+    const readFrom = (filled: number): void => {
+      fs.read(fd, buffer, filled, size - filled, filled, (error, bytesRead) => {
+        if (error) reject(error);
+        else if (bytesRead === 0 || filled + bytesRead === size) resolve(buffer.subarray(0, filled + bytesRead));
+        else readFrom(filled + bytesRead);
+      });
+    };
+    readFrom(0);
+  });
+}
+
+function handleFile(handle: FileHandle, stat: Stats): OpenedFile {
+  return {
+    fd: handle.fd,
+    stat,
+    stream: (end) => handle.createReadStream({ start: 0, end, autoClose: true }),
+    close: () => {
+      handle.close().catch(ignore);
+    },
+  };
+}
+
+function descriptorFile({ fd, stat }: { fd: number; stat: Stats }): OpenedFile {
+  return {
+    fd,
+    stat,
+    stream: (end) => fs.createReadStream('', { fd, start: 0, end, autoClose: true }),
+    close: () => fs.close(fd, ignore),
+  };
+}
+
+/** Closing a descriptor opened for reading has nothing to report that would change the answer. */
+function ignore(): void {}
 
 function sendDirectory(
   request: FastifyRequest,
