@@ -72,6 +72,8 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     defaultCwd: cwd,
     settings,
     logger,
+    // Nothing listens before the first index is built: its reads may block (docs/performance.md).
+    blockingFirstIndex: true,
     // Polling is for file systems whose events do not reach this process (Docker Desktop and WSL bind mounts, NFS,
     // SMB): `--watch-mode poll` (docs/deploy.md §Watching).
     watcher: {

@@ -36,6 +36,11 @@ export interface WorkspaceRegistryOptions {
   watcher?: WatcherTuning;
   eventLogCapacity?: number;
   discover?: DiscoverFn;
+  /**
+   * The default workspace's first discovery reads with synchronous calls (`WorkspaceIndexOptions.blockingFirstIndex`):
+   * for a caller that waits for it before doing anything else (`serve`, before it listens).
+   */
+  blockingFirstIndex?: boolean;
 }
 
 export interface RegistryHealth {
@@ -91,7 +96,7 @@ export class WorkspaceRegistry {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // One cache for every workspace: user-level skill directories are shared by all of them.
     this.cache = createSkillFileCache();
-    this.workspaces.set(this.defaultCwd, this.open(this.defaultCwd));
+    this.workspaces.set(this.defaultCwd, this.open(this.defaultCwd, options.blockingFirstIndex === true));
     this.sweepTimer = setInterval(() => this.sweepIdle(), Math.max(10, Math.min(this.idleTimeoutMs, 60_000)));
     this.sweepTimer.unref();
   }
@@ -212,8 +217,9 @@ export class WorkspaceRegistry {
     await Promise.all(all.map((workspace) => workspace.close()));
   }
 
-  private open(cwd: string): WorkspaceIndex {
+  private open(cwd: string, blockingFirstIndex = false): WorkspaceIndex {
     return new WorkspaceIndex({
+      ...(blockingFirstIndex ? { blockingFirstIndex } : {}),
       home: this.home,
       cwd,
       env: this.env,
