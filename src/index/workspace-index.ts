@@ -66,6 +66,12 @@ export interface WorkspaceIndexOptions {
    * before it serves; later builds never block the event loop.
    */
   blockingFirstIndex?: boolean;
+  /**
+   * The first watcher is armed once this resolves (the skills directories' own listings are watched from the first
+   * index on, as during the arming): a server lets its first answers go out before chokidar's arming takes the event
+   * loop. Absent: armed right after the first index.
+   */
+  armAfter?: Promise<unknown>;
 }
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
@@ -107,6 +113,7 @@ export class WorkspaceIndex {
   private readonly retryDelayMs: number;
   private readonly onBuild: ((seconds: number, changed: boolean) => void) | undefined;
   private readonly blockingFirstIndex: boolean;
+  private readonly armAfter: Promise<unknown> | undefined;
   private current: WorkspaceSnapshot | undefined;
   private watcher: SkillWatcher | undefined;
   private watchedKey = '';
@@ -140,6 +147,7 @@ export class WorkspaceIndex {
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     this.onBuild = options.onBuild;
     this.blockingFirstIndex = options.blockingFirstIndex === true;
+    this.armAfter = options.armAfter;
     this.events = new EventLog({ capacity: options.eventLogCapacity });
     this.diagnostics = this.watchEnabled ? this.trackDiagnostics(options.diagnosticsMaxSkills) : undefined;
     let rejectFirstIndex: (error: unknown) => void = () => {};
@@ -306,6 +314,7 @@ export class WorkspaceIndex {
     const listings = this.watchListingsWhileArming();
     this.arming = true;
     try {
+      if (this.armAfter !== undefined) await this.untilClosedOr(this.armAfter);
       await this.syncWatcher();
     } finally {
       this.arming = false;
@@ -314,6 +323,19 @@ export class WorkspaceIndex {
     // An edit made between the first discovery's reads and the watcher being armed has no event: look once more
     // (cheap: unchanged files come from the cache, and an unchanged answer keeps its generation).
     await this.rebuild();
+  }
+
+  /** Resolves when `promise` settles or the index closes, whichever comes first. */
+  private async untilClosedOr(promise: Promise<unknown>): Promise<void> {
+    let stop = (): void => {};
+    const closed = new Promise<void>((resolve) => {
+      stop = this.onClose(resolve);
+    });
+    try {
+      await Promise.race([promise.catch(() => undefined), closed]);
+    } finally {
+      stop();
+    }
   }
 
   private async build(): Promise<void> {

@@ -17,7 +17,13 @@ import { DAEMON_UID, untrustedLinkOnPath, untrustedLinkText } from '../discovery
 import type { SkillFileCache } from '../discovery/skill-file-cache.js';
 import { createSkillFileCache } from '../discovery/skill-file-cache.js';
 import type { DiscoveryEnv, Settings } from '../discovery/types.js';
-import { type DiscoverFn, type IndexLogger, type WatcherTuning, WorkspaceIndex } from './workspace-index.js';
+import {
+  type DiscoverFn,
+  type IndexLogger,
+  type WatcherTuning,
+  WorkspaceIndex,
+  type WorkspaceIndexOptions,
+} from './workspace-index.js';
 
 export const DEFAULT_MAX_WORKSPACES = 32;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
@@ -41,6 +47,8 @@ export interface WorkspaceRegistryOptions {
    * for a caller that waits for it before doing anything else (`serve`, before it listens).
    */
   blockingFirstIndex?: boolean;
+  /** The default workspace's first watcher is armed once this resolves (`WorkspaceIndexOptions.armAfter`). */
+  armAfter?: Promise<unknown>;
 }
 
 export interface RegistryHealth {
@@ -96,7 +104,13 @@ export class WorkspaceRegistry {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // One cache for every workspace: user-level skill directories are shared by all of them.
     this.cache = createSkillFileCache();
-    this.workspaces.set(this.defaultCwd, this.open(this.defaultCwd, options.blockingFirstIndex === true));
+    this.workspaces.set(
+      this.defaultCwd,
+      this.open(this.defaultCwd, {
+        ...(options.blockingFirstIndex === true ? { blockingFirstIndex: true } : {}),
+        ...(options.armAfter === undefined ? {} : { armAfter: options.armAfter }),
+      }),
+    );
     this.sweepTimer = setInterval(() => this.sweepIdle(), Math.max(10, Math.min(this.idleTimeoutMs, 60_000)));
     this.sweepTimer.unref();
   }
@@ -217,9 +231,12 @@ export class WorkspaceRegistry {
     await Promise.all(all.map((workspace) => workspace.close()));
   }
 
-  private open(cwd: string, blockingFirstIndex = false): WorkspaceIndex {
+  private open(
+    cwd: string,
+    first: Pick<WorkspaceIndexOptions, 'blockingFirstIndex' | 'armAfter'> = {},
+  ): WorkspaceIndex {
     return new WorkspaceIndex({
-      ...(blockingFirstIndex ? { blockingFirstIndex } : {}),
+      ...first,
       home: this.home,
       cwd,
       env: this.env,
