@@ -26,8 +26,9 @@ import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './tok
 const CLOSE_GRACE_MS = 2500;
 /**
  * The watcher is armed once the first answer is out, or this long after listening when nobody asks. Arming chokidar
- * over 10,000 skills takes seconds of the event loop: a first `GET /skills` (7.7 MB) sent meanwhile took 0.9–1.3 s
- * where it takes 0.08–0.14 s before it (the `real` benchmark tree, load average 8–11).
+ * over 10,000 skills takes seconds of the event loop: a first `GET /skills` (7.7 MB) answered meanwhile took up to
+ * 1.3 s (0.17, 0.92 and 1.31 s in three starts) where it takes 0.08–0.14 s before it (the `real` benchmark tree,
+ * load average 8–11; docs/performance.md).
  */
 const ARM_AFTER_LISTEN_MS = 500;
 /** `--watch-mode poll`: a stat of every watched path each second is cheap next to a skill tree's size. */

@@ -89,6 +89,12 @@ export const SKILL_FILE_NAME = 'SKILL.md';
 const lstat = promisify(fs.lstat);
 const stat = promisify(fs.stat);
 
+/**
+ * The synchronous path tells a linked SKILL.md by the open refusing it (`O_NOFOLLOW`): where the platform has no such
+ * flag (Windows), every file goes through the asynchronous path and its `lstat`.
+ */
+const OPEN_REFUSES_LINKS = (fs.constants.O_NOFOLLOW ?? 0) !== 0;
+
 /** Files read at once: enough to keep the disk busy, few enough not to exhaust descriptors with 10,000 skills. */
 const READ_CONCURRENCY = 64;
 
@@ -121,7 +127,8 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     }
   }
   const { reuse } = options;
-  const prefixes = options.blocking === true ? entryPrefixes(dir, options.shownDir ?? dir) : undefined;
+  const prefixes =
+    options.blocking === true && OPEN_REFUSES_LINKS ? entryPrefixes(dir, options.shownDir ?? dir) : undefined;
   const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) => {
     const kept = reuse?.entries.get(entry.name);
     if (kept !== undefined && kept.entryIsLink === entry.isSymbolicLink() && !reuse?.touched.has(entry.name)) {
