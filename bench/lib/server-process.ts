@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { stopChild, track } from './processes.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DAEMON_CLI = join(REPO_ROOT, 'dist', 'cli.js');
+/** SKILLSD_BENCH_CLI: another build's cli.js (a copy of dist/ kept from before a change), to compare two builds. */
+export const DAEMON_CLI = process.env.SKILLSD_BENCH_CLI ?? join(REPO_ROOT, 'dist', 'cli.js');
 export const BARE_SERVER = fileURLToPath(new URL('../servers/bare-http.mjs', import.meta.url));
 
 export interface ServerProcess {

@@ -36,6 +36,12 @@ export interface DiscoverOptions {
    * The answer is the same as without it as long as the caller invalidated every changed directory.
    */
   scans?: ScanMemo;
+  /**
+   * Read plain SKILL.md files with synchronous calls (`ScanOptions.blocking`): the same answer, sooner, while blocking
+   * the event loop for the whole scan. Only for a discovery nothing else waits on (a daemon's first index, before it
+   * listens).
+   */
+  blocking?: boolean;
 }
 
 /** A provider's candidates, tagged with what step 2 and step 5 need to know about their source. */
@@ -73,10 +79,11 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   // Which links the scans follow (link-trust.ts): the same for every directory of this discovery.
   const links = await linkPolicyOf(ctx.settings.symlinks, ws.cwd, ws.repoRoot, ws.home);
   // Through the memo the realpaths are handed over by `prune`, and copied only if the whole pipeline runs.
+  const blocking = options.blocking === true ? { blocking: true } : {};
   const scan: ScanFunction = (dir, scanOptions) =>
     scans === undefined
-      ? scanSkillsDir(dir, { ...scanOptions, realpaths: scannedRealpaths, links })
-      : scans.scan(dir, { ...scanOptions, links });
+      ? scanSkillsDir(dir, { ...scanOptions, realpaths: scannedRealpaths, links, ...blocking })
+      : scans.scan(dir, { ...scanOptions, links, ...blocking });
   const [providerRuns, customRuns] = await Promise.all([
     Promise.all(plans.map((plan, i) => runProvider(plan, profile, options.cache, scan, providerNotes[i]))),
     Promise.all(customDirs.map((dir, i) => scanCustomDir(dir, profile, options.cache, scan, customNotes[i]))),

@@ -161,6 +161,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
             ...(options.namePrefix === undefined ? {} : { namePrefix: options.namePrefix }),
             ...(cache === undefined ? {} : { cache }),
             ...(options.links === undefined ? {} : { links: options.links }),
+            ...(options.blocking === true ? { blocking: true } : {}),
             diagnostics,
             realpaths,
             entries: scanned,

@@ -13,8 +13,14 @@ import {
   untrustedLinkOnPath,
   untrustedLinkText,
 } from './link-trust.js';
-import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from './read-skill-file.js';
-import { type SkillFileCache, stampOf } from './skill-file-cache.js';
+import {
+  MAX_SKILL_FILE_BYTES,
+  OPEN_FLAGS_NO_FOLLOW,
+  readSkillFileHead,
+  readSkillFileHeadNow,
+  type SkillFileHead,
+} from './read-skill-file.js';
+import { type CachedSkillFile, type SkillFileCache, type SkillFileStamp, stampOf } from './skill-file-cache.js';
 import { skillNameNote } from './skill-name-notes.js';
 import { sortBySkill } from './sort-skills.js';
 import type { Level, Profile, Skill, SkillDiagnostic } from './types.js';
@@ -59,6 +65,13 @@ export interface ScanOptions {
    * SKILL.md that break a rule are skipped with a diagnostic. Absent, every link is followed, as the reference does.
    */
   links?: LinkPolicy;
+  /**
+   * Read each plain SKILL.md with synchronous calls (`read-skill-file.ts`), for a first index built before the daemon
+   * listens, when nothing else needs the event loop. Anything but a regular, non-empty SKILL.md that is not a link
+   * (a link, a missing or unreadable file, a directory, a FIFO…) is left to the asynchronous path, so the records,
+   * notes and order are the same either way (`test/discovery/blocking-scan.test.ts`).
+   */
+  blocking?: boolean;
 }
 
 export interface ScanResult {
@@ -75,6 +88,12 @@ export const SKILL_FILE_NAME = 'SKILL.md';
  */
 const lstat = promisify(fs.lstat);
 const stat = promisify(fs.stat);
+
+/**
+ * The synchronous path tells a linked SKILL.md by the open refusing it (`O_NOFOLLOW`): where the platform has no such
+ * flag (Windows), every file goes through the asynchronous path and its `lstat`.
+ */
+const OPEN_REFUSES_LINKS = (fs.constants.O_NOFOLLOW ?? 0) !== 0;
 
 /** Files read at once: enough to keep the disk busy, few enough not to exhaust descriptors with 10,000 skills. */
 const READ_CONCURRENCY = 64;
@@ -108,14 +127,22 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     }
   }
   const { reuse } = options;
+  const prefixes =
+    options.blocking === true && OPEN_REFUSES_LINKS ? entryPrefixes(dir, options.shownDir ?? dir) : undefined;
   const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) => {
     const kept = reuse?.entries.get(entry.name);
     if (kept !== undefined && kept.entryIsLink === entry.isSymbolicLink() && !reuse?.touched.has(entry.name)) {
       return kept;
     }
+    if (prefixes !== undefined) {
+      const now = loadPlainSkillNow(prefixes, entry.name, entry.isSymbolicLink(), options);
+      if (now !== undefined) return now;
+    }
     return loadSkill(dir, entry.name, entry.isSymbolicLink(), options);
   });
-  if (options.realpaths !== undefined) await recordRealpaths(loaded, await realDir, options.realpaths);
+  if (options.realpaths !== undefined) {
+    await recordRealpaths(loaded, await realDir, options.realpaths, options.blocking === true);
+  }
   if (options.entries !== undefined) for (const entry of loaded) options.entries.set(entry.entryName, entry);
   const skills = sortBySkill(
     loaded.flatMap((result) => (result.skill === undefined ? [] : [result.skill])),
@@ -197,6 +224,151 @@ async function loadSkill(
   };
 }
 
+/**
+ * `loadSkill` with synchronous calls, for what it handles the common way: a SKILL.md that is a regular file and no
+ * link, read through one `open(O_NOFOLLOW)` + `fstat` + `read` + `close` (the `lstat` of the asynchronous path is
+ * the `fstat` of the descriptor here: the same stats for a file that is not a link). Undefined for everything else,
+ * which `loadSkill` then handles from the start; a skill directory that is a link with link rules, too.
+ *
+ * On the `real` benchmark tree at 10,000 the first discovery's per-skill I/O went from five callbacks (lstat, open,
+ * fstat, read, close) with their promises to four plain calls in a loop; see docs/performance.md.
+ */
+function loadPlainSkillNow(
+  prefixes: EntryPrefixes,
+  entryName: string,
+  entryIsLink: boolean,
+  options: ScanOptions,
+): ScannedEntry | undefined {
+  const diskDir = prefixes.read + entryName;
+  const readPath = diskDir + prefixes.file;
+  const baseDir = prefixes.shown + entryName;
+  const filePath = baseDir + prefixes.file;
+  if (entryIsLink && options.links !== undefined) {
+    const refused = untrustedEntryNoteNow(diskDir);
+    if (refused !== undefined) {
+      return { entryName, filePath, readPath, entryIsLink, linked: true, skill: undefined, notes: [refused] };
+    }
+  }
+  let found: FileNow;
+  try {
+    found = openSkillFileNow(readPath);
+  } catch (error) {
+    // Missing: no skill and nothing to say, unless the entry is a link (the dangling-link note is the slow path's).
+    const code = isErrnoException(error) ? error.code : undefined;
+    if (entryIsLink || (code !== 'ENOENT' && code !== 'ENOTDIR')) return undefined;
+    return { entryName, filePath, readPath, entryIsLink, linked: false, skill: undefined, notes: NO_NOTES };
+  }
+  const { fd, stats } = found;
+  let stamp: SkillFileStamp | undefined;
+  let cached: CachedSkillFile | undefined;
+  let head: SkillFileHead | undefined;
+  try {
+    // A directory, FIFO, socket or device: the slow path words the note.
+    if (!stats.isFile()) throw new Error('not a regular file');
+    if (stats.size > 0) {
+      stamp = stampOf(stats);
+      cached = options.cache?.lookup(filePath, stamp, options.profile);
+      if (cached === undefined) head = readSkillFileHeadNow(fd, stats, 'frontmatter');
+    }
+  } catch {
+    closeNow(fd);
+    return undefined;
+  }
+  // Closed before anything is parsed or cached: a close that fails is an unreadable file on the slow path.
+  if (!closeNow(fd)) return undefined;
+  const { frontmatter, notes } =
+    cached ??
+    (head === undefined || stamp === undefined
+      ? { frontmatter: undefined, notes: NO_NOTES }
+      : parsedHead(head, filePath, stamp, options));
+  // A skill directory that is a link and gave no skill is not dangling either: its SKILL.md opened.
+  const skill = frontmatter && toSkill(frontmatter, entryName, baseDir, filePath, readPath, options);
+  const nameNote = skill && skillNameNote(skill.name);
+  return {
+    entryName,
+    filePath,
+    readPath,
+    entryIsLink,
+    linked: entryIsLink,
+    skill,
+    notes: nameNote ? [...notes, nameNote] : notes,
+  };
+}
+
+/**
+ * What `join(dir, name)` and `join(shownDir, name)` start with, and what `join(path, SKILL.md)` adds, for any entry
+ * `name` of a listing that is not hidden (never `.` or `..`, never holding a separator): the same strings as `join`
+ * gives, built by concatenation (`join` normalises its whole result each time: four calls per skill showed as 8 % of
+ * a first discovery's samples at 10,000 skills).
+ */
+interface EntryPrefixes {
+  read: string;
+  shown: string;
+  file: string;
+}
+
+function entryPrefixes(dir: string, shownDir: string): EntryPrefixes {
+  // `join(dir, 'x')` is the normalised `dir` followed by a separator (none after an empty `dir`) and `x`.
+  const probe = 'x';
+  return {
+    read: join(dir, probe).slice(0, -probe.length),
+    shown: join(shownDir, probe).slice(0, -probe.length),
+    file: join(probe, SKILL_FILE_NAME).slice(probe.length),
+  };
+}
+
+/** `untrustedEntryNote` with synchronous calls. */
+function untrustedEntryNoteNow(baseDir: string): string | undefined {
+  let link: Stats | undefined;
+  try {
+    link = fs.lstatSync(baseDir);
+  } catch {
+    return undefined;
+  }
+  if (!link.isSymbolicLink()) return undefined;
+  let target: Stats | undefined;
+  try {
+    target = fs.statSync(baseDir);
+  } catch {
+    target = undefined;
+  }
+  if (target === undefined || isTrustedLink(link, target)) return undefined;
+  return untrustedEntryText(baseDir, link, target);
+}
+
+function realpathNow(path: string): string {
+  try {
+    return fs.realpathSync.native(path);
+  } catch {
+    return path;
+  }
+}
+
+function closeNow(fd: number): boolean {
+  try {
+    fs.closeSync(fd);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface FileNow {
+  fd: number;
+  stats: Stats;
+}
+
+/** Opens `path`, refusing a link in the last place (ELOOP), and `fstat`s it; closes it again when the `fstat` fails. */
+function openSkillFileNow(path: string): FileNow {
+  const fd = fs.openSync(path, OPEN_FLAGS_NO_FOLLOW);
+  try {
+    return { fd, stats: fs.fstatSync(fd) };
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
 /** The diagnostic of a skill directory that is another user's link to something not theirs; undefined when fine. */
 async function untrustedEntryNote(baseDir: string): Promise<string | undefined> {
   let link: Stats;
@@ -210,6 +382,10 @@ async function untrustedEntryNote(baseDir: string): Promise<string | undefined> 
   const target = await stat(baseDir).catch(() => undefined);
   // Dangling: nothing is read through it (the SKILL.md read finds nothing).
   if (target === undefined || isTrustedLink(link, target)) return undefined;
+  return untrustedEntryText(baseDir, link, target);
+}
+
+function untrustedEntryText(baseDir: string, link: Stats, target: Stats): string {
   const text = untrustedLinkText({ path: baseDir, ownerUid: link.uid, targetUid: target.uid });
   return `skill directory not read: ${text}; the skill is skipped`;
 }
@@ -219,12 +395,14 @@ async function recordRealpaths(
   loaded: readonly ScannedEntry[],
   realDir: string | undefined,
   into: Map<string, string>,
+  blocking: boolean,
 ): Promise<void> {
   const resolved = await Promise.all(
     loaded.map(({ skill, linked, readPath, entryName, realpath: known }) => {
       if (skill === undefined || known !== undefined) return known;
       if (!linked && realDir !== undefined) return join(realDir, entryName, SKILL_FILE_NAME);
-      return realpath(readPath).catch(() => readPath);
+      // `realpathSync.native` is the same system call as the promise's `realpath` (not the JS `realpathSync`).
+      return blocking ? realpathNow(readPath) : realpath(readPath).catch(() => readPath);
     }),
   );
   loaded.forEach((entry, index) => {
@@ -344,12 +522,22 @@ async function readFrontmatter(
     // since: what a swap higher up could still lead to is a file named SKILL.md.
     head =
       options.links === undefined
-        ? await readSkillFileHead(filePath)
-        : await readSkillFileHead(real ?? filePath, MAX_SKILL_FILE_BYTES, true);
+        ? await readSkillFileHead(filePath, MAX_SKILL_FILE_BYTES, false, 'frontmatter')
+        : await readSkillFileHead(real ?? filePath, MAX_SKILL_FILE_BYTES, true, 'frontmatter');
   } catch (error) {
     return { frontmatter: undefined, notes: [unreadableNote(error)], fileIsLink };
   }
-  if (head.text === '') return { frontmatter: undefined, notes: NO_NOTES, fileIsLink };
+  return { ...parsedHead(head, filePath, stamp, options), fileIsLink, real };
+}
+
+/** The frontmatter and notes of a SKILL.md's head, remembered in the cache under `stamp`. */
+function parsedHead(
+  head: SkillFileHead,
+  filePath: string,
+  stamp: SkillFileStamp,
+  options: ScanOptions,
+): { frontmatter: Record<string, unknown> | undefined; notes: readonly string[] } {
+  if (head.text === '') return { frontmatter: undefined, notes: NO_NOTES };
   const notes: string[] = [];
   if (head.truncated) {
     notes.push(
@@ -360,7 +548,7 @@ async function readFrontmatter(
   if (!head.validUtf8) notes.push('SKILL.md is not valid UTF-8: its invalid bytes were read as U+FFFD');
   const { frontmatter } = parseFrontmatter(head.text, options.profile, notes);
   options.cache?.set(filePath, stamp, options.profile, frontmatter, keptTextLength(head.text, notes), notes);
-  return { frontmatter, notes, fileIsLink, real };
+  return { frontmatter, notes };
 }
 
 /**

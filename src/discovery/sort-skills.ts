@@ -25,7 +25,7 @@ export function sortBySkill<T>(
   skillOf: (item: T) => Pick<Skill, 'name' | 'filePath'>,
   hint?: ReadonlyMap<T, number>,
 ): T[] {
-  const keyed = (hint === undefined ? items : presorted(items, hint)).map((item) => {
+  const keyed = (hint === undefined || hint.size === 0 ? items : presorted(items, hint)).map((item) => {
     const { name, filePath } = skillOf(item);
     return { item, lower: name.toLowerCase(), name, filePath };
   });

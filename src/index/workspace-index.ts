@@ -26,7 +26,7 @@ export type IndexLogger = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 
 export type DiscoverFn = (
   ctx: DiscoveryContext,
-  options?: { cache?: SkillFileCache; scans?: ScanMemo },
+  options?: { cache?: SkillFileCache; scans?: ScanMemo; blocking?: boolean },
 ) => Promise<DiscoveryResult>;
 
 /** Tuning passed through to the file watcher (tests shorten the delays). */
@@ -60,6 +60,18 @@ export interface WorkspaceIndexOptions {
   diagnosticsMaxSkills?: number;
   /** Told after every completed build: how long it took and whether the answer changed (the daemon's metrics). */
   onBuild?: (seconds: number, changed: boolean) => void;
+  /**
+   * The first discovery (until one succeeds) reads SKILL.md files with synchronous calls (`DiscoverOptions.blocking`):
+   * the same answer, several times sooner, while nothing else runs. Only for an owner that waits for `firstIndex`
+   * before it serves; later builds never block the event loop.
+   */
+  blockingFirstIndex?: boolean;
+  /**
+   * The first watcher is armed once this resolves (the skills directories' own listings are watched from the first
+   * index on, as during the arming): a server lets its first answers go out before chokidar's arming takes the event
+   * loop. Absent: armed right after the first index.
+   */
+  armAfter?: Promise<unknown>;
 }
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
@@ -100,6 +112,8 @@ export class WorkspaceIndex {
   private readonly watcherTuning: WatcherTuning;
   private readonly retryDelayMs: number;
   private readonly onBuild: ((seconds: number, changed: boolean) => void) | undefined;
+  private readonly blockingFirstIndex: boolean;
+  private readonly armAfter: Promise<unknown> | undefined;
   private current: WorkspaceSnapshot | undefined;
   private watcher: SkillWatcher | undefined;
   private watchedKey = '';
@@ -132,6 +146,8 @@ export class WorkspaceIndex {
     this.watcherTuning = options.watcher ?? {};
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     this.onBuild = options.onBuild;
+    this.blockingFirstIndex = options.blockingFirstIndex === true;
+    this.armAfter = options.armAfter;
     this.events = new EventLog({ capacity: options.eventLogCapacity });
     this.diagnostics = this.watchEnabled ? this.trackDiagnostics(options.diagnosticsMaxSkills) : undefined;
     let rejectFirstIndex: (error: unknown) => void = () => {};
@@ -298,6 +314,7 @@ export class WorkspaceIndex {
     const listings = this.watchListingsWhileArming();
     this.arming = true;
     try {
+      if (this.armAfter !== undefined) await this.untilClosedOr(this.armAfter);
       await this.syncWatcher();
     } finally {
       this.arming = false;
@@ -306,6 +323,19 @@ export class WorkspaceIndex {
     // An edit made between the first discovery's reads and the watcher being armed has no event: look once more
     // (cheap: unchanged files come from the cache, and an unchanged answer keeps its generation).
     await this.rebuild();
+  }
+
+  /** Resolves when `promise` settles or the index closes, whichever comes first. */
+  private async untilClosedOr(promise: Promise<unknown>): Promise<void> {
+    let stop = (): void => {};
+    const closed = new Promise<void>((resolve) => {
+      stop = this.onClose(resolve);
+    });
+    try {
+      await Promise.race([promise.catch(() => undefined), closed]);
+    } finally {
+      stop();
+    }
   }
 
   private async build(): Promise<void> {
@@ -322,9 +352,10 @@ export class WorkspaceIndex {
     if (!full) await settleRewrites(paths, new Set(this.pluginInputs.files));
     let result: DiscoveryResult;
     try {
+      const blocking = this.blockingFirstIndex && this.current === undefined;
       result = await this.discover(
         { home: this.home, cwd: this.cwd, env: this.env, settings },
-        { cache: this.cache, scans: this.scans },
+        { cache: this.cache, scans: this.scans, ...(blocking ? { blocking } : {}) },
       );
     } catch (error) {
       this.pendingFull = true;

@@ -17,7 +17,13 @@ import { DAEMON_UID, untrustedLinkOnPath, untrustedLinkText } from '../discovery
 import type { SkillFileCache } from '../discovery/skill-file-cache.js';
 import { createSkillFileCache } from '../discovery/skill-file-cache.js';
 import type { DiscoveryEnv, Settings } from '../discovery/types.js';
-import { type DiscoverFn, type IndexLogger, type WatcherTuning, WorkspaceIndex } from './workspace-index.js';
+import {
+  type DiscoverFn,
+  type IndexLogger,
+  type WatcherTuning,
+  WorkspaceIndex,
+  type WorkspaceIndexOptions,
+} from './workspace-index.js';
 
 export const DEFAULT_MAX_WORKSPACES = 32;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
@@ -36,6 +42,13 @@ export interface WorkspaceRegistryOptions {
   watcher?: WatcherTuning;
   eventLogCapacity?: number;
   discover?: DiscoverFn;
+  /**
+   * The default workspace's first discovery reads with synchronous calls (`WorkspaceIndexOptions.blockingFirstIndex`):
+   * for a caller that waits for it before doing anything else (`serve`, before it listens).
+   */
+  blockingFirstIndex?: boolean;
+  /** The default workspace's first watcher is armed once this resolves (`WorkspaceIndexOptions.armAfter`). */
+  armAfter?: Promise<unknown>;
 }
 
 export interface RegistryHealth {
@@ -91,7 +104,13 @@ export class WorkspaceRegistry {
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
     // One cache for every workspace: user-level skill directories are shared by all of them.
     this.cache = createSkillFileCache();
-    this.workspaces.set(this.defaultCwd, this.open(this.defaultCwd));
+    this.workspaces.set(
+      this.defaultCwd,
+      this.open(this.defaultCwd, {
+        ...(options.blockingFirstIndex === true ? { blockingFirstIndex: true } : {}),
+        ...(options.armAfter === undefined ? {} : { armAfter: options.armAfter }),
+      }),
+    );
     this.sweepTimer = setInterval(() => this.sweepIdle(), Math.max(10, Math.min(this.idleTimeoutMs, 60_000)));
     this.sweepTimer.unref();
   }
@@ -212,8 +231,12 @@ export class WorkspaceRegistry {
     await Promise.all(all.map((workspace) => workspace.close()));
   }
 
-  private open(cwd: string): WorkspaceIndex {
+  private open(
+    cwd: string,
+    first: Pick<WorkspaceIndexOptions, 'blockingFirstIndex' | 'armAfter'> = {},
+  ): WorkspaceIndex {
     return new WorkspaceIndex({
+      ...first,
       home: this.home,
       cwd,
       env: this.env,

@@ -401,7 +401,7 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
   });
   after(() => cleanup());
 
-  it('a discovery through the shared parse cache equals an uncached one after every step', async () => {
+  it('a discovery through the shared parse cache, or with synchronous reads, equals an uncached one after every step', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 25 }), async (ops) => {
@@ -413,6 +413,10 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
           const cached = await discoverSkills(ctx, { cache });
           const fresh = await discoverSkills(ctx);
           assert.deepEqual(comparable(cached), comparable(fresh), `after ${JSON.stringify(step)}`);
+          // The first index's synchronous reads (ScanOptions.blocking) give the same answer on every tree.
+          const blocking = await discoverSkills(ctx, { blocking: true });
+          assert.deepEqual(comparable(blocking), comparable(fresh), `blocking, after ${JSON.stringify(step)}`);
+          assert.deepEqual(blocking.skillRealPaths, fresh.skillRealPaths);
         }
       }),
       { numRuns: 40, seed: 20261130 },
