@@ -68,8 +68,13 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     Promise.all(plans.map((plan, i) => runProvider(plan, profile, options.cache, scan, providerNotes[i]))),
     Promise.all(customDirs.map((dir, i) => scanCustomDir(dir, profile, options.cache, scan, customNotes[i]))),
   ]);
-  const diagnostics = uniqueDiagnostics([...providerNotes.flat(), ...customNotes.flat()]);
   const scannedDirs = scannedDirsOf(plans, customDirs);
+  // A directory scanned twice (xcsh's HOME, a custom directory that is also a provider's) gives its diagnostics twice.
+  const scanCount = plans.reduce((count, plan) => count + plan.dirs.length, customDirs.length);
+  const diagnosticsOf = (): SkillDiagnostic[] => {
+    const joined = [...providerNotes.flat(), ...customNotes.flat()];
+    return scanCount > scannedDirs.length ? uniqueDiagnostics(joined) : joined;
+  };
   const managedProvider = plans.find((plan) => plan.managed)?.id ?? null;
   const filters = createSkillFilters(ctx.settings);
   let key = '';
@@ -79,7 +84,7 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     // Taken out while the pipeline runs: a discovery that throws from here on leaves no memo to trust.
     const memo = scans.pipeline;
     scans.pipeline = undefined;
-    const fresh = { diagnostics, scannedDirs, repoRoot: ws.repoRoot, pluginInputs };
+    const fresh = { diagnostics: diagnosticsOf, scannedDirs, repoRoot: ws.repoRoot, pluginInputs };
     const input = { providerRuns, customRuns, settings: ctx.settings, filters };
     const updated = memo === undefined ? undefined : updateFromRescans(scans, memo, key, round, fresh, input);
     if (updated !== undefined) {
@@ -134,7 +139,7 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     skills,
     warnings: [...warnings, ...resolution.collisionWarnings],
     collisions: resolution.ledger.collisions(winners),
-    diagnostics,
+    diagnostics: diagnosticsOf(),
     scannedDirs,
     repoRoot: ws.repoRoot,
     skillRealPaths: new Map(skills.map((skill) => [skill.filePath, realpaths.get(skill.filePath) ?? skill.filePath])),

@@ -109,12 +109,24 @@ export function chunkEnds(names: readonly string[]): number[] {
   return ends;
 }
 
+/** SHA-256 of `bytes`, remembered for the last few buffers: the head and tail rarely change between reloads, and
+ * the tail holds every diagnostic (1.3 MB at N = 10,000 in the benchmark tree, ≈ 3 ms to hash). */
+const digests = new WeakMap<Buffer, Buffer>();
+function digestOf(bytes: Buffer): Buffer {
+  let digest = digests.get(bytes);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(bytes).digest();
+    digests.set(bytes, digest);
+  }
+  return digest;
+}
+
 /** The content hash over the parts' digests (see the top of this file). */
 export function contentHash(head: Buffer, tail: Buffer, count: number, chunks: readonly Buffer[]): string {
   const hash = createHash('sha256');
   hash.update(DOMAIN);
-  hash.update(createHash('sha256').update(head).digest());
-  hash.update(createHash('sha256').update(tail).digest());
+  hash.update(digestOf(head));
+  hash.update(digestOf(tail));
   const size = Buffer.alloc(4);
   size.writeUInt32BE(count);
   hash.update(size);
