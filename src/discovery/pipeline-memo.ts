@@ -14,6 +14,7 @@
 // list follows discovery order across all custom candidates), an Agent Plugins skill involved (its plugin root).
 
 import type { Candidate } from './collision-ledger.js';
+import { LayeredMap } from './layered-map.js';
 import { isSourceEnabled } from './providers.js';
 import { type ProviderItem, resolveCandidates } from './resolve-candidates.js';
 import type { CustomDirRun, ProviderRun } from './run-provider.js';
@@ -150,10 +151,8 @@ export function updateFromRescans(
       (winner) => known?.get(winner.skill.filePath) !== winner.realpath,
     );
     if (removed.length > 0 || moved.length > 0) {
-      const realPaths = new Map(known);
-      for (const path of removed) realPaths.delete(path);
-      for (const winner of update.winners.values()) realPaths.set(winner.skill.filePath, winner.realpath);
-      skillRealPaths = realPaths;
+      const set = [...update.winners.values()].map((winner) => [winner.skill.filePath, winner.realpath] as const);
+      skillRealPaths = LayeredMap.update(known ?? new Map<string, string>(), removed, set);
     }
     collisions = spliceCollisions(previous.collisions, names, update.collisions);
   }

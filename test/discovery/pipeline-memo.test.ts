@@ -17,7 +17,8 @@ const workspace = workspaceFactory('skillsd-pipeline-memo-');
 
 function comparable(result: DiscoveryResult) {
   const { skills, warnings, collisions, diagnostics, scannedDirs, repoRoot, skillRealPaths } = result;
-  return { skills, warnings, collisions, diagnostics, scannedDirs, repoRoot, skillRealPaths };
+  // A reload's map may be layered on the previous one (layered-map.ts): compared by its entries.
+  return { skills, warnings, collisions, diagnostics, scannedDirs, repoRoot, skillRealPaths: new Map(skillRealPaths) };
 }
 
 /** Discovers through the memo after invalidating `paths`, and checks the answer against a fresh discovery. */
