@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { stopChild, track } from './processes.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const DAEMON_CLI = join(REPO_ROOT, 'dist', 'cli.js');
+/** `SKILLSD_BENCH_CLI` runs another build (a copy of the previous `dist/`) to compare two versions in one sitting. */
+export const DAEMON_CLI = process.env.SKILLSD_BENCH_CLI ?? join(REPO_ROOT, 'dist', 'cli.js');
 export const BARE_SERVER = fileURLToPath(new URL('../servers/bare-http.mjs', import.meta.url));
 
 export interface ServerProcess {
