@@ -1,7 +1,7 @@
 // A discovery through a ScanMemo updates the previous answer: records replaced in place when the re-scanned
 // directories give the same candidates, steps 2–5 over the candidates sharing a name or realpath with those that
-// moved, and the whole §5 pipeline when the shortcut cannot vouch for the answer. The random sequences of test/index/incremental-equivalence.test.ts cover
-// the common edits; these are the cases that only a crafted tree reaches.
+// moved, and the whole §5 pipeline when the shortcut cannot vouch for the answer. The random sequences of
+// test/index/incremental-equivalence.test.ts cover the common edits; these are the cases only a crafted tree reaches.
 
 import assert from 'node:assert/strict';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
