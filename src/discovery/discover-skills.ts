@@ -3,29 +3,22 @@
 // documented order, so concurrency never changes the answer. Through a ScanMemo, a reload whose re-scanned directories
 // give the same candidates as before updates the previous answer instead of running the pipeline (pipeline-memo.ts).
 //
-// Collision reasons where the spec leaves the choice open:
-// - a candidate that loses on name to a winner with the same realpath is a `duplicate-file`, not a `precedence` loss;
-// - a realpath duplicate of a differently-named skill is reported under the name of the skill holding that file;
-// - xcsh: candidates dropped by the name dedup are `precedence` losses even when the first candidate is then filtered
-//   out (they only show up when a custom skill later takes the name);
-// - managed candidates: same file as a registered skill → `duplicate-file`; name taken by an authored skill (kept or
-//   not) → `precedence`; invalid name or filtered → `disabled`.
+// The choices the spec leaves open are listed in resolve-candidates.ts.
 
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { type Candidate, CollisionLedger } from './collision-ledger.js';
 import { linkPolicyOf } from './link-trust.js';
 import { type PipelineMemo, pipelineKey, updateFromRescans } from './pipeline-memo.js';
 import { planPluginProviders } from './plugins/plan-plugin-providers.js';
 import { isSourceEnabled, type ProviderPlan, planProviders } from './providers.js';
-import { CUSTOM_PROVIDER, type ProviderRun, runProvider, type ScanFunction, scanCustomDir } from './run-provider.js';
-import { MANAGED_NAME, sanitizeManagedDescription } from './sanitize-description.js';
+import { type ProviderItem, type Resolution, resolveCandidates } from './resolve-candidates.js';
+import { type ProviderRun, runProvider, type ScanFunction, scanCustomDir } from './run-provider.js';
 import type { ScanMemo } from './scan-memo.js';
 import { scanSkillsDir } from './scan-skills-dir.js';
 import type { SkillFileCache } from './skill-file-cache.js';
-import { createSkillFilters, type SkillFilters } from './skill-filters.js';
+import { createSkillFilters } from './skill-filters.js';
 import { sortBySkill } from './sort-skills.js';
-import type { DiscoveryContext, DiscoveryResult, Profile, Skill, SkillDiagnostic, SkillWarning } from './types.js';
+import type { DiscoveryContext, DiscoveryResult, Skill, SkillDiagnostic, SkillWarning } from './types.js';
 import { type CustomDirectory, expandCustomDirectory, resolveWorkspaceContext } from './workspace-context.js';
 
 export interface DiscoverOptions {
@@ -42,12 +35,6 @@ export interface DiscoverOptions {
    * listens).
    */
   blocking?: boolean;
-}
-
-/** A provider's candidates, tagged with what step 2 and step 5 need to know about their source. */
-interface ProviderItem extends Candidate {
-  managed: boolean;
-  sourceEnabled: boolean;
 }
 
 export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOptions = {}): Promise<DiscoveryResult> {
@@ -88,9 +75,15 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     Promise.all(plans.map((plan, i) => runProvider(plan, profile, options.cache, scan, providerNotes[i]))),
     Promise.all(customDirs.map((dir, i) => scanCustomDir(dir, profile, options.cache, scan, customNotes[i]))),
   ]);
-  const diagnostics = uniqueDiagnostics([...providerNotes.flat(), ...customNotes.flat()]);
   const scannedDirs = scannedDirsOf(plans, customDirs);
+  // A directory scanned twice (xcsh's HOME, a custom directory that is also a provider's) gives its diagnostics twice.
+  const scanCount = plans.reduce((count, plan) => count + plan.dirs.length, customDirs.length);
+  const diagnosticsOf = (): SkillDiagnostic[] => {
+    const joined = [...providerNotes.flat(), ...customNotes.flat()];
+    return scanCount > scannedDirs.length ? uniqueDiagnostics(joined) : joined;
+  };
   const managedProvider = plans.find((plan) => plan.managed)?.id ?? null;
+  const filters = createSkillFilters(ctx.settings);
   let key = '';
   if (scans !== undefined) {
     const round = scans.prune();
@@ -98,8 +91,9 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     // Taken out while the pipeline runs: a discovery that throws from here on leaves no memo to trust.
     const memo = scans.pipeline;
     scans.pipeline = undefined;
-    const fresh = { diagnostics, scannedDirs, repoRoot: ws.repoRoot, pluginInputs };
-    const updated = memo === undefined ? undefined : updateFromRescans(scans, memo, key, round, fresh);
+    const fresh = { diagnostics: diagnosticsOf, scannedDirs, repoRoot: ws.repoRoot, pluginInputs };
+    const input = { providerRuns, customRuns, settings: ctx.settings, filters };
+    const updated = memo === undefined ? undefined : updateFromRescans(scans, memo, key, round, fresh, input);
     if (updated !== undefined) {
       scans.pipeline = memo;
       return updated;
@@ -107,9 +101,7 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     for (const map of round.realpaths) for (const [path, real] of map) scannedRealpaths.set(path, real);
   }
 
-  const filters = createSkillFilters(ctx.settings);
   const warnings: SkillWarning[] = [];
-  const ledger = new CollisionLedger();
   let order = 0;
 
   // Step 1: provider results in provider order; `skill:<name>` in disabledExtensions dropped.
@@ -138,38 +130,23 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     ),
   }));
 
-  // Step 2: first enabled wins (xcsh: first wins, then filter).
-  const kept =
-    ctx.settings.profile === 'xcsh' ? dedupThenFilter(all, filters, ledger) : firstEnabledWins(all, filters, ledger);
-
-  // Step 3: realpath dedup.
-  const registry: Registry = { byName: new Map(), byRealpath: new Map() };
-  for (const item of kept) {
-    const holder = registry.byRealpath.get(item.realpath);
-    if (holder !== undefined) ledger.lose(item, 'duplicate-file', holder.skill.name);
-    else register(registry, item);
-  }
-
-  // Step 4: custom directories.
+  // Steps 2–5: precedence and filters, realpath dedup, custom directories, managed skills.
   for (const run of customRuns) for (const message of run.warnings) warnings.push({ skillPath: run.dir, message });
   const customCandidates = customSkills.map((skill) => ({
     skill,
     realpath: realpaths.get(skill.filePath) ?? skill.filePath,
     order: order++,
   }));
-  const collisionWarnings = addCustomSkills(customCandidates, registry, ctx.settings.profile, filters, ledger);
-
-  // Step 5: managed skills, dead last, deferring to any authored skill of that name.
-  const sanitised = addManagedSkills(all, registry, filters, ledger);
+  const resolution = resolveCandidates(all, customCandidates, ctx.settings.profile, filters);
 
   // Step 6: sort; warnings are provider, then custom scan, then collision warnings.
-  const winners = new Map([...registry.byName].map(([name, candidate]) => [name, candidate.skill]));
+  const winners = new Map([...resolution.winners].map(([name, candidate]) => [name, candidate.skill]));
   const skills = sortBySkill([...winners.values()], (skill) => skill, scans?.skillOrder);
   const result: DiscoveryResult = {
     skills,
-    warnings: [...warnings, ...collisionWarnings],
-    collisions: ledger.collisions(winners),
-    diagnostics,
+    warnings: [...warnings, ...resolution.collisionWarnings],
+    collisions: resolution.ledger.collisions(winners),
+    diagnostics: diagnosticsOf(),
     scannedDirs,
     repoRoot: ws.repoRoot,
     skillRealPaths: new Map(skills.map((skill) => [skill.filePath, realpaths.get(skill.filePath) ?? skill.filePath])),
@@ -178,7 +155,9 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   };
   if (scans !== undefined) {
     scans.skillOrder = new Map(skills.map((skill, index) => [skill, index]));
-    scans.pipeline = pipelineMemo(key, result, sanitised, managedProvider);
+    const candidates = [...all, ...customCandidates];
+    const unscanned = providerRuns.flatMap((run) => run.unscanned.skills);
+    scans.pipeline = pipelineMemo(key, result, resolution, managedProvider, candidates, unscanned, realpaths);
   }
   return result;
 }
@@ -187,137 +166,30 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
 function pipelineMemo(
   key: string,
   result: DiscoveryResult,
-  sanitised: ReadonlyMap<Skill, Skill>,
+  resolution: Resolution,
   managedProvider: string | null,
+  candidates: ReadonlyArray<{ skill: Skill; realpath: string }>,
+  unscanned: readonly Skill[],
+  realpaths: ReadonlyMap<string, string>,
 ): PipelineMemo {
-  const winnerAt = new Map<Skill, number>();
-  result.skills.forEach((skill, index) => {
-    winnerAt.set(sanitised.get(skill) ?? skill, index);
-  });
-  return { key, result, winnerAt, managedProvider };
-}
-
-/** The skills registered so far, by name and by realpath (§5 steps 3–5). */
-interface Registry {
-  byName: Map<string, Candidate>;
-  byRealpath: Map<string, Candidate>;
-}
-
-function register(registry: Registry, candidate: Candidate): void {
-  registry.byName.set(candidate.skill.name, candidate);
-  registry.byRealpath.set(candidate.realpath, candidate);
-}
-
-/**
- * Step 4: same file as a registered skill → dropped silently; new name → registered; name held by a provider's skill →
- * replaces it silently (xcsh: never); name held by an earlier custom skill → the first stays, with a warning.
- * Returns the collision warnings, in the order produced.
- */
-function addCustomSkills(
-  candidates: Candidate[],
-  registry: Registry,
-  profile: Profile,
-  filters: SkillFilters,
-  ledger: CollisionLedger,
-): SkillWarning[] {
-  const warnings: SkillWarning[] = [];
-  for (const candidate of candidates) {
-    const { skill } = candidate;
-    if (!filters.accepts(skill.name)) {
-      ledger.lose(candidate, 'disabled');
-      continue;
-    }
-    const sameFile = registry.byRealpath.get(candidate.realpath);
-    if (sameFile !== undefined) {
-      ledger.lose(candidate, 'duplicate-file', sameFile.skill.name);
-      continue;
-    }
-    const holder = registry.byName.get(skill.name);
-    if (holder !== undefined && (holder.skill.source.provider === CUSTOM_PROVIDER || profile === 'xcsh')) {
-      warnings.push({
-        skillPath: skill.filePath,
-        message: `name collision: "${skill.name}" already loaded from ${holder.skill.filePath}, skipping this one`,
-      });
-      ledger.lose(candidate, 'custom-collision');
-      continue;
-    }
-    if (holder !== undefined) ledger.lose(holder, 'custom-override');
-    // The replaced skill's realpath stays registered: a later copy of that file is still a duplicate.
-    register(registry, candidate);
-  }
-  return warnings;
-}
-
-/**
- * Step 5: a managed skill is accepted iff its name is valid, not disabled/ignored and included, its file is new, no
- * authored item of ALL with an enabled source has its name (whatever the filters did to that item), and the name is
- * not registered yet. Its description is sanitised.
- */
-function addManagedSkills(
-  all: ProviderItem[],
-  registry: Registry,
-  filters: SkillFilters,
-  ledger: CollisionLedger,
-): Map<Skill, Skill> {
-  /** Each accepted record with its sanitised description → the record as scanned. */
-  const sanitised = new Map<Skill, Skill>();
-  const authoredEnabledNames = new Set(all.filter((i) => !i.managed && i.sourceEnabled).map((i) => i.skill.name));
-  for (const item of all) {
-    if (!item.managed) continue;
-    const { name } = item.skill;
-    const sameFile = registry.byRealpath.get(item.realpath);
-    if (sameFile !== undefined) ledger.lose(item, 'duplicate-file', sameFile.skill.name);
-    else if (authoredEnabledNames.has(name) || registry.byName.has(name)) ledger.lose(item, 'precedence');
-    else if (!MANAGED_NAME.test(name) || !filters.accepts(name)) ledger.lose(item, 'disabled');
-    else {
-      const skill = { ...item.skill, description: sanitizeManagedDescription(item.skill.description) };
-      sanitised.set(skill, item.skill);
-      register(registry, { ...item, skill });
-    }
-  }
-  return sanitised;
-}
-
-/** MusePi step 2: a filtered-out item does not hide a lower-priority enabled one. Managed items wait for step 5. */
-function firstEnabledWins(all: ProviderItem[], filters: SkillFilters, ledger: CollisionLedger): ProviderItem[] {
-  const kept: ProviderItem[] = [];
-  const keptByName = new Map<string, ProviderItem>();
-  for (const item of all) {
-    if (item.managed) continue;
-    if (!passes(item, filters)) {
-      ledger.lose(item, 'disabled');
-      continue;
-    }
-    const holder = keptByName.get(item.skill.name);
-    if (holder !== undefined) {
-      ledger.lose(item, holder.realpath === item.realpath ? 'duplicate-file' : 'precedence');
-      continue;
-    }
-    keptByName.set(item.skill.name, item);
-    kept.push(item);
-  }
-  return kept;
-}
-
-/** xcsh step 2: dedup by name first, then filter, so a filtered-out winner makes the name disappear. */
-function dedupThenFilter(all: ProviderItem[], filters: SkillFilters, ledger: CollisionLedger): ProviderItem[] {
-  const firsts = new Map<string, ProviderItem>();
-  for (const item of all) {
-    if (item.managed) continue;
-    const holder = firsts.get(item.skill.name);
-    if (holder === undefined) firsts.set(item.skill.name, item);
-    else ledger.lose(item, holder.realpath === item.realpath ? 'duplicate-file' : 'precedence');
-  }
-  const kept: ProviderItem[] = [];
-  for (const item of firsts.values()) {
-    if (passes(item, filters)) kept.push(item);
-    else ledger.lose(item, 'disabled');
-  }
-  return kept;
-}
-
-function passes(item: ProviderItem, filters: SkillFilters): boolean {
-  return item.sourceEnabled && !filters.isIgnored(item.skill.name) && filters.isIncluded(item.skill.name);
+  const byRecord = new WeakMap<Skill, string>();
+  for (const { skill, realpath } of candidates) byRecord.set(skill, realpath);
+  const unscannedRealpaths = new Map<string, string>();
+  for (const skill of unscanned)
+    unscannedRealpaths.set(skill.filePath, realpaths.get(skill.filePath) ?? skill.filePath);
+  const scanned = new WeakMap<Skill, Skill>();
+  for (const [sanitised, record] of resolution.sanitised) scanned.set(sanitised, record);
+  const warnedNames = new Set(resolution.warnedNames);
+  return {
+    key,
+    result,
+    managedProvider,
+    realpaths: byRecord,
+    unscannedRealpaths,
+    scanned,
+    warnedNames,
+    reached: 'pipeline',
+  };
 }
 
 /**

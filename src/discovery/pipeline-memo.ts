@@ -3,38 +3,79 @@
 // and collision warning) depends on each candidate's name, filePath, realpath, source and place in discovery order, on
 // the settings and on the directories planned; never on the description, `hide` or the rest of the frontmatter. (A
 // description only matters inside a scan, where a missing one drops the skill with a warning, and for a managed
-// winner, whose description is sanitised.) So when every directory scanned again gives the same candidates (names,
-// paths, realpaths, warnings) as the previous discovery, the answer is the previous one with the re-read records in
-// the places of the old ones: a one-file edit costs what that directory holds, not what all of them hold. Anything
-// else (a skill added, removed or renamed, a link moved, a scan that failed or is new, other settings) runs the
-// whole pipeline.
+// winner, whose description is sanitised.) And a candidate's fate reads only the candidates that share its name or its
+// realpath (resolve-candidates.ts). So a reload compares each directory scanned again with its previous scan:
+// - records that kept their name, path and realpath (an edit) take the place of the old ones where those won;
+// - the names and realpaths of the records that came, went or moved (a skill added, removed or renamed, a link
+//   retargeted) seed a set of candidates closed under "same name or same realpath"; steps 2–5 run over that set
+//   alone, and its names' winners and collisions replace theirs in the previous answer, inserted in sorted place.
+// Anything the shortcut cannot vouch for runs the whole pipeline: other settings or directories, a scan that failed,
+// is new or was dropped, scan warnings that changed, a step-4 name-collision warning involved (its place in the warning
+// list follows discovery order across all custom candidates), an Agent Plugins skill involved (its plugin root).
 
+import type { Candidate } from './collision-ledger.js';
+import { LayeredMap } from './layered-map.js';
+import { isSourceEnabled } from './providers.js';
+import { type ProviderItem, resolveCandidates } from './resolve-candidates.js';
+import type { CustomDirRun, ProviderRun } from './run-provider.js';
 import { sameJson } from './same-json.js';
 import { sanitizeManagedDescription } from './sanitize-description.js';
-import type { ScanMemo, ScanRound } from './scan-memo.js';
-import type { DiscoveryResult, Skill, SkillDiagnostic } from './types.js';
+import type { RememberedScan, ScanMemo, ScanRound } from './scan-memo.js';
+import type { SkillFilters } from './skill-filters.js';
+import { compareCodeUnits, compareSkills } from './sort-skills.js';
+import type { Collision, DiscoveryResult, Settings, Skill, SkillDiagnostic } from './types.js';
 
 export interface PipelineMemo {
   /** The settings and planned directories `result` was computed for (`pipelineKey`). */
   key: string;
   result: DiscoveryResult;
-  /** The position in `result.skills` of each winning scan record (for a managed winner: its record before sanitising). */
-  winnerAt: Map<Skill, number>;
   /** The provider whose winners have their description sanitised (SKILLS.md §5 step 5), if the profile has one. */
   managedProvider: string | null;
+  /**
+   * The realpath of each candidate record (SKILLS.md §5 step 3). A scan answered from the ScanMemo hands on the very
+   * records it gave before, so they are found here; a directory scanned again records its records afresh.
+   */
+  realpaths: WeakMap<Skill, string>;
+  /** Realpaths of the candidates read outside scans (new records every time, the same files: part of the key). */
+  unscannedRealpaths: Map<string, string>;
+  /** Each managed winner, as sanitised in `result.skills` → its record as scanned. */
+  scanned: WeakMap<Skill, Skill>;
+  /** Names with a step-4 name-collision warning. */
+  warnedNames: Set<string>;
+  /**
+   * How `result` was reached: the whole pipeline, records replaced in place, or steps 2–5 over a closed set of
+   * candidates (tests tell the paths apart by it).
+   */
+  reached: 'pipeline' | 'replaced' | 'closed-set';
 }
 
 /** What a discovery computes afresh whichever way it goes (cheap: no per-skill work). */
 export interface FreshParts {
-  diagnostics: SkillDiagnostic[];
+  /** Joins the scans' diagnostics (≈ 5,000 at N = 10,000 in the benchmark tree): called only when one changed. */
+  diagnostics: () => SkillDiagnostic[];
   scannedDirs: string[];
   repoRoot: string | null;
   pluginInputs?: DiscoveryResult['pluginInputs'];
 }
 
+/** This discovery's candidates, as the pipeline would take them. */
+export interface PipelineInput {
+  providerRuns: readonly ProviderRun[];
+  customRuns: readonly CustomDirRun[];
+  settings: Settings;
+  filters: SkillFilters;
+}
+
+/** A record of a re-scanned directory whose name, path and realpath did not move: it replaces the old one. */
+interface Replacement {
+  before: Skill;
+  after: Skill;
+  managed: boolean;
+}
+
 /**
- * The previous result with the records of `round`'s re-scanned directories in place, or undefined when the pipeline
- * must run (see the top of this file). On success the memo (and the scan memo's sort hint) describe the new result.
+ * The previous result updated by what `round`'s re-scanned directories changed, or undefined when the pipeline must
+ * run (see the top of this file). On success the memo (and the scan memo's sort hint) describe the new result.
  */
 export function updateFromRescans(
   scans: ScanMemo,
@@ -42,69 +83,266 @@ export function updateFromRescans(
   key: string,
   round: ScanRound,
   fresh: FreshParts,
+  input: PipelineInput,
 ): DiscoveryResult | undefined {
   if (memo.key !== key || round.failed || round.dropped) return undefined;
-  const replaced: Array<{ at: number; before: Skill; after: Skill; managed: boolean }> = [];
+  const replaced: Replacement[] = [];
+  const names = new Set<string>();
+  const reals = new Set<string>();
+  let sameDiagnostics = true;
   for (const { provider, before, after } of round.rescanned) {
-    if (before === undefined || !sameCandidates(before, after)) return undefined;
-    for (let i = 0; i < after.skills.length; i++) {
-      const old = before.skills[i]!;
-      const skill = after.skills[i]!;
-      if (old === skill) continue;
-      const at = memo.winnerAt.get(old);
-      // A record that lost keeps losing (same name, path and realpath): only the collisions name it, by path.
-      if (at !== undefined)
-        replaced.push({ at, before: old, after: skill, managed: provider === memo.managedProvider });
-    }
+    if (before === undefined || !sameList(before.warnings, after.warnings)) return undefined;
+    sameDiagnostics &&= sameJson(before.diagnostics, after.diagnostics);
+    compareScans(before, after, memo, provider === memo.managedProvider, replaced, names, reals);
   }
   const previous = memo.result;
-  let { skills } = previous;
-  if (replaced.length > 0) {
-    skills = [...skills];
-    for (const { at, before, after, managed } of replaced) {
-      const winner = managed ? { ...after, description: sanitizeManagedDescription(after.description) } : after;
-      const old = skills[at]!;
-      skills[at] = winner;
-      memo.winnerAt.delete(before);
-      memo.winnerAt.set(after, at);
-      scans.skillOrder.delete(old);
-      scans.skillOrder.set(winner, at);
+  let skills: Skill[] | undefined;
+  const order = scans.skillOrder;
+  const place = (at: number, winner: Skill, old: Skill | undefined): void => {
+    skills ??= [...previous.skills];
+    if (old !== undefined) order.delete(old);
+    order.set(winner, at);
+    skills[at] = winner;
+  };
+  for (const { before, after, managed } of replaced) {
+    // A record in the closed set below is decided there.
+    if (names.has(before.name)) continue;
+    const list = skills ?? previous.skills;
+    const at = indexOfName(list, before.name);
+    const old = at < 0 ? undefined : list[at];
+    // A record that lost keeps losing (same name, path and realpath): only the collisions name it, by path.
+    if (old === undefined || (old !== before && memo.scanned.get(old) !== before)) continue;
+    if (managed) {
+      const winner = { ...after, description: sanitizeManagedDescription(after.description) };
+      memo.scanned.set(winner, after);
+      place(at, winner, old);
+    } else place(at, after, old);
+  }
+  let collisions = previous.collisions;
+  let skillRealPaths = previous.skillRealPaths;
+  if (names.size > 0) {
+    const update = resolveClosedSet(memo, input, names, reals);
+    if (update === undefined) return undefined;
+    let list = skills ?? [...previous.skills];
+    const removed: string[] = [];
+    for (const name of names) {
+      const at = indexOfName(list, name);
+      const old = at < 0 ? undefined : list[at];
+      if (old === undefined || old === update.winners.get(name)?.skill) continue;
+      list.splice(at, 1);
+      order.delete(old);
+      removed.push(old.filePath);
     }
+    for (const name of names) {
+      const winner = update.winners.get(name);
+      if (winner === undefined) continue;
+      const found = indexOfName(list, name);
+      if (found >= 0) continue;
+      const at = -found - 1;
+      list.splice(at, 0, winner.skill);
+      order.set(winner.skill, at);
+    }
+    if (list.length === previous.skills.length && list.every((skill, i) => skill === previous.skills[i]))
+      list = previous.skills as Skill[];
+    skills = list;
+    // A winner that stayed may have moved to another file (a link retargeted): its realpath is set again too.
+    const known = previous.skillRealPaths;
+    const moved = [...update.winners.values()].filter(
+      (winner) => known?.get(winner.skill.filePath) !== winner.realpath,
+    );
+    if (removed.length > 0 || moved.length > 0) {
+      const set = [...update.winners.values()].map((winner) => [winner.skill.filePath, winner.realpath] as const);
+      skillRealPaths = LayeredMap.update(known ?? new Map<string, string>(), removed, set);
+    }
+    collisions = spliceCollisions(previous.collisions, names, update.collisions);
   }
   const result: DiscoveryResult = {
-    skills,
-    // Provider and custom warnings come from the scans (checked equal), collision warnings from names and paths.
+    skills: skills ?? previous.skills,
+    // Provider and custom warnings come from the scans (checked equal); no collision warning was involved.
     warnings: previous.warnings,
-    collisions: previous.collisions,
-    // The very previous list when equal: the snapshot then keeps its serialised tail.
-    diagnostics: sameJson(previous.diagnostics, fresh.diagnostics) ? previous.diagnostics : fresh.diagnostics,
+    collisions,
+    // The diagnostics are the scans' in scan order: the very previous list when no re-scanned directory's changed
+    // (the snapshot then keeps its serialised tail).
+    diagnostics: sameDiagnostics ? previous.diagnostics : freshDiagnostics(previous.diagnostics, fresh.diagnostics()),
     scannedDirs: fresh.scannedDirs,
     repoRoot: fresh.repoRoot,
-    // Same winners' paths and realpaths.
-    ...(previous.skillRealPaths === undefined ? {} : { skillRealPaths: previous.skillRealPaths }),
-    // The Agent Plugins skills are part of the key: the same ones, in the same roots.
+    ...(skillRealPaths === undefined ? {} : { skillRealPaths }),
+    // The Agent Plugins skills are part of the key and never in the closed set: the same ones, in the same roots.
     ...(previous.skillRoots === undefined ? {} : { skillRoots: previous.skillRoots }),
     ...(fresh.pluginInputs === undefined ? {} : { pluginInputs: fresh.pluginInputs }),
   };
   memo.result = result;
+  memo.reached = names.size > 0 ? 'closed-set' : 'replaced';
   return result;
 }
 
-/** Same candidates: the same files under the same names in the same order, each with the same realpath; same warnings. */
-function sameCandidates(
-  before: NonNullable<ScanRound['rescanned'][number]['before']>,
-  after: ScanRound['rescanned'][number]['after'],
-): boolean {
-  if (before.skills.length !== after.skills.length || before.realpaths.size !== after.realpaths.size) return false;
-  if (before.warnings.length !== after.warnings.length) return false;
-  for (let i = 0; i < before.warnings.length; i++) if (before.warnings[i] !== after.warnings[i]) return false;
+/**
+ * One directory's scan before and after: records of the same file under the same name with the same realpath are
+ * replacements; every other record (new, gone, renamed, relinked) adds its name and realpath to the seeds. Records
+ * the memo does not know yet get their realpath recorded.
+ */
+function compareScans(
+  before: RememberedScan,
+  after: RememberedScan,
+  memo: PipelineMemo,
+  managed: boolean,
+  replaced: Replacement[],
+  names: Set<string>,
+  reals: Set<string>,
+): void {
+  const seed = (skill: Skill, real: string): void => {
+    names.add(skill.name);
+    reals.add(real);
+  };
+  // The common case, an edit: the same files at the same positions, no lookup needed.
+  const aligned =
+    before.skills.length === after.skills.length &&
+    after.skills.every((skill, i) => skill.filePath === before.skills[i]!.filePath);
+  const byPath = aligned ? undefined : new Map(before.skills.map((skill) => [skill.filePath, skill]));
   for (let i = 0; i < after.skills.length; i++) {
-    const old = before.skills[i]!;
     const skill = after.skills[i]!;
-    if (old !== skill && (old.name !== skill.name || old.filePath !== skill.filePath)) return false;
+    const real = after.realpaths.get(skill.filePath) ?? skill.filePath;
+    const old = byPath === undefined ? before.skills[i] : byPath.get(skill.filePath);
+    const oldReal = old === undefined ? undefined : (before.realpaths.get(old.filePath) ?? old.filePath);
+    // The same record with the same realpath is recorded already; anything else is recorded now.
+    if (old !== skill || oldReal !== real) memo.realpaths.set(skill, real);
+    if (old !== undefined && oldReal !== undefined) {
+      byPath?.delete(skill.filePath);
+      if (old.name === skill.name && oldReal === real) {
+        if (old !== skill) replaced.push({ before: old, after: skill, managed });
+        continue;
+      }
+      seed(old, oldReal);
+    }
+    seed(skill, real);
   }
-  for (const [path, real] of after.realpaths) if (before.realpaths.get(path) !== real) return false;
-  return true;
+  for (const old of byPath?.values() ?? []) seed(old, before.realpaths.get(old.filePath) ?? old.filePath);
+}
+
+interface ClosedSetUpdate {
+  /** The winner of each name of the set that has one. */
+  winners: Map<string, Candidate>;
+  /** The set's collisions, sorted (SKILLS.md §1). */
+  collisions: Collision[];
+}
+
+/**
+ * Grows `names` and `reals` until every candidate sharing a name or a realpath with the set is in it, then runs steps
+ * 2–5 over those candidates in discovery order. Undefined when the set reaches what the shortcut does not handle.
+ */
+function resolveClosedSet(
+  memo: PipelineMemo,
+  input: PipelineInput,
+  names: Set<string>,
+  reals: Set<string>,
+): ClosedSetUpdate | undefined {
+  const { providerRuns, customRuns, settings, filters } = input;
+  const realOf = (skill: Skill): string =>
+    memo.realpaths.get(skill) ?? memo.unscannedRealpaths.get(skill.filePath) ?? skill.filePath;
+  let providerItems: ProviderItem[];
+  let customCandidates: Candidate[];
+  for (let grew = true; grew; ) {
+    grew = false;
+    providerItems = [];
+    customCandidates = [];
+    // `order` counts every candidate, disabled ones too: only the relative order of the set's candidates matters.
+    let order = 0;
+    const visit = (skill: Skill): string | undefined => {
+      const real = realOf(skill);
+      const byName = names.has(skill.name);
+      const byReal = reals.has(real);
+      if (!byName && !byReal) return undefined;
+      if (!byName) names.add(skill.name);
+      if (!byReal) reals.add(real);
+      grew ||= !byName || !byReal;
+      return real;
+    };
+    for (const run of providerRuns) {
+      for (const skill of run.skills) {
+        const real = visit(skill);
+        order++;
+        if (real === undefined || filters.isDisabled(skill.name)) continue;
+        if (run.roots.has(skill.filePath)) return undefined;
+        const { provider, level } = skill.source;
+        providerItems.push({
+          skill,
+          managed: run.plan.managed,
+          realpath: real,
+          order,
+          sourceEnabled: isSourceEnabled(settings.profile, provider, level, settings.skills),
+        });
+      }
+    }
+    for (const run of customRuns) {
+      for (const skill of run.skills) {
+        const real = visit(skill);
+        order++;
+        if (real === undefined || filters.isDisabled(skill.name)) continue;
+        customCandidates.push({ skill, realpath: real, order });
+      }
+    }
+  }
+  for (const name of names) if (memo.warnedNames.has(name)) return undefined;
+  const resolution = resolveCandidates(providerItems!, customCandidates!, settings.profile, filters);
+  if (resolution.collisionWarnings.length > 0) return undefined;
+  for (const [sanitised, scanned] of resolution.sanitised) memo.scanned.set(sanitised, scanned);
+  const winners = new Map<string, Skill>();
+  for (const [name, candidate] of resolution.winners) winners.set(name, candidate.skill);
+  return { winners: resolution.winners, collisions: resolution.ledger.collisions(winners) };
+}
+
+/** `previous` without the collisions of `names`, with `added` (sorted) merged in; the same list when equal. */
+function spliceCollisions(
+  previous: readonly Collision[],
+  names: ReadonlySet<string>,
+  added: readonly Collision[],
+): Collision[] {
+  const kept: Collision[] = [];
+  const removed: Collision[] = [];
+  for (const collision of previous) (names.has(collision.name) ? removed : kept).push(collision);
+  if (removed.length === 0 && added.length === 0) return previous as Collision[];
+  if (removed.length === added.length && removed.every((collision, i) => sameJson(collision, added[i])))
+    return previous as Collision[];
+  const out: Collision[] = [];
+  let i = 0;
+  for (const collision of added) {
+    while (i < kept.length && compareCollisions(kept[i]!, collision) < 0) out.push(kept[i++]!);
+    out.push(collision);
+  }
+  while (i < kept.length) out.push(kept[i++]!);
+  return out;
+}
+
+function compareCollisions(a: Collision, b: Collision): number {
+  return compareSkills({ name: a.name, filePath: a.winner.filePath }, { name: b.name, filePath: b.winner.filePath });
+}
+
+/**
+ * The position of the skill named `name` in `skills` (sorted as SKILLS.md §1, one skill per name), or −(insertion
+ * point) − 1 when there is none.
+ */
+export function indexOfName(skills: readonly Skill[], name: string): number {
+  const lower = name.toLowerCase();
+  let low = 0;
+  let high = skills.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    const other = skills[mid]!.name;
+    const cmp = compareCodeUnits(other.toLowerCase(), lower) || compareCodeUnits(other, name);
+    if (cmp === 0) return mid;
+    if (cmp < 0) low = mid + 1;
+    else high = mid;
+  }
+  return -low - 1;
+}
+
+/** The previous list when equal (a diagnostic may come back as it was), else the new one. */
+function freshDiagnostics(previous: SkillDiagnostic[], next: SkillDiagnostic[]): SkillDiagnostic[] {
+  return sameJson(previous, next) ? previous : next;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
 /** The inputs of the pipeline other than the candidates: settings and the directories planned, in order. */

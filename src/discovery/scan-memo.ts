@@ -37,6 +37,7 @@ export interface RememberedScan {
   readonly skills: readonly Skill[];
   readonly warnings: readonly string[];
   readonly realpaths: ReadonlyMap<string, string>;
+  readonly diagnostics: readonly SkillDiagnostic[];
 }
 
 /** A directory scanned again during one discovery: what it gave before (none: not remembered) and what it gives now. */
@@ -230,7 +231,12 @@ function emptyRound(): ScanRound {
 }
 
 function remembered(entry: MemoEntry): RememberedScan {
-  return { skills: entry.result.skills, warnings: entry.result.warnings, realpaths: entry.realpaths };
+  return {
+    skills: entry.result.skills,
+    warnings: entry.result.warnings,
+    realpaths: entry.realpaths,
+    diagnostics: entry.diagnostics,
+  };
 }
 
 /**

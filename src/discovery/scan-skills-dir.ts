@@ -152,7 +152,10 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     const noted = loaded.filter((result) => result.notes.length > 0);
     noted.sort((a, b) => (a.filePath < b.filePath ? -1 : a.filePath > b.filePath ? 1 : 0));
     for (const { filePath, notes } of noted) {
-      for (const message of notes) options.diagnostics.push({ skillPath: filePath, message });
+      // Each message once per file, as discovery lists them (one scan never repeats a file).
+      for (const message of notes.length > 1 ? new Set(notes) : notes) {
+        options.diagnostics.push({ skillPath: filePath, message });
+      }
     }
   }
   return { skills, warnings: [] };

@@ -2,6 +2,7 @@
 // (API.md §GET /events).
 
 import { sameJson } from '../discovery/same-json.js';
+import { compareCodeUnits } from '../discovery/sort-skills.js';
 import type { Collision, Skill, SkillWarning } from '../discovery/types.js';
 
 export type CollisionState = 'new' | 'changed' | 'resolved';
@@ -69,18 +70,47 @@ function samePositions(previous: readonly Skill[], next: readonly Skill[]): Skil
   return { added: [], removed: [], changed };
 }
 
+/**
+ * Both lists in the order of SKILLS.md §1 with one skill per name, as every discovery gives them: one merge walk,
+ * comparing names only where the records differ (a skill added or removed shifts every later position by one, and
+ * matching 10,000 names through two maps cost ≈ 3 ms per reload).
+ */
 function byName(previous: readonly Skill[], next: readonly Skill[]): SkillChanges {
-  const before = new Map(previous.map((skill) => [skill.name, skill]));
-  const after = new Set(next.map((skill) => skill.name));
   const added: string[] = [];
+  const removed: string[] = [];
   const changed: string[] = [];
-  for (const skill of next) {
-    const old = before.get(skill.name);
-    if (old === undefined) added.push(skill.name);
-    else if (!sameJson(old, skill)) changed.push(skill.name);
+  let i = 0;
+  let j = 0;
+  while (i < previous.length && j < next.length) {
+    const old = previous[i]!;
+    const skill = next[j]!;
+    if (old === skill) {
+      i++;
+      j++;
+      continue;
+    }
+    const order = compareNames(old.name, skill.name);
+    if (order === 0) {
+      // Records compared as their JSON would be (a re-read may give an equal record in a new object).
+      if (!sameJson(old, skill)) changed.push(skill.name);
+      i++;
+      j++;
+    } else if (order < 0) {
+      removed.push(old.name);
+      i++;
+    } else {
+      added.push(skill.name);
+      j++;
+    }
   }
-  const removed = previous.filter((skill) => !after.has(skill.name)).map((skill) => skill.name);
+  for (; i < previous.length; i++) removed.push(previous[i]!.name);
+  for (; j < next.length; j++) added.push(next[j]!.name);
   return { added, removed, changed };
+}
+
+/** The order of names in SKILLS.md §1 (lower-cased, then exact, in UTF-16 code units). */
+function compareNames(a: string, b: string): number {
+  return compareCodeUnits(a.toLowerCase(), b.toLowerCase()) || compareCodeUnits(a, b);
 }
 
 export function isEmptyDiff(diff: SnapshotDiff): boolean {

@@ -20,8 +20,8 @@ import type {
   SkillWarning,
 } from '../discovery/types.js';
 import {
-  CHUNK_SKILLS,
   chunkDigest,
+  chunkEnds,
   contentBody,
   contentHash,
   headText,
@@ -79,8 +79,10 @@ export function snapshotContent(
   });
   const fragments = result.skills.map((skill) => Buffer.from(JSON.stringify(skill), 'utf8'));
   const chunks: Buffer[] = [];
-  for (let start = 0; start < fragments.length; start += CHUNK_SKILLS) {
-    chunks.push(chunkDigest(fragments, start, Math.min(fragments.length, start + CHUNK_SKILLS)));
+  let start = 0;
+  for (const end of chunkEnds(result.skills.map((skill) => skill.name))) {
+    chunks.push(chunkDigest(fragments, start, end));
+    start = end;
   }
   const head = Buffer.from(headText(profile, cwd), 'utf8');
   const tail = Buffer.from(tailText(result.warnings, result.collisions, result.diagnostics), 'utf8');

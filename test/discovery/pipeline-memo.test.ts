@@ -1,9 +1,10 @@
-// A discovery through a ScanMemo updates the previous answer when the re-scanned directories give the same candidates,
-// and runs the whole §5 pipeline otherwise. The random sequences of test/index/incremental-equivalence.test.ts cover
-// the common edits; these are the cases that only a crafted tree reaches.
+// A discovery through a ScanMemo updates the previous answer: records replaced in place when the re-scanned
+// directories give the same candidates, steps 2–5 over the candidates sharing a name or realpath with those that
+// moved, and the whole §5 pipeline when the shortcut cannot vouch for the answer. The random sequences of
+// test/index/incremental-equivalence.test.ts cover the common edits; these are the cases only a crafted tree reaches.
 
 import assert from 'node:assert/strict';
-import { rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
@@ -17,7 +18,8 @@ const workspace = workspaceFactory('skillsd-pipeline-memo-');
 
 function comparable(result: DiscoveryResult) {
   const { skills, warnings, collisions, diagnostics, scannedDirs, repoRoot, skillRealPaths } = result;
-  return { skills, warnings, collisions, diagnostics, scannedDirs, repoRoot, skillRealPaths };
+  // A reload's map may be layered on the previous one (layered-map.ts): compared by its entries.
+  return { skills, warnings, collisions, diagnostics, scannedDirs, repoRoot, skillRealPaths: new Map(skillRealPaths) };
 }
 
 /** Discovers through the memo after invalidating `paths`, and checks the answer against a fresh discovery. */
@@ -84,7 +86,7 @@ describe('discovery through a ScanMemo: updated answers', () => {
     assert.match(second.warnings[0]?.message ?? '', /^\[Claude Code\] Failed to read skills directory: /);
   });
 
-  it('a rename, or a name taken by another provider, runs the pipeline', async () => {
+  it('a rename, or a name taken by another provider, re-decides the collisions', async () => {
     const { base, ctx } = await workspace({
       'P/.musepi/skills/a/SKILL.md': SK({ name: 'a', description: 'one' }),
       'P/.claude/skills/b/SKILL.md': SK({ name: 'b', description: 'two' }),
@@ -103,5 +105,69 @@ describe('discovery through a ScanMemo: updated answers', () => {
     await writeFile(file, SK({ name: 'b', description: 'back' }));
     const third = await rediscover(ctx, memo, cache, [file]);
     assert.deepEqual(third.collisions, []);
+  });
+
+  it('a skill added, renamed or removed re-decides only the names and realpaths it shares', async () => {
+    const { base, ctx } = await workspace({
+      'P/.musepi/skills/a/SKILL.md': SK({ name: 'a', description: 'one' }),
+      'H/.claude/skills/b/SKILL.md': SK({ name: 'b', description: 'two' }),
+      'H/.claude/skills/c/SKILL.md': SK({ name: 'c', description: 'three' }),
+      'H/.musepi/agent/managed-skills/m/SKILL.md': SK({ name: 'm', description: 'managed' }),
+    });
+    const memo = createScanMemo();
+    const cache = createSkillFileCache();
+    const first = await discoverSkills(ctx, { scans: memo, cache });
+    const claude = join(base, 'H/.claude/skills');
+    // A new skill under a name the project already has: it loses on precedence, a collision appears.
+    await writeTree(base, { 'H/.claude/skills/a2/SKILL.md': SK({ name: 'a', description: 'shadowed' }) });
+    const second = await rediscover(ctx, memo, cache, [join(claude, 'a2'), join(claude, 'a2/SKILL.md')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    assert.equal(second.skills[0], first.skills[0]);
+    assert.deepEqual(
+      second.collisions.map((collision) => [collision.name, collision.shadowed.map((loser) => loser.reason)]),
+      [['a', ['precedence']]],
+    );
+    // A link to `b` under another name: a realpath duplicate, reported under `b`.
+    await symlink(join(claude, 'b'), join(claude, 'z-link'));
+    const third = await rediscover(ctx, memo, cache, [join(claude, 'z-link')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    assert.deepEqual(
+      third.collisions.map((collision) => [collision.name, collision.shadowed.map((loser) => loser.reason)]),
+      [
+        ['a', ['precedence']],
+        ['b', ['duplicate-file']],
+      ],
+    );
+    // A managed skill taken by an authored name, then a rename and a removal.
+    await mkdir(join(claude, 'm'));
+    await writeFile(join(claude, 'm/SKILL.md'), SK({ name: 'm', description: 'authored' }));
+    await rediscover(ctx, memo, cache, [join(claude, 'm'), join(claude, 'm/SKILL.md')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    await rename(join(claude, 'c'), join(claude, 'c-moved'));
+    await rediscover(ctx, memo, cache, [join(claude, 'c'), join(claude, 'c-moved')]);
+    await rm(join(claude, 'a2'), { recursive: true });
+    const last = await rediscover(ctx, memo, cache, [join(claude, 'a2')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    assert.deepEqual(
+      last.skills.map((skill) => skill.name),
+      ['a', 'b', 'c', 'm'],
+    );
+  });
+
+  it('a custom name-collision warning involved runs the whole pipeline', async () => {
+    const { base, ctx } = await workspace({ 'H/custom/x/SKILL.md': SK({ name: 'x', description: 'first' }) });
+    ctx.settings.skills.customDirectories = ['~/custom', '~/custom2'];
+    await writeTree(base, { 'H/custom2/.keep': '' });
+    const memo = createScanMemo();
+    const cache = createSkillFileCache();
+    await discoverSkills(ctx, { scans: memo, cache });
+    await writeTree(base, { 'H/custom2/x/SKILL.md': SK({ name: 'x', description: 'second' }) });
+    const second = await rediscover(ctx, memo, cache, [join(base, 'H/custom2/x')]);
+    assert.equal(memo.pipeline?.reached, 'pipeline');
+    assert.equal(second.warnings.length, 1);
+    await rm(join(base, 'H/custom2/x'), { recursive: true });
+    const third = await rediscover(ctx, memo, cache, [join(base, 'H/custom2/x')]);
+    assert.equal(memo.pipeline?.reached, 'pipeline');
+    assert.deepEqual(third.warnings, []);
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { createScanMemo } from '../../src/discovery/scan-memo.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
@@ -9,6 +10,7 @@ import type { DiscoveryContext, DiscoveryResult, Profile } from '../../src/disco
 import { snapshotContent } from '../../src/index/snapshot.js';
 import {
   CHUNK_SKILLS,
+  chunkEnds,
   contentBody,
   contentText,
   type SnapshotContent,
@@ -104,6 +106,61 @@ describe('SnapshotSerializer', () => {
     );
     assert.notEqual(serializer.content('/w', 'xcsh', discoveryResult(skills, warnings, collisions)).hash, first.hash);
     assert.equal(serializer.content('/w', 'musepi', discoveryResult(skills, warnings, collisions)).hash, first.hash);
+  });
+
+  it('a skill added or removed re-hashes the one run it falls in: runs are cut by names, not positions', () => {
+    const names = Array.from({ length: 2000 }, (_, i) => `skill-${String(i).padStart(5, '0')}`);
+    const skills = names.map((name) => skillRecord(name));
+    const ends = chunkEnds(names);
+    // Cuts follow the names: about one run per CHUNK_SKILLS skills, none longer than 4 × CHUNK_SKILLS.
+    assert.ok(ends.length > 2000 / CHUNK_SKILLS / 2 && ends.length < (2000 / CHUNK_SKILLS) * 2, `${ends.length} runs`);
+    for (let i = 0, start = 0; i < ends.length; start = ends[i++]!) assert.ok(ends[i]! - start <= 4 * CHUNK_SKILLS);
+    const serializer = new SnapshotSerializer();
+    serializer.content('/w', 'musepi', discoveryResult(skills));
+    assert.equal(serializer.rehashed, 2000);
+    // A cut moved by the change splits or joins the runs around it: at most two runs are hashed again, where runs
+    // cut every CHUNK_SKILLS positions would all be hashed again after the change (1,300 and 500 skills here).
+    const added = [...skills.slice(0, 700), skillRecord('skill-00699-new'), ...skills.slice(700)];
+    const withAdded = discoveryResult(added);
+    assertSameAsFresh(serializer.content('/w', 'musepi', withAdded), '/w', 'musepi', withAdded);
+    assert.ok(serializer.rehashed > 0 && serializer.rehashed <= 8 * CHUNK_SKILLS, `${serializer.rehashed} re-hashed`);
+    const removed = discoveryResult(added.filter((_, i) => i !== 1500));
+    assertSameAsFresh(serializer.content('/w', 'musepi', removed), '/w', 'musepi', removed);
+    assert.ok(serializer.rehashed > 0 && serializer.rehashed <= 8 * CHUNK_SKILLS, `${serializer.rehashed} re-hashed`);
+    serializer.content('/w', 'musepi', removed);
+    assert.equal(serializer.rehashed, 0);
+  });
+
+  it('equals a fresh serialisation after random sequences of skills added, removed and edited', () => {
+    const step = fc.record({
+      kind: fc.constantFrom('add', 'remove', 'edit', 'swap'),
+      at: fc.nat(),
+      count: fc.integer({ min: 1, max: 5 }),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 600 }), fc.array(step, { maxLength: 30 }), (size, steps) => {
+        let skills = Array.from({ length: size }, (_, i) => skillRecord(`s-${String(i * 10).padStart(6, '0')}`));
+        const serializer = new SnapshotSerializer();
+        let fresh = 0;
+        for (const { kind, at, count } of steps) {
+          const where = skills.length === 0 ? 0 : at % skills.length;
+          const next = [...skills];
+          if (kind === 'add') {
+            for (let k = 0; k < count; k++)
+              next.splice(where, 0, skillRecord(`s-${String(where * 10).padStart(6, '0')}-${fresh++}`));
+            next.sort((a, b) => (a.name < b.name ? -1 : 1));
+          } else if (kind === 'remove') next.splice(where, count);
+          else if (kind === 'edit' && next[where] !== undefined)
+            next[where] = skillRecord(next[where]!.name, { description: `edited ${fresh++}` });
+          else if (kind === 'swap')
+            next.splice(where, count, ...next.slice(where, where + count).map((skill) => ({ ...skill })));
+          skills = next;
+          const result = discoveryResult(skills, [{ skillPath: '', message: `${kind}` }]);
+          assertSameAsFresh(serializer.content('/w', 'musepi', result), '/w', 'musepi', result);
+        }
+      }),
+      { numRuns: 60, seed: 20261201 },
+    );
   });
 
   it('assembles a filtered body from the kept bytes of the chosen positions', () => {
