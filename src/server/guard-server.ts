@@ -27,10 +27,9 @@ export function guardServer(server: Server, options: ServerGuardOptions): void {
     if (drain.draining) return;
     dropped++;
     if (dropped === 1) {
-      options.log.warn(
-        { maxConnections: options.maxConnections },
-        `refusing connections: ${options.maxConnections} are open, the most this daemon accepts`,
-      );
+      // Read from the server: its share shrinks when the daemon listens on more addresses (mirror-server.ts).
+      const cap = server.maxConnections;
+      options.log.warn({ maxConnections: cap }, `refusing connections: ${cap} are open, the most this daemon accepts`);
     }
   });
   server.on('connection', () => {

@@ -144,7 +144,22 @@ describe('listenDaemon on a name with two addresses', () => {
       lines.some((line) => line.msg === 'refusing connections: 2 are open, the most this daemon accepts'),
     );
     assert.equal((await get(port, '127.0.0.1', '/health')).status, 200);
-    for (const { socket, closed } of held) {
+    // The first address has its share too, and says so when it is full.
+    const heldV4 = [await openIdle(port, '127.0.0.1'), await openIdle(port, '127.0.0.1')];
+    const refusedV4 = await openIdle(port, '127.0.0.1');
+    await refusedV4.closed;
+    await waitUntil(
+      'the first address logs its own refusal',
+      () => lines.filter((line) => line.msg.startsWith('refusing connections: ')).length === 2,
+    );
+    assert.deepEqual(
+      lines.filter((line) => line.msg.startsWith('refusing connections: ')).map((line) => line.msg),
+      [
+        'refusing connections: 2 are open, the most this daemon accepts',
+        'refusing connections: 2 are open, the most this daemon accepts',
+      ],
+    );
+    for (const { socket, closed } of [...held, ...heldV4]) {
       socket.destroy();
       await closed;
     }
