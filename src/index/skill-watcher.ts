@@ -1,12 +1,14 @@
 // Tells the index when to run discovery again. It watches exactly what discovery reads (SKILLS.md §3: every skills
 // directory, its entries one level deep, their SKILL.md; §0: the `.git` markers that decide REPO) and reports the
-// changed paths, coalesced. Every pitfall of FINDINGS.md "chokidar on Node 20" is handled here:
-// - a second write < 50 ms after the first is dropped by chokidar: each onChange is preceded by a fingerprint of
-//   what it reports, re-checked `rereadDelayMs` later, and reported again if it moved;
-// - a root deleted and recreated, or a path whose grandparent is missing: never given to chokidar; the nearest
+// changed paths, coalesced. Skills directories are watched by watch-skills-root.ts (the kernel's watches, or chokidar
+// when polling); the pitfalls of file watching on Node 20 are handled here:
+// - a write seen mid-way (a truncate, then the content), or a second write dropped (chokidar drops one < 50 ms after
+//   the first): each onChange is preceded by a fingerprint of what it reports, re-checked `rereadDelayMs` later, and
+//   reported again if it moved;
+// - a root deleted and recreated, or a path whose grandparent is missing: never watched directly; the nearest
 //   existing ancestor is watched for the next name (watch-presence.ts) and the watch moves as directories appear;
-// - `followSymlinks: false` with bounded depth; symlinked skills are watched through their real targets, and a
-//   skills directory that is a dangling link is watched where its target would appear;
+// - links are not followed by the root watches, whose depth is bounded; symlinked skills are watched through their
+//   real targets, and a skills directory that is a dangling link is watched where its target would appear;
 // - lost events (inotify overflow, network file systems): a periodic reconciliation scan compares fingerprints;
 // - watches exhausted (ENOSPC, EMFILE): the whole watcher switches to polling instead of failing.
 
@@ -32,7 +34,10 @@ export interface WatchTargets {
 
 export interface WatcherStatus {
   mode: WatchMode;
-  /** Paths under watch: chokidar's tracked paths plus the directories (or, polling, the names) watched directly. */
+  /**
+   * Paths under watch: skills directories and their entry directories (each entry's watch sees its SKILL.md), or,
+   * polling, chokidar's tracked paths; plus the directories (or, polling, the names) watched for presence.
+   */
   watchedPaths: number;
   /** Skills directories and files that do not exist yet, armed on their nearest existing ancestor. */
   pendingAncestors: number;
@@ -101,7 +106,7 @@ interface Target {
   unwatchPresence: (() => void) | null;
   /** A symlink target that leads nowhere yet: the watch on where its target would appear. */
   unwatchLink: (() => void) | null;
-  /** Real path of the chokidar root this skills directory is attached to. */
+  /** Real path of the root watch this skills directory is attached to. */
   root: string | null;
 }
 
@@ -149,7 +154,7 @@ class SkillWatcherImpl implements SkillWatcher {
 
   private pendingPaths = new Set<string>();
   private pendingKeys = new Map<string, WatchKey>();
-  /** Skills directories whose every entry must be fingerprinted again (a chokidar root just (re)started). */
+  /** Skills directories whose every entry must be fingerprinted again (a root watch just (re)started). */
   private pendingDeep = new Set<string>();
   private readonly dirtyTargets = new Set<Target>();
   private suspectTargets = new Set<Target>();
@@ -308,7 +313,7 @@ class SkillWatcherImpl implements SkillWatcher {
 
   /**
    * Fingerprints new targets, then arms their watches, then looks again: a change made while the watches were being
-   * set up (before chokidar was ready) has no event, but shows as a difference from that first fingerprint.
+   * set up (before the root watch was armed) has no event, but shows as a difference from that first fingerprint.
    */
   private async armNew(added: Target[]): Promise<void> {
     const keys = added.map((target) => target.key);
@@ -323,7 +328,7 @@ class SkillWatcherImpl implements SkillWatcher {
   }
 
   /**
-   * Resolves `targets` again and moves their watches to match; resolves once new chokidar roots are ready.
+   * Resolves `targets` again and moves their watches to match; resolves once new root watches are armed.
    * `suspect` targets had their own name touched (deleted, recreated, renamed): their root is started again even when
    * the inode looks the same, since a deleted directory's inode number is reused at once.
    */
@@ -404,8 +409,9 @@ class SkillWatcherImpl implements SkillWatcher {
   }
 
   private async openRoot(entry: RootEntry): Promise<void> {
-    // chokidar shares one fs.watch per path across instances: a new instance opened while the old one for the same
-    // path is still open would join its watch, dead if the directory was recreated (FINDINGS.md).
+    // chokidar (polling) shares one watch per path across instances, and libuv one inotify watch per inode: a new
+    // instance opened while the old one for the same path is still open would join its watch, dead if the directory
+    // was recreated.
     await this.closingRoots.get(entry.real);
     const started = performance.now();
     const watch = await watchSkillsRoot({
@@ -414,7 +420,7 @@ class SkillWatcherImpl implements SkillWatcher {
       pollIntervalMs: this.pollIntervalMs,
       onEvent: (event, path) => this.onRootEvent(entry, event, path),
       onMissed: (paths) => this.onRootMissed(entry, watch, paths),
-      onError: (error) => this.handleError(error, 'chokidar'),
+      onError: (error) => this.handleError(error, this.mode === 'polling' ? 'chokidar' : 'fs.watch'),
     });
     if (this.closed || this.roots.get(entry.real) !== entry) {
       await watch.close();
@@ -422,7 +428,7 @@ class SkillWatcherImpl implements SkillWatcher {
     }
     entry.watch = watch;
     this.logger?.debug({ root: entry.real, ms: elapsed(started), paths: watch.watchedPaths() }, 'skills root watched');
-    // Anything written between the last fingerprint and chokidar being ready has no event: look again.
+    // Anything written between the last fingerprint and the root watch being armed has no event: look again.
     for (const alias of entry.aliases) {
       this.pendingKeys.set(keyId({ kind: 'dir', path: alias }), { kind: 'dir', path: alias });
       this.pendingDeep.add(alias);
@@ -449,7 +455,7 @@ class SkillWatcherImpl implements SkillWatcher {
     ]);
   }
 
-  /** Symlinked entries and SKILL.md files: watch where they really are (chokidar does not follow links). */
+  /** Symlinked entries and SKILL.md files: watch where they really are (root watches do not follow links). */
   private syncLinkWatches(): void {
     if (this.closed) return;
     const wanted = new Map<string, { dir: string; name: string; entryPaths: Set<string> }>();
@@ -587,7 +593,7 @@ class SkillWatcherImpl implements SkillWatcher {
       this.scheduleRecheck(keys);
       this.delay.emitted(paths.size, performance.now());
     }
-    // An entry that vanished and is a directory again: chokidar's watch on it may be the dead one.
+    // An entry that vanished and is a directory again: the watch on it may be the dead one.
     const stale = [...result.staleDirs];
     for (const path of suspectEntries) if (this.signature.isDirectoryEntry(path)) stale.push(dirname(path));
     await this.reopenStale(stale);
@@ -653,7 +659,7 @@ class SkillWatcherImpl implements SkillWatcher {
     return found;
   }
 
-  /** An entry directory was replaced under the same name: chokidar's watch on it is dead, start the root again. */
+  /** An entry directory was replaced under the same name: the watch on it is dead, start the root again. */
   private async reopenStale(dirs: string[]): Promise<void> {
     const reopening: Promise<void>[] = [];
     for (const dir of new Set(dirs)) {

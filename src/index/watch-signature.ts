@@ -5,9 +5,12 @@
 // Refreshing a set of keys re-reads only those and says which paths differ: it is the baseline taken before each
 // onChange (so a second write that chokidar drops is seen by the re-check), the re-check itself, and the periodic
 // reconciliation scan.
+// The reads are synchronous, a slice at a time with the event loop let go between slices: a deep fingerprint of
+// 10,000 skills is two `lstat`s each, and as 20,000 promises it filled libuv's thread pool for about a second on this
+// 2-core machine (every other file operation of the daemon, a rebuild's or a file request's, queued behind it), where
+// the same calls made synchronously take a few tens of milliseconds in all (FINDINGS.md, the I/O floor).
 
-import type { Stats } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { danglingLinkWatch } from './watch-resolve.js';
 import { SKILL_FILE } from './watch-skills-root.js';
@@ -75,23 +78,19 @@ export class WatchSignature {
     const staleDirs = new Set<string>();
     const done = new Set<string>();
     const all = [...unique.values()];
-    await Promise.all(
-      all
-        .filter((key) => key.kind === 'dir')
-        .map((key) => {
-          const deep = options.deep === true || options.deepDirs?.has(key.path) === true;
-          return this.refreshDir(key.path, deep, changed, staleDirs, done);
-        }),
-    );
-    await Promise.all(
-      all.map((key) => {
-        if (key.kind === 'entry')
-          return done.has(key.path) ? undefined : this.refreshEntry(key.path, changed, staleDirs);
-        if (key.kind === 'marker') return this.refreshSimple(key, markerFingerprint, changed);
-        if (key.kind === 'file') return this.refreshSimple(key, fileFingerprint, changed);
-        return undefined;
-      }),
-    );
+    const slice = new Slice();
+    for (const key of all) {
+      if (key.kind !== 'dir') continue;
+      const deep = options.deep === true || options.deepDirs?.has(key.path) === true;
+      await this.refreshDir(key.path, deep, changed, staleDirs, done, slice);
+    }
+    for (const key of all) {
+      if (key.kind === 'entry' && !done.has(key.path)) await this.refreshEntry(key.path, changed, staleDirs);
+      else if (key.kind === 'marker') this.refreshSimple(key, markerFingerprint, changed);
+      else if (key.kind === 'file') this.refreshSimple(key, fileFingerprint, changed);
+      else continue;
+      await slice.step();
+    }
     return { changed: [...changed], staleDirs: [...staleDirs] };
   }
 
@@ -133,14 +132,17 @@ export class WatchSignature {
     changed: Set<string>,
     staleDirs: Set<string>,
     done: Set<string>,
+    slice: Slice,
   ): Promise<void> {
     const id = keyId({ kind: 'dir', path: dir });
     const before = this.simple.get(id) ?? ABSENT;
     let statError: string | undefined;
-    const stats = await stat(dir).catch((error: NodeJS.ErrnoException) => {
-      statError = error.code ?? 'error';
-      return null;
-    });
+    const stats = attempt(
+      () => statSync(dir),
+      (error) => {
+        statError = error.code ?? 'error';
+      },
+    );
     const known = this.entriesByDir.get(dir) ?? new Set<string>();
     if (stats === null || !stats.isDirectory()) {
       // Missing is silent, but a file (or a file in the path: ENOTDIR) is a scan warning (SKILLS.md §3.1): those
@@ -158,7 +160,7 @@ export class WatchSignature {
       this.entriesByDir.delete(dir);
       return;
     }
-    const listing = await readdir(dir, { withFileTypes: true }).catch(() => null);
+    const listing = attempt(() => readdirSync(dir, { withFileTypes: true }));
     // Only the directory's identity counts here: its listing is reported through the entries themselves.
     const fingerprint = listing === null ? `unreadable:${stats.ino}` : `dir:${stats.ino}`;
     this.simple.set(id, fingerprint);
@@ -169,37 +171,33 @@ export class WatchSignature {
     const present = new Set(names);
     for (const name of [...known]) if (!present.has(name)) this.removeEntry(join(dir, name), changed);
     const toRead = deep ? names : names.filter((name) => !known.has(name));
-    await Promise.all(
-      toRead.map((name) => {
-        const path = join(dir, name);
-        done.add(path);
-        return this.refreshEntry(path, changed, staleDirs);
-      }),
-    );
+    for (const name of toRead) {
+      const path = join(dir, name);
+      done.add(path);
+      await this.refreshEntry(path, changed, staleDirs);
+      await slice.step();
+    }
   }
 
   private async refreshEntry(path: string, changed: Set<string>, staleDirs: Set<string>): Promise<void> {
-    const link = await lstat(path).catch(() => null);
+    const link = attempt(() => lstatSync(path));
     if (link === null || !(link.isDirectory() || link.isSymbolicLink()) || basename(path).startsWith('.')) {
       this.removeEntry(path, changed);
       return;
     }
     const isLink = link.isSymbolicLink();
-    const entryReal = isLink ? await realpath(path).catch(() => null) : null;
+    const entryReal = isLink ? attempt(() => realpathSync(path)) : null;
     const entryFp = `${isLink ? 'link' : 'dir'}:${link.ino}:${entryReal ?? ''}`;
     // Dangling: its target may be created anywhere, outside every watched directory.
     const pendingLink = isLink && entryReal === null ? await danglingLinkWatch(path) : null;
     const skillPath = join(path, SKILL_FILE);
-    const skill = await lstat(skillPath).catch(() => null);
+    const skill = attempt(() => lstatSync(skillPath));
     let skillFp = NO_SKILL;
     let skillReal: string | null = null;
     if (skill?.isSymbolicLink()) {
-      const [target, real] = await Promise.all([
-        stat(skillPath).catch(() => null),
-        realpath(skillPath).catch(() => null),
-      ]);
-      skillReal = real;
-      skillFp = target === null ? 'link:dangling' : `link:${real}:${describe(target)}`;
+      const target = attempt(() => statSync(skillPath));
+      skillReal = attempt(() => realpathSync(skillPath));
+      skillFp = target === null ? 'link:dangling' : `link:${skillReal}:${describe(target)}`;
     } else if (skill !== null) {
       skillFp = describe(skill);
     }
@@ -235,14 +233,10 @@ export class WatchSignature {
     if (before.skillFp !== NO_SKILL) changed.add(join(path, SKILL_FILE));
   }
 
-  private async refreshSimple(
-    key: WatchKey,
-    fingerprint: (path: string) => Promise<string>,
-    changed: Set<string>,
-  ): Promise<void> {
+  private refreshSimple(key: WatchKey, fingerprint: (path: string) => string, changed: Set<string>): void {
     const id = keyId(key);
     const before = this.simple.get(id) ?? ABSENT;
-    const after = await fingerprint(key.path);
+    const after = fingerprint(key.path);
     if (after === ABSENT) this.simple.delete(id);
     else this.simple.set(id, after);
     if (after !== before) changed.add(key.path);
@@ -260,14 +254,41 @@ function typeOf(stats: Stats): string {
 }
 
 /** REPO only asks whether a `.git` entry exists (file or directory): its type is all that is kept. */
-async function markerFingerprint(path: string): Promise<string> {
-  return lstat(path).then(typeOf, () => ABSENT);
+function markerFingerprint(path: string): string {
+  const stats = attempt(() => lstatSync(path));
+  return stats === null ? ABSENT : typeOf(stats);
 }
 
-async function fileFingerprint(path: string): Promise<string> {
-  const link = await lstat(path).catch(() => null);
+function fileFingerprint(path: string): string {
+  const link = attempt(() => lstatSync(path));
   if (link === null) return ABSENT;
   if (!link.isSymbolicLink()) return describe(link);
-  const target = await stat(path).catch(() => null);
+  const target = attempt(() => statSync(path));
   return target === null ? 'link:dangling' : `link:${describe(target)}`;
+}
+
+/** A file system call's result, or null when it failed (`onError` told why). */
+function attempt<T>(call: () => T, onError?: (error: NodeJS.ErrnoException) => void): T | null {
+  try {
+    return call();
+  } catch (error) {
+    onError?.(error as NodeJS.ErrnoException);
+    return null;
+  }
+}
+
+/**
+ * Synchronous reads, a few milliseconds at a time: `step()` lets the event loop run (requests, timers, other I/O)
+ * once SLICE_MS have gone by since it last did.
+ */
+const SLICE_MS = 4;
+
+class Slice {
+  private since = performance.now();
+
+  async step(): Promise<void> {
+    if (performance.now() - this.since < SLICE_MS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.since = performance.now();
+  }
 }

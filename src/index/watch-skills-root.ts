@@ -1,13 +1,14 @@
-// One chokidar watcher per skills directory (its real path), bounded to what discovery reads (SKILLS.md §3):
-// the directory, its entries one level deep, and each entry's SKILL.md. Nothing deeper: a `references/` folder with
-// thousands of files must not cost thousands of inotify watches (FINDINGS.md "chokidar on Node 20").
-// One instance per root, so a root that is deleted and recreated is re-armed by closing its instance and opening a
-// new one, never by chokidar's `unwatch` (which leaves the children's watches open).
+// The watch of one skills directory (its real path), bounded to what discovery reads (SKILLS.md §3): the directory,
+// its entries one level deep, and each entry's SKILL.md. Nothing deeper: a `references/` folder with thousands of
+// files must not cost thousands of watches. With events, the kernel's watches (watch-skills-root-native.ts); when
+// polling, one chokidar instance per root, so a root that is deleted and recreated is re-armed by closing its
+// instance and opening a new one, never by chokidar's `unwatch` (which leaves the children's watches open).
 
-import { type FSWatcher as NodeWatcher, type Stats, watch as watchDirectory } from 'node:fs';
+import type { Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { FSWatcher } from 'chokidar';
+import { watchSkillsRootNative } from './watch-skills-root-native.js';
 
 export const SKILL_FILE = 'SKILL.md';
 
@@ -98,8 +99,16 @@ function tolerateUnresolvableLinks(stream: ReaddirpInternals): void {
   };
 }
 
-/** Starts watching `root`; resolves once chokidar's initial scan is done. */
-export async function watchSkillsRoot(options: SkillsRootWatchOptions): Promise<SkillsRootWatch> {
+/**
+ * Starts watching `root`; resolves once every watch is armed. Events come from the kernel's watches
+ * (watch-skills-root-native.ts); polling (watches exhausted, or asked for) goes through chokidar's stat polling.
+ */
+export function watchSkillsRoot(options: SkillsRootWatchOptions): Promise<SkillsRootWatch> {
+  return options.usePolling ? watchSkillsRootPolling(options) : watchSkillsRootNative(options);
+}
+
+/** The polling mode: chokidar's stat polling, bounded like the kernel watches; resolves once its first scan is done. */
+async function watchSkillsRootPolling(options: SkillsRootWatchOptions): Promise<SkillsRootWatch> {
   const { root } = options;
   const watcher = new SkillsRootWatcher({
     persistent: true,
@@ -111,7 +120,7 @@ export async function watchSkillsRoot(options: SkillsRootWatchOptions): Promise<
     // `atomic` would hold every unlink back 100 ms; the coalescing above already merges unlink + add.
     atomic: false,
     ignorePermissionErrors: true,
-    usePolling: options.usePolling,
+    usePolling: true,
     interval: options.pollIntervalMs,
     binaryInterval: options.pollIntervalMs,
     ignored: (path: string, stats?: Stats) => !isWatchedUnderSkillsRoot(root, path, stats),
@@ -131,8 +140,6 @@ export async function watchSkillsRoot(options: SkillsRootWatchOptions): Promise<
   await ready;
   isReady = true;
   await closeScanGap(watcher, root);
-  // Every change of the root's listing, straight from the kernel: chokidar may drop the re-read it causes (above).
-  const listing = options.usePolling ? null : watchListing(root, () => gaps.schedule());
   return {
     root,
     watchedPaths() {
@@ -141,7 +148,6 @@ export async function watchSkillsRoot(options: SkillsRootWatchOptions): Promise<
       return count;
     },
     close: () => {
-      listing?.close();
       gaps.close();
       return watcher.close();
     },
@@ -207,18 +213,6 @@ class GapCheck {
         this.schedule();
       }
     }
-  }
-}
-
-/** A plain watch on `dir`'s listing; null when it cannot be had (chokidar reports watch exhaustion itself). */
-function watchListing(dir: string, onChange: () => void): NodeWatcher | null {
-  try {
-    const listing = watchDirectory(dir, { persistent: false }, onChange);
-    // The directory deleted, or watches exhausted: the caller's own watches report and recover from both.
-    listing.on('error', () => listing.close());
-    return listing;
-  } catch {
-    return null;
   }
 }
 
