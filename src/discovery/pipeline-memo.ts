@@ -89,10 +89,10 @@ export function updateFromRescans(
   const replaced: Replacement[] = [];
   const names = new Set<string>();
   const reals = new Set<string>();
-  let sameDiagnostics = true;
+  let unchangedDiagnostics = true;
   for (const { provider, before, after } of round.rescanned) {
     if (before === undefined || !sameList(before.warnings, after.warnings)) return undefined;
-    sameDiagnostics &&= sameJson(before.diagnostics, after.diagnostics);
+    unchangedDiagnostics &&= sameDiagnostics(before.diagnostics, after.diagnostics);
     compareScans(before, after, memo, provider === memo.managedProvider, replaced, names, reals);
   }
   const previous = memo.result;
@@ -163,7 +163,9 @@ export function updateFromRescans(
     collisions,
     // The diagnostics are the scans' in scan order: the very previous list when no re-scanned directory's changed
     // (the snapshot then keeps its serialised tail).
-    diagnostics: sameDiagnostics ? previous.diagnostics : freshDiagnostics(previous.diagnostics, fresh.diagnostics()),
+    diagnostics: unchangedDiagnostics
+      ? previous.diagnostics
+      : freshDiagnostics(previous.diagnostics, fresh.diagnostics()),
     scannedDirs: fresh.scannedDirs,
     repoRoot: fresh.repoRoot,
     ...(skillRealPaths === undefined ? {} : { skillRealPaths }),
@@ -338,7 +340,23 @@ export function indexOfName(skills: readonly Skill[], name: string): number {
 
 /** The previous list when equal (a diagnostic may come back as it was), else the new one. */
 function freshDiagnostics(previous: SkillDiagnostic[], next: SkillDiagnostic[]): SkillDiagnostic[] {
-  return sameJson(previous, next) ? previous : next;
+  return sameDiagnostics(previous, next) ? previous : next;
+}
+
+/**
+ * Whether two lists of diagnostics serialise alike: the scans make every diagnostic a plain `{ skillPath, message }`
+ * of two strings, so comparing those is `sameJson` without its fallback, which serialised both lists (1.3 MB each at
+ * N = 10,000 in the benchmark tree) whenever their lengths differed, as they do after an edit adds or drops one.
+ */
+export function sameDiagnostics(a: readonly SkillDiagnostic[], b: readonly SkillDiagnostic[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x !== y && (x.skillPath !== y.skillPath || x.message !== y.message)) return false;
+  }
+  return true;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

@@ -183,7 +183,10 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
             break;
           }
         }
-        if (previous !== undefined) result.skills = keepUnchanged(previous.result.skills, result.skills);
+        if (previous !== undefined) {
+          result.skills = keepUnchanged(previous.result.skills, result.skills);
+          diagnostics = keepDiagnostics(previous.diagnostics, diagnostics);
+        }
         entry = {
           dir: resolve(dir),
           result,
@@ -252,6 +255,22 @@ function keepUnchanged(previous: readonly Skill[], next: Skill[]): Skill[] {
   return next.map((skill, i) => {
     const old = byPath === undefined ? previous[i] : byPath.get(skill.filePath);
     return old !== undefined && old !== skill && sameJson(old, skill) ? old : skill;
+  });
+}
+
+/**
+ * The new diagnostics, each replaced by the previous object of the same path and message: the serialiser then keeps
+ * the bytes of every diagnostic an edit did not touch. Both lists are ordered by path (`scanSkillsDir`); a list that
+ * is not only finds fewer of them.
+ */
+function keepDiagnostics(previous: readonly SkillDiagnostic[], next: SkillDiagnostic[]): SkillDiagnostic[] {
+  let j = 0;
+  return next.map((diagnostic) => {
+    while (j < previous.length && previous[j]!.skillPath < diagnostic.skillPath) j++;
+    for (let k = j; k < previous.length && previous[k]!.skillPath === diagnostic.skillPath; k++) {
+      if (previous[k]!.message === diagnostic.message) return previous[k]!;
+    }
+    return diagnostic;
   });
 }
 
