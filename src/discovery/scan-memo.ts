@@ -12,7 +12,7 @@
 // link pointing elsewhere, every entry is read again, whichever of them were reported (the watcher may report the
 // entries that came and went before the link itself, and an entry of the same name in the new target is another file).
 
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, resolve, sep } from 'node:path';
 import type { PipelineMemo } from './pipeline-memo.js';
 import { sameJson } from './same-json.js';
@@ -27,6 +27,8 @@ interface MemoEntry {
   scanned: ReadonlyMap<string, ScannedEntry>;
   /** The directory's real path when scanned (undefined: it could not be resolved; UNSETTLED: it kept moving). */
   realDir: string | undefined;
+  /** The directory's stamp taken before the scan read its listing (undefined: none could be taken). */
+  stamp: string | undefined;
   /** `entries`: list again, read the `touched` entries again; `all`: read every entry again. */
   stale: 'no' | 'entries' | 'all';
   touched: Set<string>;
@@ -140,17 +142,19 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
       if (entry === undefined || entry.stale !== 'no') {
         const previous = entry;
         const { cache } = options;
-        let realDir = await realpath(dir).catch(() => undefined);
+        let [realDir, stamp] = await Promise.all([realpath(dir).catch(() => undefined), stampOf(dir)]);
         // The link moved to another target: nothing of the old one can be reused.
         let reuse = previous?.stale === 'entries' && previous.realDir === realDir ? previous : undefined;
         let diagnostics: SkillDiagnostic[];
         let realpaths: Map<string, string>;
         let scanned: Map<string, ScannedEntry>;
         let result: ScanResult;
+        let listing: { read: boolean };
         for (let attempt = 1; ; attempt++) {
           diagnostics = [];
           realpaths = new Map();
           scanned = new Map();
+          listing = { read: false };
           result = await scan(dir, {
             requireDescription: options.requireDescription,
             ...(options.shownDir === undefined ? {} : { shownDir: options.shownDir }),
@@ -166,7 +170,8 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
             diagnostics,
             realpaths,
             entries: scanned,
-            ...(reuse === undefined ? {} : { reuse: { entries: reuse.scanned, touched: reuse.touched } }),
+            listing,
+            ...(reuse === undefined ? {} : { reuse: reuseOf(reuse, stamp) }),
           }).catch((error: unknown) => {
             round.failed = true;
             throw error;
@@ -177,6 +182,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           if (after === realDir) break;
           reuse = undefined;
           realDir = after;
+          stamp = await stampOf(dir);
           // Still moving after a few tries: answer the last scan, and let the next one reuse nothing of it.
           if (attempt === MAX_SCAN_ATTEMPTS) {
             realDir = UNSETTLED;
@@ -194,6 +200,8 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           realpaths,
           scanned,
           realDir,
+          // A directory that could not be listed is listed again next time, whatever its stamp.
+          stamp: listing.read ? stamp : undefined,
           stale: 'no',
           touched: new Set(),
         };
@@ -227,6 +235,32 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
       return fresh;
     },
   };
+}
+
+/**
+ * What a re-scan of `entry`'s directory is given of it: its entries, and its outputs to update when few entries moved
+ * (scan-update.ts); its listing is taken as unchanged when the directory's stamp is the one taken before it was read.
+ */
+function reuseOf(entry: MemoEntry, stamp: string | undefined): NonNullable<ScanOptions['reuse']> {
+  return {
+    entries: entry.scanned,
+    touched: entry.touched,
+    previous: {
+      skills: entry.result.skills,
+      diagnostics: entry.diagnostics,
+      realpaths: entry.realpaths,
+      listingUnchanged: stamp !== undefined && stamp === entry.stamp,
+    },
+  };
+}
+
+/**
+ * The directory as a listing depends on it: which one (device, inode) and when its entries last changed (modification
+ * and change times in nanoseconds: an entry added, removed or renamed moves both). Undefined when it cannot be stat'ed.
+ */
+async function stampOf(dir: string): Promise<string | undefined> {
+  const stats = await stat(dir, { bigint: true }).catch(() => undefined);
+  return stats === undefined ? undefined : `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
 }
 
 function emptyRound(): ScanRound {

@@ -20,6 +20,7 @@ import {
   readSkillFileHeadNow,
   type SkillFileHead,
 } from './read-skill-file.js';
+import { listingChanges, type PreviousScan, touchedEntryChanges, updateScan } from './scan-update.js';
 import { type CachedSkillFile, type SkillFileCache, type SkillFileStamp, stampOf } from './skill-file-cache.js';
 import { skillNameNote } from './skill-name-notes.js';
 import { sortBySkill } from './sort-skills.js';
@@ -56,10 +57,20 @@ export interface ScanOptions {
   /** Receives every candidate entry's outcome by entry name, for `reuse` by the next scan of this directory. */
   entries?: Map<string, ScannedEntry>;
   /**
+   * Set to true once the entries are those of a listing of the directory (read now, or the previous one updated);
+   * left false when it could not be listed (missing, not a directory, unreadable) or was not read (a link rule).
+   */
+  listing?: { read: boolean };
+  /**
    * The previous scan's entries (with the same options): an entry still listed, of the same kind and not `touched`
    * is taken as it was instead of being read again. The caller promises that every entry changed since is touched.
+   * With `previous` (that scan's outputs), a few changed entries update it (scan-update.ts) instead of a scan of all.
    */
-  reuse?: { entries: ReadonlyMap<string, ScannedEntry>; touched: ReadonlySet<string> };
+  reuse?: {
+    entries: ReadonlyMap<string, ScannedEntry>;
+    touched: ReadonlySet<string>;
+    previous?: PreviousScan;
+  };
   /**
    * Which links may be followed (link-trust.ts): the directory's own path, a linked skill directory and a linked
    * SKILL.md that break a rule are skipped with a diagnostic. Absent, every link is followed, as the reference does.
@@ -99,20 +110,29 @@ const OPEN_REFUSES_LINKS = (fs.constants.O_NOFOLLOW ?? 0) !== 0;
 const READ_CONCURRENCY = 64;
 
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    if (isErrnoException(error) && error.code === 'ENOENT') return { skills: [], warnings: [] };
-    const shown = options.shownDir ?? dir;
-    // The error quotes the path read; the warning quotes the directory as written, as the reference's does.
-    const reason = shown === dir ? String(error) : String(error).replaceAll(`'${dir}'`, `'${shown}'`);
-    return { skills: [], warnings: [`Failed to read skills directory: ${shown} (${reason})`] };
+  const { reuse } = options;
+  const previous = reuse?.previous;
+  // The listing known unchanged: the touched entries looked at alone, unless one is not what the listing had.
+  let changes =
+    previous?.listingUnchanged === true ? await touchedEntryChanges(dir, reuse!.entries, reuse!.touched) : undefined;
+  let candidates: Dirent[] = [];
+  if (changes === undefined) {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if (isErrnoException(error) && error.code === 'ENOENT') return { skills: [], warnings: [] };
+      const shown = options.shownDir ?? dir;
+      // The error quotes the path read; the warning quotes the directory as written, as the reference's does.
+      const reason = shown === dir ? String(error) : String(error).replaceAll(`'${dir}'`, `'${shown}'`);
+      return { skills: [], warnings: [`Failed to read skills directory: ${shown} (${reason})`] };
+    }
+    // Exactly one level deep; hidden entries and plain files are not skills; a symlink is judged by its target below.
+    candidates = entries.filter(
+      (entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()),
+    );
+    if (previous !== undefined) changes = listingChanges(candidates, reuse!.entries, reuse!.touched);
   }
-  // Exactly one level deep; hidden entries and plain files are not skills; a symlink is judged by its target below.
-  const candidates = entries.filter(
-    (entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()),
-  );
   const realDir =
     options.realpaths === undefined && options.links === undefined ? undefined : realpath(dir).catch(() => undefined);
   if (options.links !== undefined) {
@@ -126,7 +146,17 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       return { skills: [], warnings: [] };
     }
   }
-  const { reuse } = options;
+  if (options.listing !== undefined) options.listing.read = true;
+  if (previous !== undefined && changes !== undefined) {
+    const changed = [...changes].flatMap(([name, isLink]) => (isLink === undefined ? [] : [{ name, isLink }]));
+    const loaded = await mapWithLimit(changed, READ_CONCURRENCY, ({ name, isLink }) =>
+      loadSkill(dir, name, isLink, options),
+    );
+    if (options.realpaths !== undefined) await recordRealpaths(loaded, await realDir, new Map(), false);
+    const updated = updateScan(previous, reuse!.entries, changes, loaded, options.entries, options.realpaths);
+    options.diagnostics?.push(...updated.diagnostics);
+    return { skills: updated.skills, warnings: [] };
+  }
   const prefixes =
     options.blocking === true && OPEN_REFUSES_LINKS ? entryPrefixes(dir, options.shownDir ?? dir) : undefined;
   const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) => {
