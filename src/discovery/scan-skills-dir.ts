@@ -3,7 +3,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import * as fs from 'node:fs';
 import { readdir, readlink, realpath } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parseFrontmatter } from './frontmatter.js';
 import {
@@ -20,7 +20,14 @@ import {
   readSkillFileHeadNow,
   type SkillFileHead,
 } from './read-skill-file.js';
-import { listingChanges, type PreviousScan, touchedEntryChanges, updateScan } from './scan-update.js';
+import {
+  type EntryChanges,
+  listingChanges,
+  MAX_UPDATED_ENTRIES,
+  type PreviousScan,
+  touchedEntryChanges,
+  updateScan,
+} from './scan-update.js';
 import { type CachedSkillFile, type SkillFileCache, type SkillFileStamp, stampOf } from './skill-file-cache.js';
 import { skillNameNote } from './skill-name-notes.js';
 import { sortBySkill } from './sort-skills.js';
@@ -54,6 +61,11 @@ export interface ScanOptions {
    * since below a real directory a real entry's real file has the path `<realpath(dir)>/<entry>/SKILL.md`.
    */
   realpaths?: Map<string, string>;
+  /**
+   * The directory's real path, resolved by the caller right before the scan (and checked again after it, scan-memo.ts):
+   * not resolved once more here.
+   */
+  realDir?: string;
   /** Receives every candidate entry's outcome by entry name, for `reuse` by the next scan of this directory. */
   entries?: Map<string, ScannedEntry>;
   /**
@@ -112,9 +124,21 @@ const READ_CONCURRENCY = 64;
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
   const { reuse } = options;
   const previous = reuse?.previous;
-  // The listing known unchanged: the touched entries looked at alone, unless one is not what the listing had.
-  let changes =
-    previous?.listingUnchanged === true ? await touchedEntryChanges(dir, reuse!.entries, reuse!.touched) : undefined;
+  const knownRealDir = options.realDir;
+  // The listing known unchanged: the touched entries looked at alone, unless one is not what the listing had. They
+  // are read meanwhile as the listing had them (used only when they still are), unless the directory's path holds a
+  // link, which is judged first (link-trust.ts).
+  let changes: EntryChanges | undefined;
+  let guessed: Map<string, Promise<ScannedEntry>> | undefined;
+  if (previous?.listingUnchanged === true) {
+    const { entries, touched } = reuse!;
+    if (knownRealDir === resolve(dir) && touched.size <= MAX_UPDATED_ENTRIES) {
+      guessed = guessTouched(dir, entries, touched, options);
+    }
+    changes = await touchedEntryChanges(dir, entries, touched);
+    // A touched entry is not what the listing had: the listing is read, and what was read meanwhile is not used.
+    if (changes === undefined) guessed = undefined;
+  }
   let candidates: Dirent[] = [];
   if (changes === undefined) {
     let entries: Dirent[];
@@ -134,7 +158,11 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     if (previous !== undefined) changes = listingChanges(candidates, reuse!.entries, reuse!.touched);
   }
   const realDir =
-    options.realpaths === undefined && options.links === undefined ? undefined : realpath(dir).catch(() => undefined);
+    options.realpaths === undefined && options.links === undefined
+      ? undefined
+      : knownRealDir !== undefined
+        ? Promise.resolve(knownRealDir)
+        : realpath(dir).catch(() => undefined);
   if (options.links !== undefined) {
     // The directory itself, reached through another user's link (`<workspace>/.claude -> /home/<you>/…`): not read.
     const untrusted = await untrustedLinkOnPath(dir, await realDir);
@@ -149,8 +177,10 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
   if (options.listing !== undefined) options.listing.read = true;
   if (previous !== undefined && changes !== undefined) {
     const changed = [...changes].flatMap(([name, isLink]) => (isLink === undefined ? [] : [{ name, isLink }]));
-    const loaded = await mapWithLimit(changed, READ_CONCURRENCY, ({ name, isLink }) =>
-      loadSkill(dir, name, isLink, options),
+    const loaded = await mapWithLimit(
+      changed,
+      READ_CONCURRENCY,
+      ({ name, isLink }) => guessed?.get(name) ?? loadSkill(dir, name, isLink, options),
     );
     if (options.realpaths !== undefined) await recordRealpaths(loaded, await realDir, new Map(), false);
     const updated = updateScan(previous, reuse!.entries, changes, loaded, options.entries, options.realpaths);
@@ -189,6 +219,28 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     }
   }
   return { skills, warnings: [] };
+}
+
+/**
+ * The touched entries that the previous listing had, read as it had them (a directory or a link): what a re-scan
+ * whose listing holds will use (`touchedEntryChanges` tells whether it does).
+ */
+function guessTouched(
+  dir: string,
+  entries: ReadonlyMap<string, ScannedEntry>,
+  touched: ReadonlySet<string>,
+  options: ScanOptions,
+): Map<string, Promise<ScannedEntry>> {
+  const guessed = new Map<string, Promise<ScannedEntry>>();
+  for (const name of touched) {
+    const before = entries.get(name);
+    if (before === undefined) continue;
+    const load = loadSkill(dir, name, before.entryIsLink, options);
+    // Not used when the entry turned out otherwise: never an unhandled rejection either.
+    load.catch(() => {});
+    guessed.set(name, load);
+  }
+  return guessed;
 }
 
 /**

@@ -31,7 +31,7 @@ export interface PreviousScan {
 }
 
 /** Above this many changed entries the whole directory is scanned as usual (sorting all is then as cheap). */
-const MAX_UPDATED_ENTRIES = 64;
+export const MAX_UPDATED_ENTRIES = 64;
 
 /** What is a candidate now, by entry name: a link (true), a directory (false), or none (undefined). */
 export type EntryChanges = Map<string, boolean | undefined>;

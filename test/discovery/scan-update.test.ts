@@ -7,7 +7,7 @@ import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createScanMemo } from '../../src/discovery/scan-memo.js';
-import { type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills-dir.js';
+import { type ScannedEntry, type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills-dir.js';
 import type { SkillDiagnostic } from '../../src/discovery/types.js';
 import { workspaceFactory } from '../helpers/discovery-workspace.js';
 import { SK } from '../helpers/temp-tree.js';
@@ -140,14 +140,24 @@ describe('re-scans updated from the previous scan', () => {
       touched: new Set(['b']),
       previous: { skills: first.skills, diagnostics: [], realpaths: new Map(), listingUnchanged: true },
     };
-    const updated = await scanSkillsDir(dir, { ...OPTIONS, reuse });
+    // With the directory's real path known, the touched entries are read as the listing had them while their kind is
+    // checked: `b` read as a directory must not be used now that it is a link.
+    const entries = new Map<string, ScannedEntry>();
+    const realpaths = new Map<string, string>();
+    const updated = await scanSkillsDir(dir, { ...OPTIONS, reuse, realDir: dir, entries, realpaths });
     assert.deepEqual(
       updated.skills.map((skill) => `${skill.name}=${skill.description}`),
       ['a=a', 'b=b elsewhere', 'c=c'],
     );
+    assert.equal(entries.get('b')?.entryIsLink, true);
+    assert.equal(realpaths.get(join(dir, 'b', 'SKILL.md')), join(base, 'P', 'elsewhere', 'b', 'SKILL.md'));
     // The same with `b` only edited: the listing is trusted, and `c`, reported by nobody, is not looked for.
     await writeFile(join(dir, 'a', 'SKILL.md'), SK({ description: 'a2' }));
-    const trusted = await scanSkillsDir(dir, { ...OPTIONS, reuse: { ...reuse, touched: new Set(['a']) } });
+    const trusted = await scanSkillsDir(dir, {
+      ...OPTIONS,
+      reuse: { ...reuse, touched: new Set(['a']) },
+      realDir: dir,
+    });
     assert.deepEqual(
       trusted.skills.map((skill) => `${skill.name}=${skill.description}`),
       ['a=a2', 'b=b'],
