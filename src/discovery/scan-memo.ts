@@ -149,7 +149,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
         let realpaths: Map<string, string>;
         let scanned: Map<string, ScannedEntry>;
         let result: ScanResult;
-        let listing: { read: boolean };
+        let listing: NonNullable<ScanOptions['listing']>;
         for (let attempt = 1; ; attempt++) {
           diagnostics = [];
           realpaths = new Map();
@@ -190,6 +190,9 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
             break;
           }
         }
+        // An updated scan hands its maps over instead of filling the fresh ones.
+        const entriesOut: ReadonlyMap<string, ScannedEntry> = listing.entries ?? scanned;
+        const realpathsOut: ReadonlyMap<string, string> = listing.realpaths ?? realpaths;
         if (previous !== undefined) {
           result.skills = keepUnchanged(previous.result.skills, result.skills);
           diagnostics = keepDiagnostics(previous.diagnostics, diagnostics);
@@ -198,8 +201,8 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           dir: resolve(dir),
           result,
           diagnostics,
-          realpaths,
-          scanned,
+          realpaths: realpathsOut,
+          scanned: entriesOut,
           realDir,
           // A directory that could not be listed is listed again next time, whatever its stamp.
           stamp: listing.read ? stamp : undefined,

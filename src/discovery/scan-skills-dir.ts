@@ -69,10 +69,16 @@ export interface ScanOptions {
   /** Receives every candidate entry's outcome by entry name, for `reuse` by the next scan of this directory. */
   entries?: Map<string, ScannedEntry>;
   /**
-   * Set to true once the entries are those of a listing of the directory (read now, or the previous one updated);
-   * left false when it could not be listed (missing, not a directory, unreadable) or was not read (a link rule).
+   * `read` is set to true once the entries are those of a listing of the directory (read now, or the previous one
+   * updated); left false when it could not be listed (missing, not a directory, unreadable) or was not read (a link
+   * rule). A scan that updated `reuse.previous` sets `entries` and `realpaths` here (the previous maps with the
+   * changes on top) instead of filling `ScanOptions.entries` and `ScanOptions.realpaths`.
    */
-  listing?: { read: boolean };
+  listing?: {
+    read: boolean;
+    entries?: ReadonlyMap<string, ScannedEntry>;
+    realpaths?: ReadonlyMap<string, string>;
+  };
   /**
    * The previous scan's entries (with the same options): an entry still listed, of the same kind and not `touched`
    * is taken as it was instead of being read again. The caller promises that every entry changed since is touched.
@@ -183,8 +189,17 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       ({ name, isLink }) => guessed?.get(name) ?? loadSkill(dir, name, isLink, options),
     );
     if (options.realpaths !== undefined) await recordRealpaths(loaded, await realDir, new Map(), false);
-    const updated = updateScan(previous, reuse!.entries, changes, loaded, options.entries, options.realpaths);
-    options.diagnostics?.push(...updated.diagnostics);
+    const updated = updateScan(previous, reuse!.entries, changes, loaded);
+    // Handed over as they are when the caller takes them so (scan-memo.ts), else copied into its maps.
+    const { listing } = options;
+    if (listing !== undefined) {
+      listing.entries = updated.entries;
+      listing.realpaths = updated.realpaths;
+    } else {
+      for (const [name, entry] of updated.entries) options.entries?.set(name, entry);
+      for (const [path, real] of updated.realpaths) options.realpaths?.set(path, real);
+    }
+    if (options.diagnostics !== undefined) for (const note of updated.diagnostics) options.diagnostics.push(note);
     return { skills: updated.skills, warnings: [] };
   }
   const prefixes =

@@ -17,6 +17,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LayeredMap } from './layered-map.js';
 import type { ScannedEntry } from './scan-skills-dir.js';
 import { compareSkills } from './sort-skills.js';
 import type { Skill, SkillDiagnostic } from './types.js';
@@ -71,17 +72,20 @@ export function listingChanges(
   touched: ReadonlySet<string>,
 ): EntryChanges | undefined {
   const changes: EntryChanges = new Map();
-  const listed = new Set<string>();
+  let stayed = 0;
   for (const candidate of candidates) {
     const { name } = candidate;
-    listed.add(name);
     const isLink = candidate.isSymbolicLink();
     const before = entries.get(name);
+    if (before !== undefined) stayed++;
     if (before === undefined || before.entryIsLink !== isLink || touched.has(name)) {
       changes.set(name, isLink);
       if (changes.size > MAX_UPDATED_ENTRIES) return undefined;
     }
   }
+  // Every previous entry still listed: none went (the common case of an entry added, no walk of the previous ones).
+  if (stayed === entries.size) return changes;
+  const listed = new Set(candidates.map((candidate) => candidate.name));
   for (const name of entries.keys()) {
     if (listed.has(name)) continue;
     changes.set(name, undefined);
@@ -90,46 +94,70 @@ export function listingChanges(
   return changes;
 }
 
-/** What `updateScan` hands back to the scan's outputs. */
+/** What `updateScan` hands back: the scan's outputs. */
 export interface UpdatedScan {
   skills: Skill[];
   diagnostics: SkillDiagnostic[];
+  /** The previous maps with the changes on top (layered-map.ts): a change costs what it changed, not a copy of all. */
+  entries: ReadonlyMap<string, ScannedEntry>;
+  realpaths: ReadonlyMap<string, string>;
 }
 
 /**
  * The previous scan with the `changes` applied: `loaded` are the outcomes of the changed entries that are candidates
- * now (their realpaths resolved); `entries` and `realpaths`, when given, receive the whole scan's.
+ * now (their realpaths resolved).
  */
 export function updateScan(
   previous: PreviousScan,
   previousEntries: ReadonlyMap<string, ScannedEntry>,
   changes: EntryChanges,
   loaded: readonly ScannedEntry[],
-  entries: Map<string, ScannedEntry> | undefined,
-  realpaths: Map<string, string> | undefined,
 ): UpdatedScan {
-  // Every record and diagnostic of a changed entry goes (found by its `filePath`, one per entry), the loaded come in.
-  const gone = new Set<string>();
+  // Every record and diagnostic of a changed entry goes (one per entry, found by its name and `filePath`), the loaded
+  // come in, each in its sorted place.
+  const skills = [...previous.skills];
+  let diagnostics = previous.diagnostics;
+  const gone: string[] = [];
   for (const name of changes.keys()) {
     const before = previousEntries.get(name);
-    if (before !== undefined) gone.add(before.filePath);
+    if (before === undefined) continue;
+    gone.push(before.filePath);
+    if (before.skill !== undefined) {
+      const at = insertionPoint(skills, before.skill);
+      if (skills[at]?.filePath === before.filePath) skills.splice(at, 1);
+    }
+    if (before.notes.length > 0) diagnostics = withoutNotesOf(diagnostics, before.filePath);
   }
-  if (entries !== undefined) {
-    for (const [name, entry] of previousEntries) if (!changes.has(name)) entries.set(name, entry);
-    for (const entry of loaded) entries.set(entry.entryName, entry);
-  }
-  if (realpaths !== undefined) {
-    for (const [path, real] of previous.realpaths) if (!gone.has(path)) realpaths.set(path, real);
-    for (const entry of loaded)
-      if (entry.skill !== undefined && entry.realpath !== undefined) {
-        realpaths.set(entry.filePath, entry.realpath);
-      }
-  }
-  const skills = gone.size === 0 ? [...previous.skills] : previous.skills.filter((skill) => !gone.has(skill.filePath));
   for (const { skill } of loaded) if (skill !== undefined) skills.splice(insertionPoint(skills, skill), 0, skill);
-  const kept =
-    gone.size === 0 ? previous.diagnostics : previous.diagnostics.filter((note) => !gone.has(note.skillPath));
-  return { skills, diagnostics: mergeDiagnostics(kept, loaded) };
+  const real: Array<[string, string]> = [];
+  for (const entry of loaded)
+    if (entry.skill !== undefined && entry.realpath !== undefined) {
+      real.push([entry.filePath, entry.realpath]);
+    }
+  return {
+    skills,
+    diagnostics: mergeDiagnostics(diagnostics, loaded),
+    entries: LayeredMap.update(
+      previousEntries,
+      changes.keys(),
+      loaded.map((entry) => [entry.entryName, entry] as const),
+    ),
+    realpaths: LayeredMap.update(previous.realpaths, gone, real),
+  };
+}
+
+/** `diagnostics` (in `skillPath` order) without those of `filePath`; the same list when it has none. */
+function withoutNotesOf(diagnostics: readonly SkillDiagnostic[], filePath: string): readonly SkillDiagnostic[] {
+  let low = 0;
+  let high = diagnostics.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (diagnostics[mid]!.skillPath < filePath) low = mid + 1;
+    else high = mid;
+  }
+  let end = low;
+  while (end < diagnostics.length && diagnostics[end]!.skillPath === filePath) end++;
+  return end === low ? diagnostics : [...diagnostics.slice(0, low), ...diagnostics.slice(end)];
 }
 
 /** Where `skill` goes in `skills`, sorted by `compareSkills` (no record of the same `filePath` is there). */

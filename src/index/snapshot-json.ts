@@ -209,12 +209,10 @@ class RunHasher<T extends object> {
     this.rehashed = 0;
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
-      let found = -1;
-      for (let k = at; k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
-        if (previous.items[k] === item) {
-          found = k;
-          break;
-        }
+      // Nearly every item is the very next one of the previous list.
+      let found = previous.items[at] === item ? at : -1;
+      for (let k = at + 1; found < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
+        if (previous.items[k] === item) found = k;
       }
       if (found >= 0) {
         fragments[i] = previous.fragments[found]!;
