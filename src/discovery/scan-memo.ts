@@ -8,6 +8,12 @@
 // the caller's promise: it reports every changed path, and anything it cannot pin to a scanned directory (a `.git`
 // marker, a path outside every directory) makes `invalidate` answer false, after which the caller clears the memo and
 // the next discovery scans everything.
+// A directory whose entries a change touched is updated rather than scanned again (scan-update.ts): its listing is read
+// again when its stamp (`stampOf`) moved or a touched entry is not what the listing had, and otherwise taken as it was.
+// So an entry added or removed that nobody reported is found by the next re-scan of that directory only if the
+// directory's stamp moved meanwhile (it does on Linux file systems, but for two changes within one tick of the coarse
+// clock that stamps directories, neither of which moved its link count or size): the caller's promise to report
+// every changed path covers entries, not only their files.
 // A directory reached through a link (git-sync's `current`) is remembered with its real path: when a re-scan finds the
 // link pointing elsewhere, every entry is read again, whichever of them were reported (the watcher may report the
 // entries that came and went before the link itself, and an entry of the same name in the new target is another file).
@@ -259,12 +265,15 @@ function reuseOf(entry: MemoEntry, stamp: string | undefined): NonNullable<ScanO
 }
 
 /**
- * The directory as a listing depends on it: which one (device, inode) and when its entries last changed (modification
- * and change times in nanoseconds: an entry added, removed or renamed moves both). Undefined when it cannot be stat'ed.
+ * The directory as a listing depends on it: which one (device, inode), when its entries last changed (modification
+ * and change times in nanoseconds: an entry added, removed or renamed moves both), and its link count and size (which
+ * most file systems move with a subdirectory or an entry added or removed, also within one tick of a coarse clock).
+ * Undefined when it cannot be stat'ed.
  */
 async function stampOf(dir: string): Promise<string | undefined> {
   const stats = await stat(dir, { bigint: true }).catch(() => undefined);
-  return stats === undefined ? undefined : `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}`;
+  if (stats === undefined) return undefined;
+  return `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.nlink}:${stats.size}`;
 }
 
 function emptyRound(): ScanRound {
