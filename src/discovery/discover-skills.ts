@@ -79,7 +79,9 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   // A directory scanned twice (xcsh's HOME, a custom directory that is also a provider's) gives its diagnostics twice.
   const scanCount = plans.reduce((count, plan) => count + plan.dirs.length, customDirs.length);
   const diagnosticsOf = (): SkillDiagnostic[] => {
-    const joined = [...providerNotes.flat(), ...customNotes.flat()];
+    // A loop, not `flat()` and spreads: ≈ 1 ms for the ≈ 5,000 diagnostics of the benchmark tree.
+    const joined: SkillDiagnostic[] = [];
+    for (const list of [...providerNotes, ...customNotes]) for (const diagnostic of list) joined.push(diagnostic);
     return scanCount > scannedDirs.length ? uniqueDiagnostics(joined) : joined;
   };
   const managedProvider = plans.find((plan) => plan.managed)?.id ?? null;

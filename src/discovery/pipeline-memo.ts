@@ -43,6 +43,12 @@ export interface PipelineMemo {
   /** Names with a step-4 name-collision warning. */
   warnedNames: Set<string>;
   /**
+   * Which realpaths every candidate name has and which names every realpath has, over all candidates (disabled ones
+   * too): what closes a set of names and realpaths without a pass over every candidate per step. Built on the first
+   * closed set from the candidates of that discovery, then kept up to date by the records that came and went.
+   */
+  pairs?: CandidatePairs;
+  /**
    * How `result` was reached: the whole pipeline, records replaced in place, or steps 2–5 over a closed set of
    * candidates (tests tell the paths apart by it).
    */
@@ -89,10 +95,10 @@ export function updateFromRescans(
   const replaced: Replacement[] = [];
   const names = new Set<string>();
   const reals = new Set<string>();
-  let sameDiagnostics = true;
+  let unchangedDiagnostics = true;
   for (const { provider, before, after } of round.rescanned) {
     if (before === undefined || !sameList(before.warnings, after.warnings)) return undefined;
-    sameDiagnostics &&= sameJson(before.diagnostics, after.diagnostics);
+    unchangedDiagnostics &&= sameDiagnostics(before.diagnostics, after.diagnostics);
     compareScans(before, after, memo, provider === memo.managedProvider, replaced, names, reals);
   }
   const previous = memo.result;
@@ -163,7 +169,9 @@ export function updateFromRescans(
     collisions,
     // The diagnostics are the scans' in scan order: the very previous list when no re-scanned directory's changed
     // (the snapshot then keeps its serialised tail).
-    diagnostics: sameDiagnostics ? previous.diagnostics : freshDiagnostics(previous.diagnostics, fresh.diagnostics()),
+    diagnostics: unchangedDiagnostics
+      ? previous.diagnostics
+      : freshDiagnostics(previous.diagnostics, fresh.diagnostics()),
     scannedDirs: fresh.scannedDirs,
     repoRoot: fresh.repoRoot,
     ...(skillRealPaths === undefined ? {} : { skillRealPaths }),
@@ -190,9 +198,19 @@ function compareScans(
   names: Set<string>,
   reals: Set<string>,
 ): void {
+  const { pairs } = memo;
   const seed = (skill: Skill, real: string): void => {
     names.add(skill.name);
     reals.add(real);
+  };
+  // A record that came (or moved in) is a candidate now; one that went (or moved out) no longer is.
+  const came = (skill: Skill, real: string): void => {
+    seed(skill, real);
+    pairs?.add(skill.name, real);
+  };
+  const went = (skill: Skill, real: string): void => {
+    seed(skill, real);
+    pairs?.remove(skill.name, real);
   };
   // The common case, an edit: the same files at the same positions, no lookup needed.
   const aligned =
@@ -212,11 +230,11 @@ function compareScans(
         if (old !== skill) replaced.push({ before: old, after: skill, managed });
         continue;
       }
-      seed(old, oldReal);
+      went(old, oldReal);
     }
-    seed(skill, real);
+    came(skill, real);
   }
-  for (const old of byPath?.values() ?? []) seed(old, before.realpaths.get(old.filePath) ?? old.filePath);
+  for (const old of byPath?.values() ?? []) went(old, before.realpaths.get(old.filePath) ?? old.filePath);
 }
 
 interface ClosedSetUpdate {
@@ -228,7 +246,8 @@ interface ClosedSetUpdate {
 
 /**
  * Grows `names` and `reals` until every candidate sharing a name or a realpath with the set is in it, then runs steps
- * 2–5 over those candidates in discovery order. Undefined when the set reaches what the shortcut does not handle.
+ * 2–5 over those candidates in discovery order (one pass over the candidates, comparing names: the closure itself
+ * walks `CandidatePairs`, where it took a pass per step, two at least, each looking up every candidate's realpath). Undefined when the set reaches what the shortcut does not handle.
  */
 function resolveClosedSet(
   memo: PipelineMemo,
@@ -239,56 +258,111 @@ function resolveClosedSet(
   const { providerRuns, customRuns, settings, filters } = input;
   const realOf = (skill: Skill): string =>
     memo.realpaths.get(skill) ?? memo.unscannedRealpaths.get(skill.filePath) ?? skill.filePath;
-  let providerItems: ProviderItem[];
-  let customCandidates: Candidate[];
-  for (let grew = true; grew; ) {
-    grew = false;
-    providerItems = [];
-    customCandidates = [];
-    // `order` counts every candidate, disabled ones too: only the relative order of the set's candidates matters.
-    let order = 0;
-    const visit = (skill: Skill): string | undefined => {
-      const real = realOf(skill);
-      const byName = names.has(skill.name);
-      const byReal = reals.has(real);
-      if (!byName && !byReal) return undefined;
-      if (!byName) names.add(skill.name);
-      if (!byReal) reals.add(real);
-      grew ||= !byName || !byReal;
-      return real;
-    };
-    for (const run of providerRuns) {
-      for (const skill of run.skills) {
-        const real = visit(skill);
-        order++;
-        if (real === undefined || filters.isDisabled(skill.name)) continue;
-        if (run.roots.has(skill.filePath)) return undefined;
-        const { provider, level } = skill.source;
-        providerItems.push({
-          skill,
-          managed: run.plan.managed,
-          realpath: real,
-          order,
-          sourceEnabled: isSourceEnabled(settings.profile, provider, level, settings.skills),
-        });
-      }
+  memo.pairs ??= CandidatePairs.of(input, realOf);
+  memo.pairs.close(names, reals);
+  // Closed: a candidate whose realpath is in the set has its name in it too, so the set's candidates are those whose
+  // name is, taken in discovery order. `order` counts every candidate, disabled ones too: only the relative order of
+  // the set's candidates matters.
+  const providerItems: ProviderItem[] = [];
+  const customCandidates: Candidate[] = [];
+  let order = 0;
+  for (const run of providerRuns) {
+    for (const skill of run.skills) {
+      order++;
+      if (!names.has(skill.name) || filters.isDisabled(skill.name)) continue;
+      if (run.roots.has(skill.filePath)) return undefined;
+      const { provider, level } = skill.source;
+      providerItems.push({
+        skill,
+        managed: run.plan.managed,
+        realpath: realOf(skill),
+        order,
+        sourceEnabled: isSourceEnabled(settings.profile, provider, level, settings.skills),
+      });
     }
-    for (const run of customRuns) {
-      for (const skill of run.skills) {
-        const real = visit(skill);
-        order++;
-        if (real === undefined || filters.isDisabled(skill.name)) continue;
-        customCandidates.push({ skill, realpath: real, order });
-      }
+  }
+  for (const run of customRuns) {
+    for (const skill of run.skills) {
+      order++;
+      if (!names.has(skill.name) || filters.isDisabled(skill.name)) continue;
+      customCandidates.push({ skill, realpath: realOf(skill), order });
     }
   }
   for (const name of names) if (memo.warnedNames.has(name)) return undefined;
-  const resolution = resolveCandidates(providerItems!, customCandidates!, settings.profile, filters);
+  const resolution = resolveCandidates(providerItems, customCandidates, settings.profile, filters);
   if (resolution.collisionWarnings.length > 0) return undefined;
   for (const [sanitised, scanned] of resolution.sanitised) memo.scanned.set(sanitised, scanned);
   const winners = new Map<string, Skill>();
   for (const [name, candidate] of resolution.winners) winners.set(name, candidate.skill);
   return { winners: resolution.winners, collisions: resolution.ledger.collisions(winners) };
+}
+
+/**
+ * The (name, realpath) pair of every candidate, counted, from both sides: the realpaths of each name and the names of
+ * each realpath (a multiset each: two candidates may share both).
+ */
+export class CandidatePairs {
+  private readonly byName = new Map<string, string[]>();
+  private readonly byReal = new Map<string, string[]>();
+
+  static of(
+    input: Pick<PipelineInput, 'providerRuns' | 'customRuns'>,
+    realOf: (skill: Skill) => string,
+  ): CandidatePairs {
+    const pairs = new CandidatePairs();
+    for (const run of [...input.providerRuns, ...input.customRuns]) {
+      for (const skill of run.skills) pairs.add(skill.name, realOf(skill));
+    }
+    return pairs;
+  }
+
+  add(name: string, real: string): void {
+    push(this.byName, name, real);
+    push(this.byReal, real, name);
+  }
+
+  remove(name: string, real: string): void {
+    pull(this.byName, name, real);
+    pull(this.byReal, real, name);
+  }
+
+  /** Grows `names` and `reals` until every pair with its name or its realpath in them has both in them. */
+  close(names: Set<string>, reals: Set<string>): void {
+    const pendingNames = [...names];
+    const pendingReals = [...reals];
+    for (;;) {
+      const name = pendingNames.pop();
+      if (name !== undefined) {
+        for (const real of this.byName.get(name) ?? []) {
+          if (reals.has(real)) continue;
+          reals.add(real);
+          pendingReals.push(real);
+        }
+        continue;
+      }
+      const real = pendingReals.pop();
+      if (real === undefined) return;
+      for (const other of this.byReal.get(real) ?? []) {
+        if (names.has(other)) continue;
+        names.add(other);
+        pendingNames.push(other);
+      }
+    }
+  }
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
+}
+
+function pull(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  const at = list?.indexOf(value) ?? -1;
+  if (at < 0) return;
+  if (list!.length === 1) map.delete(key);
+  else list!.splice(at, 1);
 }
 
 /** `previous` without the collisions of `names`, with `added` (sorted) merged in; the same list when equal. */
@@ -338,7 +412,23 @@ export function indexOfName(skills: readonly Skill[], name: string): number {
 
 /** The previous list when equal (a diagnostic may come back as it was), else the new one. */
 function freshDiagnostics(previous: SkillDiagnostic[], next: SkillDiagnostic[]): SkillDiagnostic[] {
-  return sameJson(previous, next) ? previous : next;
+  return sameDiagnostics(previous, next) ? previous : next;
+}
+
+/**
+ * Whether two lists of diagnostics serialise alike: the scans make every diagnostic a plain `{ skillPath, message }`
+ * of two strings, so comparing those is `sameJson` without its fallback, which serialised both lists (1.3 MB each at
+ * N = 10,000 in the benchmark tree) whenever their lengths differed, as they do after an edit adds or drops one.
+ */
+export function sameDiagnostics(a: readonly SkillDiagnostic[], b: readonly SkillDiagnostic[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i]!;
+    const y = b[i]!;
+    if (x !== y && (x.skillPath !== y.skillPath || x.message !== y.message)) return false;
+  }
+  return true;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

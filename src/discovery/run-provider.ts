@@ -65,7 +65,9 @@ export async function runProvider(
         }),
       ),
     );
-    diagnostics?.push(...perDir.flat());
+    // A loop: `flat()` and a spread of ≈ 5,000 diagnostics cost ≈ 1 ms on every reload of the benchmark tree.
+    if (diagnostics !== undefined)
+      for (const list of perDir) for (const diagnostic of list) diagnostics.push(diagnostic);
     for (const result of results) {
       unscanned.skills.push(...result.unscanned.skills);
       unscanned.warnings.push(...result.unscanned.warnings);

@@ -8,11 +8,17 @@
 // the caller's promise: it reports every changed path, and anything it cannot pin to a scanned directory (a `.git`
 // marker, a path outside every directory) makes `invalidate` answer false, after which the caller clears the memo and
 // the next discovery scans everything.
+// A directory whose entries a change touched is updated rather than scanned again (scan-update.ts): its listing is read
+// again when its stamp (`stampOf`) moved or a touched entry is not what the listing had, and otherwise taken as it was.
+// So an entry added or removed that nobody reported is found by the next re-scan of that directory only if the
+// directory's stamp moved meanwhile (it does on Linux file systems, but for two changes within one tick of the coarse
+// clock that stamps directories, neither of which moved its link count or size): the caller's promise to report
+// every changed path covers entries, not only their files.
 // A directory reached through a link (git-sync's `current`) is remembered with its real path: when a re-scan finds the
 // link pointing elsewhere, every entry is read again, whichever of them were reported (the watcher may report the
 // entries that came and went before the link itself, and an entry of the same name in the new target is another file).
 
-import { realpath } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { basename, resolve, sep } from 'node:path';
 import type { PipelineMemo } from './pipeline-memo.js';
 import { sameJson } from './same-json.js';
@@ -27,6 +33,8 @@ interface MemoEntry {
   scanned: ReadonlyMap<string, ScannedEntry>;
   /** The directory's real path when scanned (undefined: it could not be resolved; UNSETTLED: it kept moving). */
   realDir: string | undefined;
+  /** The directory's stamp taken before the scan read its listing (undefined: none could be taken). */
+  stamp: string | undefined;
   /** `entries`: list again, read the `touched` entries again; `all`: read every entry again. */
   stale: 'no' | 'entries' | 'all';
   touched: Set<string>;
@@ -140,17 +148,19 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
       if (entry === undefined || entry.stale !== 'no') {
         const previous = entry;
         const { cache } = options;
-        let realDir = await realpath(dir).catch(() => undefined);
+        let [realDir, stamp] = await Promise.all([realpath(dir).catch(() => undefined), stampOf(dir)]);
         // The link moved to another target: nothing of the old one can be reused.
         let reuse = previous?.stale === 'entries' && previous.realDir === realDir ? previous : undefined;
         let diagnostics: SkillDiagnostic[];
         let realpaths: Map<string, string>;
         let scanned: Map<string, ScannedEntry>;
         let result: ScanResult;
+        let listing: NonNullable<ScanOptions['listing']>;
         for (let attempt = 1; ; attempt++) {
           diagnostics = [];
           realpaths = new Map();
           scanned = new Map();
+          listing = { read: false };
           result = await scan(dir, {
             requireDescription: options.requireDescription,
             ...(options.shownDir === undefined ? {} : { shownDir: options.shownDir }),
@@ -163,10 +173,12 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
             ...(cache === undefined ? {} : { cache }),
             ...(options.links === undefined ? {} : { links: options.links }),
             ...(options.blocking === true ? { blocking: true } : {}),
+            ...(realDir === undefined || realDir === UNSETTLED ? {} : { realDir }),
             diagnostics,
             realpaths,
             entries: scanned,
-            ...(reuse === undefined ? {} : { reuse: { entries: reuse.scanned, touched: reuse.touched } }),
+            listing,
+            ...(reuse === undefined ? {} : { reuse: reuseOf(reuse, stamp) }),
           }).catch((error: unknown) => {
             round.failed = true;
             throw error;
@@ -177,20 +189,29 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           if (after === realDir) break;
           reuse = undefined;
           realDir = after;
+          stamp = await stampOf(dir);
           // Still moving after a few tries: answer the last scan, and let the next one reuse nothing of it.
           if (attempt === MAX_SCAN_ATTEMPTS) {
             realDir = UNSETTLED;
             break;
           }
         }
-        if (previous !== undefined) result.skills = keepUnchanged(previous.result.skills, result.skills);
+        // An updated scan hands its maps over instead of filling the fresh ones.
+        const entriesOut: ReadonlyMap<string, ScannedEntry> = listing.entries ?? scanned;
+        const realpathsOut: ReadonlyMap<string, string> = listing.realpaths ?? realpaths;
+        if (previous !== undefined) {
+          result.skills = keepUnchanged(previous.result.skills, result.skills);
+          diagnostics = keepDiagnostics(previous.diagnostics, diagnostics);
+        }
         entry = {
           dir: resolve(dir),
           result,
           diagnostics,
-          realpaths,
-          scanned,
+          realpaths: realpathsOut,
+          scanned: entriesOut,
           realDir,
+          // A directory that could not be listed is listed again next time, whatever its stamp.
+          stamp: listing.read ? stamp : undefined,
           stale: 'no',
           touched: new Set(),
         };
@@ -226,6 +247,35 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
   };
 }
 
+/**
+ * What a re-scan of `entry`'s directory is given of it: its entries, and its outputs to update when few entries moved
+ * (scan-update.ts); its listing is taken as unchanged when the directory's stamp is the one taken before it was read.
+ */
+function reuseOf(entry: MemoEntry, stamp: string | undefined): NonNullable<ScanOptions['reuse']> {
+  return {
+    entries: entry.scanned,
+    touched: entry.touched,
+    previous: {
+      skills: entry.result.skills,
+      diagnostics: entry.diagnostics,
+      realpaths: entry.realpaths,
+      listingUnchanged: stamp !== undefined && stamp === entry.stamp,
+    },
+  };
+}
+
+/**
+ * The directory as a listing depends on it: which one (device, inode), when its entries last changed (modification
+ * and change times in nanoseconds: an entry added, removed or renamed moves both), and its link count and size (which
+ * most file systems move with a subdirectory or an entry added or removed, also within one tick of a coarse clock).
+ * Undefined when it cannot be stat'ed.
+ */
+async function stampOf(dir: string): Promise<string | undefined> {
+  const stats = await stat(dir, { bigint: true }).catch(() => undefined);
+  if (stats === undefined) return undefined;
+  return `${stats.dev}:${stats.ino}:${stats.mtimeNs}:${stats.ctimeNs}:${stats.nlink}:${stats.size}`;
+}
+
 function emptyRound(): ScanRound {
   return { rescanned: [], failed: false, dropped: false, realpaths: [] };
 }
@@ -252,6 +302,22 @@ function keepUnchanged(previous: readonly Skill[], next: Skill[]): Skill[] {
   return next.map((skill, i) => {
     const old = byPath === undefined ? previous[i] : byPath.get(skill.filePath);
     return old !== undefined && old !== skill && sameJson(old, skill) ? old : skill;
+  });
+}
+
+/**
+ * The new diagnostics, each replaced by the previous object of the same path and message: the serialiser then keeps
+ * the bytes of every diagnostic an edit did not touch. Both lists are ordered by path (`scanSkillsDir`); a list that
+ * is not only finds fewer of them.
+ */
+function keepDiagnostics(previous: readonly SkillDiagnostic[], next: SkillDiagnostic[]): SkillDiagnostic[] {
+  let j = 0;
+  return next.map((diagnostic) => {
+    while (j < previous.length && previous[j]!.skillPath < diagnostic.skillPath) j++;
+    for (let k = j; k < previous.length && previous[k]!.skillPath === diagnostic.skillPath; k++) {
+      if (previous[k]!.message === diagnostic.message) return previous[k]!;
+    }
+    return diagnostic;
   });
 }
 

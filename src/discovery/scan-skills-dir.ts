@@ -3,7 +3,7 @@
 import type { Dirent, Stats } from 'node:fs';
 import * as fs from 'node:fs';
 import { readdir, readlink, realpath } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { parseFrontmatter } from './frontmatter.js';
 import {
@@ -20,6 +20,14 @@ import {
   readSkillFileHeadNow,
   type SkillFileHead,
 } from './read-skill-file.js';
+import {
+  type EntryChanges,
+  listingChanges,
+  MAX_UPDATED_ENTRIES,
+  type PreviousScan,
+  touchedEntryChanges,
+  updateScan,
+} from './scan-update.js';
 import { type CachedSkillFile, type SkillFileCache, type SkillFileStamp, stampOf } from './skill-file-cache.js';
 import { skillNameNote } from './skill-name-notes.js';
 import { sortBySkill } from './sort-skills.js';
@@ -53,13 +61,34 @@ export interface ScanOptions {
    * since below a real directory a real entry's real file has the path `<realpath(dir)>/<entry>/SKILL.md`.
    */
   realpaths?: Map<string, string>;
+  /**
+   * The directory's real path, resolved by the caller right before the scan (and checked again after it, scan-memo.ts):
+   * not resolved once more here.
+   */
+  realDir?: string;
   /** Receives every candidate entry's outcome by entry name, for `reuse` by the next scan of this directory. */
   entries?: Map<string, ScannedEntry>;
   /**
+   * `read` is set to true once the entries are those of a listing of the directory (read now, or the previous one
+   * updated); left false when it could not be listed (missing, not a directory, unreadable) or was not read (a link
+   * rule). A scan that updated `reuse.previous` sets `entries` and `realpaths` here (the previous maps with the
+   * changes on top) instead of filling `ScanOptions.entries` and `ScanOptions.realpaths`.
+   */
+  listing?: {
+    read: boolean;
+    entries?: ReadonlyMap<string, ScannedEntry>;
+    realpaths?: ReadonlyMap<string, string>;
+  };
+  /**
    * The previous scan's entries (with the same options): an entry still listed, of the same kind and not `touched`
    * is taken as it was instead of being read again. The caller promises that every entry changed since is touched.
+   * With `previous` (that scan's outputs), a few changed entries update it (scan-update.ts) instead of a scan of all.
    */
-  reuse?: { entries: ReadonlyMap<string, ScannedEntry>; touched: ReadonlySet<string> };
+  reuse?: {
+    entries: ReadonlyMap<string, ScannedEntry>;
+    touched: ReadonlySet<string>;
+    previous?: PreviousScan;
+  };
   /**
    * Which links may be followed (link-trust.ts): the directory's own path, a linked skill directory and a linked
    * SKILL.md that break a rule are skipped with a diagnostic. Absent, every link is followed, as the reference does.
@@ -99,22 +128,47 @@ const OPEN_REFUSES_LINKS = (fs.constants.O_NOFOLLOW ?? 0) !== 0;
 const READ_CONCURRENCY = 64;
 
 export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
-  let entries: Dirent[];
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    if (isErrnoException(error) && error.code === 'ENOENT') return { skills: [], warnings: [] };
-    const shown = options.shownDir ?? dir;
-    // The error quotes the path read; the warning quotes the directory as written, as the reference's does.
-    const reason = shown === dir ? String(error) : String(error).replaceAll(`'${dir}'`, `'${shown}'`);
-    return { skills: [], warnings: [`Failed to read skills directory: ${shown} (${reason})`] };
+  const { reuse } = options;
+  const previous = reuse?.previous;
+  const knownRealDir = options.realDir;
+  // The listing known unchanged: the touched entries looked at alone, unless one is not what the listing had. They
+  // are read meanwhile as the listing had them (used only when they still are), unless the directory's path holds a
+  // link, which is judged first (link-trust.ts).
+  let changes: EntryChanges | undefined;
+  let guessed: Map<string, Promise<ScannedEntry>> | undefined;
+  if (previous?.listingUnchanged === true) {
+    const { entries, touched } = reuse!;
+    if (knownRealDir === resolve(dir) && touched.size <= MAX_UPDATED_ENTRIES) {
+      guessed = guessTouched(dir, entries, touched, options);
+    }
+    changes = await touchedEntryChanges(dir, entries, touched);
+    // A touched entry is not what the listing had: the listing is read, and what was read meanwhile is not used.
+    if (changes === undefined) guessed = undefined;
   }
-  // Exactly one level deep; hidden entries and plain files are not skills; a symlink is judged by its target below.
-  const candidates = entries.filter(
-    (entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()),
-  );
+  let candidates: Dirent[] = [];
+  if (changes === undefined) {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if (isErrnoException(error) && error.code === 'ENOENT') return { skills: [], warnings: [] };
+      const shown = options.shownDir ?? dir;
+      // The error quotes the path read; the warning quotes the directory as written, as the reference's does.
+      const reason = shown === dir ? String(error) : String(error).replaceAll(`'${dir}'`, `'${shown}'`);
+      return { skills: [], warnings: [`Failed to read skills directory: ${shown} (${reason})`] };
+    }
+    // Exactly one level deep; hidden entries and plain files are not skills; a symlink is judged by its target below.
+    candidates = entries.filter(
+      (entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()),
+    );
+    if (previous !== undefined) changes = listingChanges(candidates, reuse!.entries, reuse!.touched);
+  }
   const realDir =
-    options.realpaths === undefined && options.links === undefined ? undefined : realpath(dir).catch(() => undefined);
+    options.realpaths === undefined && options.links === undefined
+      ? undefined
+      : knownRealDir !== undefined
+        ? Promise.resolve(knownRealDir)
+        : realpath(dir).catch(() => undefined);
   if (options.links !== undefined) {
     // The directory itself, reached through another user's link (`<workspace>/.claude -> /home/<you>/…`): not read.
     const untrusted = await untrustedLinkOnPath(dir, await realDir);
@@ -126,7 +180,28 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
       return { skills: [], warnings: [] };
     }
   }
-  const { reuse } = options;
+  if (options.listing !== undefined) options.listing.read = true;
+  if (previous !== undefined && changes !== undefined) {
+    const changed = [...changes].flatMap(([name, isLink]) => (isLink === undefined ? [] : [{ name, isLink }]));
+    const loaded = await mapWithLimit(
+      changed,
+      READ_CONCURRENCY,
+      ({ name, isLink }) => guessed?.get(name) ?? loadSkill(dir, name, isLink, options),
+    );
+    if (options.realpaths !== undefined) await recordRealpaths(loaded, await realDir, new Map(), false);
+    const updated = updateScan(previous, reuse!.entries, changes, loaded);
+    // Handed over as they are when the caller takes them so (scan-memo.ts), else copied into its maps.
+    const { listing } = options;
+    if (listing !== undefined) {
+      listing.entries = updated.entries;
+      listing.realpaths = updated.realpaths;
+    } else {
+      for (const [name, entry] of updated.entries) options.entries?.set(name, entry);
+      for (const [path, real] of updated.realpaths) options.realpaths?.set(path, real);
+    }
+    if (options.diagnostics !== undefined) for (const note of updated.diagnostics) options.diagnostics.push(note);
+    return { skills: updated.skills, warnings: [] };
+  }
   const prefixes =
     options.blocking === true && OPEN_REFUSES_LINKS ? entryPrefixes(dir, options.shownDir ?? dir) : undefined;
   const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) => {
@@ -159,6 +234,28 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     }
   }
   return { skills, warnings: [] };
+}
+
+/**
+ * The touched entries that the previous listing had, read as it had them (a directory or a link): what a re-scan
+ * whose listing holds will use (`touchedEntryChanges` tells whether it does).
+ */
+function guessTouched(
+  dir: string,
+  entries: ReadonlyMap<string, ScannedEntry>,
+  touched: ReadonlySet<string>,
+  options: ScanOptions,
+): Map<string, Promise<ScannedEntry>> {
+  const guessed = new Map<string, Promise<ScannedEntry>>();
+  for (const name of touched) {
+    const before = entries.get(name);
+    if (before === undefined) continue;
+    const load = loadSkill(dir, name, before.entryIsLink, options);
+    // Not used when the entry turned out otherwise: never an unhandled rejection either.
+    load.catch(() => {});
+    guessed.set(name, load);
+  }
+  return guessed;
 }
 
 /**

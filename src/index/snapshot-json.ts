@@ -5,14 +5,17 @@
 // did not touch, scan-memo.ts); the body is assembled from those bytes when first asked for, never re-encoded.
 //
 // The content hash must change exactly when the answer changes and stay equal for equal content, also across daemon
-// restarts (API.md §GET /skills: the ETag). It is a SHA-256 over the head (profile, cwd), the tail (warnings,
-// collisions, diagnostics), the number of skills and one SHA-256 per run of consecutive skills (their JSON joined with
-// ','). A run ends after a skill whose name hashes to a multiple of CHUNK_SKILLS (FNV-1a, so about one skill in 64) or
-// once it holds MAX_CHUNK_SKILLS: the runs are cut by the content itself, so a skill added or removed changes the one
-// run it falls in and leaves every other run, and its digest, as it was (runs cut every 64 positions would all shift
-// by one after it: 10,000 skills re-hashed ≈ 7.7 MB on every skill added). An edit re-hashes one run of ≈ 50 KB.
-// Equal answers give equal parts (the skills array's JSON splits into its elements' JSON one way only, and the cuts
-// follow the names), and parts that differ give a different hash; nothing in it depends on the process.
+// restarts (API.md §GET /skills: the ETag). It is a SHA-256 over the head (profile, cwd), the tail's start (warnings,
+// collisions), and, for the skills and then the diagnostics, their number, their number of runs and one SHA-256 per
+// run of consecutive items (their JSON joined with ','). A run of skills ends after a skill whose name hashes to a
+// multiple of CHUNK_SKILLS (FNV-1a, so about one skill in 64) or once it holds MAX_CHUNK_SKILLS; a run of diagnostics
+// likewise after a diagnostic whose path and message hash so. The runs are cut by the content itself, so an item added
+// or removed changes the one run it falls in and leaves every other run, and its digest, as it was (runs cut every 64
+// positions would all shift by one after it: 10,000 skills re-hashed ≈ 7.7 MB on every skill added). An edit
+// re-hashes one run of ≈ 50 KB; the diagnostic it adds or drops (the `real` benchmark tree holds ≈ 5,000, 1.3 MB of
+// JSON) one run of a few KB, where the whole list was serialised and hashed again before.
+// Equal answers give equal parts (an array's JSON splits into its elements' JSON one way only, and the cuts follow the
+// content), and parts that differ give a different hash; nothing in it depends on the process.
 
 import { createHash } from 'node:crypto';
 import type { Collision, DiscoveryResult, Profile, Skill, SkillDiagnostic, SkillWarning } from '../discovery/types.js';
@@ -22,9 +25,11 @@ export const CHUNK_SKILLS = 64;
 /** The longest run: names that rarely end one cannot make a run of thousands. */
 export const MAX_CHUNK_SKILLS = 4 * CHUNK_SKILLS;
 
-const DOMAIN = Buffer.from('skillsd-content/1\n', 'utf8');
+const DOMAIN = Buffer.from('skillsd-content/2\n', 'utf8');
 const COMMA = Buffer.from(',', 'utf8');
 const OPEN_BRACE = Buffer.from('{', 'utf8');
+/** What closes the answer after the diagnostics. */
+const CLOSE = Buffer.from(']}', 'utf8');
 
 /** The serialised content of a discovery: everything of the `/skills` answer, `generation` aside. */
 export interface SnapshotContent {
@@ -34,8 +39,10 @@ export interface SnapshotContent {
   readonly head: Buffer;
   /** Each skill's JSON, in answer order. */
   readonly fragments: readonly Buffer[];
-  /** `],"warnings":…,"collisions":…,"diagnostics":…}` */
+  /** `],"warnings":…,"collisions":…,"diagnostics":[` */
   readonly tail: Buffer;
+  /** Each diagnostic's JSON, in answer order (then `]}` closes the answer). */
+  readonly diagnostics: readonly Buffer[];
 }
 
 /**
@@ -45,40 +52,41 @@ export interface SnapshotContent {
 export function contentBody(content: SnapshotContent, generation: number, positions?: readonly number[]): Buffer {
   const prefix = Buffer.from(`{"generation":${generation},`, 'utf8');
   const fragments = positions === undefined ? content.fragments : positions.map((i) => content.fragments[i]!);
-  let length = prefix.length + content.head.length + content.tail.length + Math.max(0, fragments.length - 1);
-  for (const fragment of fragments) length += fragment.length;
+  const { diagnostics } = content;
+  let length = prefix.length + content.head.length + content.tail.length + CLOSE.length;
+  length += listLength(fragments) + listLength(diagnostics);
   const body = Buffer.allocUnsafe(length);
   let offset = copy(body, prefix, 0);
   offset = copy(body, content.head, offset);
-  for (let i = 0; i < fragments.length; i++) {
-    if (i > 0) body[offset++] = 0x2c; // ','
-    offset = copy(body, fragments[i]!, offset);
-  }
-  copy(body, content.tail, offset);
+  offset = copyList(body, fragments, offset);
+  offset = copy(body, content.tail, offset);
+  offset = copyList(body, diagnostics, offset);
+  copy(body, CLOSE, offset);
   return body;
 }
 
 /** `{"profile":…,…}`: the content as one JSON text (without `generation`). */
 export function contentText(content: SnapshotContent): string {
-  return Buffer.concat([OPEN_BRACE, ...joined(content.fragments, content.head, content.tail)]).toString('utf8');
+  return Buffer.concat([
+    OPEN_BRACE,
+    content.head,
+    ...joined(content.fragments),
+    content.tail,
+    ...joined(content.diagnostics),
+    CLOSE,
+  ]).toString('utf8');
 }
 
 export function headText(profile: Profile, cwd: string): string {
   return `"profile":${JSON.stringify(profile)},"cwd":${JSON.stringify(cwd)},"skills":[`;
 }
 
-export function tailText(
-  warnings: readonly SkillWarning[],
-  collisions: readonly Collision[],
-  diagnostics: readonly SkillDiagnostic[],
-): string {
-  return (
-    `],"warnings":${JSON.stringify(warnings)},"collisions":${JSON.stringify(collisions)},` +
-    `"diagnostics":${JSON.stringify(diagnostics)}}`
-  );
+/** The tail up to the diagnostics' elements: `],"warnings":…,"collisions":…,"diagnostics":[`. */
+export function tailText(warnings: readonly SkillWarning[], collisions: readonly Collision[]): string {
+  return `],"warnings":${JSON.stringify(warnings)},"collisions":${JSON.stringify(collisions)},"diagnostics":[`;
 }
 
-/** SHA-256 of the skills `fragments[start, end)` joined with ','. */
+/** SHA-256 of the items `fragments[start, end)` joined with ','. */
 export function chunkDigest(fragments: readonly Buffer[], start: number, end: number): Buffer {
   const hash = createHash('sha256');
   for (let i = start; i < end; i++) {
@@ -90,27 +98,49 @@ export function chunkDigest(fragments: readonly Buffer[], start: number, end: nu
 
 /** Whether a run of skills ends after the skill named `name` (FNV-1a of its UTF-16 code units, see the top). */
 export function endsChunk(name: string): boolean {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) hash = Math.imul(hash ^ name.charCodeAt(i), 0x01000193);
+  return (fnv1a(FNV_OFFSET, name) & (CHUNK_SKILLS - 1)) === 0;
+}
+
+/** Whether a run of diagnostics ends after `diagnostic` (FNV-1a of its path, a NUL and its message). */
+export function endsDiagnosticChunk(diagnostic: SkillDiagnostic): boolean {
+  const hash = fnv1a(Math.imul(fnv1a(FNV_OFFSET, diagnostic.skillPath), FNV_PRIME), diagnostic.message);
   return (hash & (CHUNK_SKILLS - 1)) === 0;
+}
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+function fnv1a(start: number, text: string): number {
+  let hash = start;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
+  return hash;
 }
 
 /** The end (exclusive) of each run of `names`' skills, in order (see the top of this file). */
 export function chunkEnds(names: readonly string[]): number[] {
+  return runEnds(names.map(endsChunk));
+}
+
+/** The end (exclusive) of each run of `diagnostics`, in order (see the top of this file). */
+export function diagnosticChunkEnds(diagnostics: readonly SkillDiagnostic[]): number[] {
+  return runEnds(diagnostics.map(endsDiagnosticChunk));
+}
+
+/** Where runs end, given whether a run ends after each item (or once it holds MAX_CHUNK_SKILLS). */
+function runEnds(cuts: readonly boolean[]): number[] {
   const ends: number[] = [];
   let start = 0;
-  for (let i = 0; i < names.length; i++) {
-    if (endsChunk(names[i]!) || i + 1 - start === MAX_CHUNK_SKILLS) {
+  for (let i = 0; i < cuts.length; i++) {
+    if (cuts[i] || i + 1 - start === MAX_CHUNK_SKILLS) {
       ends.push(i + 1);
       start = i + 1;
     }
   }
-  if (start < names.length) ends.push(names.length);
+  if (start < cuts.length) ends.push(cuts.length);
   return ends;
 }
 
-/** SHA-256 of `bytes`, remembered for the last few buffers: the head and tail rarely change between reloads, and
- * the tail holds every diagnostic (1.3 MB at N = 10,000 in the benchmark tree, ≈ 3 ms to hash). */
+/** SHA-256 of `bytes`, remembered for the last few buffers: the head and tail rarely change between reloads. */
 const digests = new WeakMap<Buffer, Buffer>();
 function digestOf(bytes: Buffer): Buffer {
   let digest = digests.get(bytes);
@@ -121,100 +151,144 @@ function digestOf(bytes: Buffer): Buffer {
   return digest;
 }
 
+/** A list's part of the content hash: how many items, and the digest of each run of them. */
+export interface HashedList {
+  count: number;
+  runs: readonly Buffer[];
+}
+
 /** The content hash over the parts' digests (see the top of this file). */
-export function contentHash(head: Buffer, tail: Buffer, count: number, chunks: readonly Buffer[]): string {
+export function contentHash(head: Buffer, tail: Buffer, skills: HashedList, diagnostics: HashedList): string {
   const hash = createHash('sha256');
   hash.update(DOMAIN);
   hash.update(digestOf(head));
   hash.update(digestOf(tail));
-  const size = Buffer.alloc(4);
-  size.writeUInt32BE(count);
-  hash.update(size);
-  for (const chunk of chunks) hash.update(chunk);
+  for (const list of [skills, diagnostics]) {
+    const sizes = Buffer.alloc(8);
+    sizes.writeUInt32BE(list.count, 0);
+    sizes.writeUInt32BE(list.runs.length, 4);
+    hash.update(sizes);
+    for (const run of list.runs) hash.update(run);
+  }
   return hash.digest('hex');
 }
 
-/** What the previous `content` call produced, to reuse what did not change. */
-interface Previous {
-  skills: readonly Skill[];
-  fragments: readonly Buffer[];
-  /** Whether a run ends after each skill (`endsChunk` of its name). */
-  ends: readonly boolean[];
-  /** Each run's digest by its first record, with its start and length in `skills`. */
-  chunks: ReadonlyMap<Skill, { start: number; length: number; digest: Buffer }>;
-}
-
-/** How far ahead of a record that is not where it was the previous list is searched for it (removed records). */
+/** How far ahead of an item that is not where it was the previous list is searched for it (removed items). */
 const REALIGN_WINDOW = 4;
 
-/** Builds the content of successive discoveries of one workspace, reusing what did not change. */
-export class SnapshotSerializer {
-  /** Keyed by the record object: a record no longer referenced by any result lets its bytes go. */
-  private readonly bytes = new WeakMap<Skill, Buffer>();
-  private previous: Previous = { skills: [], fragments: [], ends: [], chunks: new Map() };
-  private head: { key: string; bytes: Buffer } | undefined;
-  private tail:
-    | { warnings: readonly SkillWarning[]; collisions: readonly Collision[]; diagnostics: readonly SkillDiagnostic[] }
-    | undefined;
-  private tailBytes = Buffer.alloc(0);
-  /** Skills whose run was hashed again by the last `content` call (tests). */
+/**
+ * One list of the answer (the skills, the diagnostics) serialised and hashed by runs, keeping from one call to the
+ * next the bytes of each item (by object: results are never changed after discovery, and a reload keeps the very
+ * object of every item it did not touch) and the digest of each run (by its first item).
+ */
+class RunHasher<T extends object> {
+  private readonly bytes = new WeakMap<T, Buffer>();
+  private items: readonly T[] = [];
+  private fragments: readonly Buffer[] = [];
+  /** Whether a run ends after each item (`endsAfter` of it). */
+  private ends: readonly boolean[] = [];
+  /** Each run's digest by its first item, with its start and length in `items`. */
+  private chunks: ReadonlyMap<T, { start: number; length: number; digest: Buffer }> = new Map();
+  private runs: readonly Buffer[] = [];
+  /** Items whose run was hashed again by the last `update` (tests). */
   rehashed = 0;
 
-  content(cwd: string, profile: Profile, result: DiscoveryResult): SnapshotContent {
-    const head = this.headBytes(profile, cwd);
-    const tail = this.tailOf(result);
-    const { skills } = result;
-    const previous = this.previous;
-    const fragments = new Array<Buffer>(skills.length);
-    const ends = new Array<boolean>(skills.length);
-    const digests: Buffer[] = [];
-    const chunks = new Map<Skill, { start: number; length: number; digest: Buffer }>();
-    // `at` follows the same record in the previous list: a skill added, removed or edited puts it out of step by one
-    // record, which the look-ahead finds again; records it cannot place are serialised (or found by record) anew.
+  constructor(private readonly endsAfter: (item: T) => boolean) {}
+
+  update(items: readonly T[]): { fragments: Buffer[]; list: HashedList } {
+    if (items === this.items) return { fragments: this.fragments as Buffer[], list: this.list(items) };
+    const previous = { items: this.items, fragments: this.fragments, ends: this.ends, chunks: this.chunks };
+    const fragments = new Array<Buffer>(items.length);
+    const ends = new Array<boolean>(items.length);
+    const runs: Buffer[] = [];
+    const chunks = new Map<T, { start: number; length: number; digest: Buffer }>();
+    // `at` follows the same item in the previous list: an item added, removed or edited puts it out of step by one
+    // item, which the look-ahead finds again; items it cannot place are serialised (or found by object) anew.
     let at = 0;
     let start = 0;
     this.rehashed = 0;
-    for (let i = 0; i < skills.length; i++) {
-      const skill = skills[i]!;
-      let found = -1;
-      for (let k = at; k < Math.min(previous.skills.length, at + REALIGN_WINDOW + 1); k++) {
-        if (previous.skills[k] === skill) {
-          found = k;
-          break;
-        }
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      // Nearly every item is the very next one of the previous list.
+      let found = previous.items[at] === item ? at : -1;
+      for (let k = at + 1; found < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
+        if (previous.items[k] === item) found = k;
       }
       if (found >= 0) {
         fragments[i] = previous.fragments[found]!;
         ends[i] = previous.ends[found]!;
         at = found + 1;
       } else {
-        fragments[i] = this.fragment(skill);
-        ends[i] = endsChunk(skill.name);
+        fragments[i] = this.fragment(item);
+        ends[i] = this.endsAfter(item);
       }
-      if (!ends[i] && i + 1 - start !== MAX_CHUNK_SKILLS && i + 1 !== skills.length) continue;
-      const first = skills[start]!;
+      if (!ends[i] && i + 1 - start !== MAX_CHUNK_SKILLS && i + 1 !== items.length) continue;
+      const first = items[start]!;
       const kept = previous.chunks.get(first);
       const length = i + 1 - start;
       let same = kept !== undefined && kept.length === length;
-      for (let k = 0; same && k < length; k++) same = previous.skills[kept!.start + k] === skills[start + k];
+      for (let k = 0; same && k < length; k++) same = previous.items[kept!.start + k] === items[start + k];
       if (!same) this.rehashed += length;
       const digest = same ? kept!.digest : chunkDigest(fragments, start, i + 1);
-      digests.push(digest);
+      runs.push(digest);
       chunks.set(first, { start, length, digest });
       start = i + 1;
     }
-    this.previous = { skills, fragments, ends, chunks };
-    return { hash: contentHash(head, tail, skills.length, digests), head, fragments, tail };
+    this.items = items;
+    this.fragments = fragments;
+    this.ends = ends;
+    this.chunks = chunks;
+    this.runs = runs;
+    return { fragments, list: { count: items.length, runs } };
   }
 
-  private fragment(skill: Skill): Buffer {
-    let bytes = this.bytes.get(skill);
+  /** The list as hashed by the last `update` (the very list again: nothing to walk). */
+  private list(items: readonly T[]): HashedList {
+    this.rehashed = 0;
+    return { count: items.length, runs: this.runs };
+  }
+
+  private fragment(item: T): Buffer {
+    let bytes = this.bytes.get(item);
     if (bytes === undefined) {
-      // Records are never changed after discovery; one that is frozen later still serialises the same.
-      bytes = Buffer.from(JSON.stringify(skill), 'utf8');
-      this.bytes.set(skill, bytes);
+      // Items are never changed after discovery; one that is frozen later still serialises the same.
+      bytes = Buffer.from(JSON.stringify(item), 'utf8');
+      this.bytes.set(item, bytes);
     }
     return bytes;
+  }
+}
+
+/** Builds the content of successive discoveries of one workspace, reusing what did not change. */
+export class SnapshotSerializer {
+  private readonly skills = new RunHasher<Skill>((skill) => endsChunk(skill.name));
+  private readonly diagnostics = new RunHasher<SkillDiagnostic>(endsDiagnosticChunk);
+  private head: { key: string; bytes: Buffer } | undefined;
+  private tail: { warnings: readonly SkillWarning[]; collisions: readonly Collision[] } | undefined;
+  private tailBytes = Buffer.alloc(0);
+
+  /** Skills whose run was hashed again by the last `content` call (tests). */
+  get rehashed(): number {
+    return this.skills.rehashed;
+  }
+
+  /** Diagnostics whose run was hashed again by the last `content` call (tests). */
+  get rehashedDiagnostics(): number {
+    return this.diagnostics.rehashed;
+  }
+
+  content(cwd: string, profile: Profile, result: DiscoveryResult): SnapshotContent {
+    const head = this.headBytes(profile, cwd);
+    const tail = this.tailOf(result);
+    const skills = this.skills.update(result.skills);
+    const diagnostics = this.diagnostics.update(result.diagnostics);
+    return {
+      hash: contentHash(head, tail, skills.list, diagnostics.list),
+      head,
+      fragments: skills.fragments,
+      tail,
+      diagnostics: diagnostics.fragments,
+    };
   }
 
   private headBytes(profile: Profile, cwd: string): Buffer {
@@ -223,19 +297,14 @@ export class SnapshotSerializer {
     return this.head.bytes;
   }
 
-  /** The tail, serialised again only when one of its lists is another object than last time (results are never
-   * changed after discovery: the pipeline returns the previous lists themselves when they did not change). */
+  /** The tail's start, serialised again only when one of its lists is another object than last time (results are
+   * never changed after discovery: the pipeline returns the previous lists themselves when they did not change). */
   private tailOf(result: DiscoveryResult): Buffer {
-    const { warnings, collisions, diagnostics } = result;
+    const { warnings, collisions } = result;
     const kept = this.tail;
-    if (
-      kept === undefined ||
-      kept.warnings !== warnings ||
-      kept.collisions !== collisions ||
-      kept.diagnostics !== diagnostics
-    ) {
-      this.tail = { warnings, collisions, diagnostics };
-      this.tailBytes = Buffer.from(tailText(warnings, collisions, diagnostics), 'utf8');
+    if (kept === undefined || kept.warnings !== warnings || kept.collisions !== collisions) {
+      this.tail = { warnings, collisions };
+      this.tailBytes = Buffer.from(tailText(warnings, collisions), 'utf8');
     }
     return this.tailBytes;
   }
@@ -246,12 +315,27 @@ function copy(target: Buffer, source: Buffer, offset: number): number {
   return offset + source.length;
 }
 
-function joined(fragments: readonly Buffer[], head: Buffer, tail: Buffer): Buffer[] {
-  const parts: Buffer[] = [head];
+/** `items` written one after the other, separated by ','. */
+function copyList(target: Buffer, items: readonly Buffer[], offset: number): number {
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) target[offset++] = 0x2c; // ','
+    offset = copy(target, items[i]!, offset);
+  }
+  return offset;
+}
+
+/** The bytes `copyList` writes. */
+function listLength(items: readonly Buffer[]): number {
+  let length = Math.max(0, items.length - 1);
+  for (const item of items) length += item.length;
+  return length;
+}
+
+function joined(fragments: readonly Buffer[]): Buffer[] {
+  const parts: Buffer[] = [];
   for (let i = 0; i < fragments.length; i++) {
     if (i > 0) parts.push(COMMA);
     parts.push(fragments[i]!);
   }
-  parts.push(tail);
   return parts;
 }

@@ -24,6 +24,8 @@ import {
   chunkEnds,
   contentBody,
   contentHash,
+  diagnosticChunkEnds,
+  type HashedList,
   headText,
   type SnapshotContent,
   SnapshotSerializer,
@@ -77,16 +79,23 @@ export function snapshotContent(
     collisions: result.collisions,
     diagnostics: result.diagnostics,
   });
-  const fragments = result.skills.map((skill) => Buffer.from(JSON.stringify(skill), 'utf8'));
-  const chunks: Buffer[] = [];
+  const head = Buffer.from(headText(profile, cwd), 'utf8');
+  const tail = Buffer.from(tailText(result.warnings, result.collisions), 'utf8');
+  const skills = hashedList(result.skills, chunkEnds(result.skills.map((skill) => skill.name)));
+  const diagnostics = hashedList(result.diagnostics, diagnosticChunkEnds(result.diagnostics));
+  return { json, hash: contentHash(head, tail, skills, diagnostics) };
+}
+
+/** A list's part of the content hash, computed from scratch: each run's JSON, hashed. */
+function hashedList(items: readonly object[], ends: readonly number[]): HashedList {
+  const fragments = items.map((item) => Buffer.from(JSON.stringify(item), 'utf8'));
+  const runs: Buffer[] = [];
   let start = 0;
-  for (const end of chunkEnds(result.skills.map((skill) => skill.name))) {
-    chunks.push(chunkDigest(fragments, start, end));
+  for (const end of ends) {
+    runs.push(chunkDigest(fragments, start, end));
     start = end;
   }
-  const head = Buffer.from(headText(profile, cwd), 'utf8');
-  const tail = Buffer.from(tailText(result.warnings, result.collisions, result.diagnostics), 'utf8');
-  return { json, hash: contentHash(head, tail, fragments.length, chunks) };
+  return { count: items.length, runs };
 }
 
 export class WorkspaceSnapshot {

@@ -107,6 +107,34 @@ describe('discovery through a ScanMemo: updated answers', () => {
     assert.deepEqual(third.collisions, []);
   });
 
+  it('a closed set follows the realpaths of records that came in earlier reloads', async () => {
+    // The set is closed through every candidate's (name, realpath) pair, kept from reload to reload: a link added in
+    // one reload ties its name to another skill's file, and a later reload touching that name must reach that skill.
+    const { base, ctx } = await workspace({
+      'P/.musepi/skills/b/SKILL.md': SK({ description: 'the file' }),
+      'H/.claude/skills/q/SKILL.md': SK({ description: 'unrelated' }),
+    });
+    const memo = createScanMemo();
+    const cache = createSkillFileCache();
+    await discoverSkills(ctx, { scans: memo, cache });
+    const claude = join(base, 'H/.claude/skills');
+    await writeTree(base, { 'H/.claude/skills/r/SKILL.md': SK({ description: 'another' }) });
+    await rediscover(ctx, memo, cache, [join(claude, 'r'), join(claude, 'r/SKILL.md')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    // `y` is `b`'s file under another name: a realpath duplicate of `b`.
+    await symlink(join(base, 'P/.musepi/skills/b'), join(claude, 'y'));
+    await rediscover(ctx, memo, cache, [join(claude, 'y')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    // Another `y`, in a directory of its own: deciding `y` again needs `b`, reached only through the link's realpath.
+    await writeTree(base, { 'P/.agents/skills/y/SKILL.md': SK({ description: 'own y' }) });
+    const last = await rediscover(ctx, memo, cache, [join(base, 'P/.agents/skills/y')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    assert.deepEqual(
+      last.collisions.map((collision) => [collision.name, collision.shadowed.map((loser) => loser.reason)]),
+      [['b', ['duplicate-file']]],
+    );
+  });
+
   it('a skill added, renamed or removed re-decides only the names and realpaths it shares', async () => {
     const { base, ctx } = await workspace({
       'P/.musepi/skills/a/SKILL.md': SK({ name: 'a', description: 'one' }),

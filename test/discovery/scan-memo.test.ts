@@ -9,7 +9,7 @@ import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { createScanMemo } from '../../src/discovery/scan-memo.js';
 import { type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills-dir.js';
 import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
-import type { DiscoveryResult } from '../../src/discovery/types.js';
+import type { DiscoveryResult, SkillDiagnostic } from '../../src/discovery/types.js';
 import { workspaceFactory } from '../helpers/discovery-workspace.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';
 
@@ -64,6 +64,32 @@ describe('createScanMemo', () => {
     assert.equal(second.skills[0], first.skills[0]);
     assert.notEqual(second.skills[1], first.skills[1]);
     assert.equal(second.skills[1]?.description, 'edited');
+  });
+
+  it('a re-scan keeps the previous diagnostic object of every note that did not change', async () => {
+    // The serialiser keeps the bytes of a diagnostic by its object: an edit that fixes one file must not make every
+    // other note of the directory a new object (serialised and hashed again).
+    const broken = '---\nname: x\ndescription: Use when: it breaks\n---\n';
+    const { base } = await workspace({
+      'd/a/SKILL.md': broken.replace('x', 'a'),
+      'd/b/SKILL.md': broken.replace('x', 'b'),
+      'd/c/SKILL.md': broken.replace('x', 'c'),
+    });
+    const dir = join(base, 'd');
+    const memo = createScanMemo();
+    const first: SkillDiagnostic[] = [];
+    await memo.scan(dir, { ...OPTIONS, diagnostics: first });
+    assert.deepEqual(
+      first.map((diagnostic) => diagnostic.skillPath),
+      ['a', 'b', 'c'].map((name) => join(dir, name, 'SKILL.md')),
+    );
+    await writeFile(join(dir, 'b', 'SKILL.md'), SK({ name: 'b', description: 'fixed' }));
+    assert.equal(memo.invalidate([join(dir, 'b', 'SKILL.md')]), true);
+    const second: SkillDiagnostic[] = [];
+    await memo.scan(dir, { ...OPTIONS, diagnostics: second });
+    assert.equal(second.length, 2);
+    assert.equal(second[0], first[0]);
+    assert.equal(second[1], first[2]);
   });
 
   it('re-reads only touched entries and new ones; the directory itself re-reads everything', async () => {

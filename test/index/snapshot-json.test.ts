@@ -163,6 +163,71 @@ describe('SnapshotSerializer', () => {
     );
   });
 
+  it('a diagnostic added or removed re-hashes the one run it falls in, and equals a fresh serialisation', () => {
+    // The `real` benchmark tree has ≈ 5,000 diagnostics (1.3 MB of JSON): an edit that fixes or breaks one file must
+    // not serialise and hash all of them again.
+    const skills = [skillRecord('a'), skillRecord('b')];
+    const diagnostics = Array.from({ length: 3000 }, (_, i) => ({
+      skillPath: `/w/.musepi/skills/s${String(i).padStart(5, '0')}/SKILL.md`,
+      message: i % 3 === 0 ? 'frontmatter is not valid YAML' : 'SKILL.md is not valid UTF-8',
+    }));
+    const withDiagnostics = (list: typeof diagnostics): DiscoveryResult => ({
+      ...discoveryResult(skills),
+      diagnostics: list,
+    });
+    const serializer = new SnapshotSerializer();
+    const first = serializer.content('/w', 'musepi', withDiagnostics(diagnostics));
+    assertSameAsFresh(first, '/w', 'musepi', withDiagnostics(diagnostics));
+    assert.equal(serializer.rehashedDiagnostics, 3000);
+    const removed = diagnostics.filter((_, i) => i !== 1234);
+    const second = serializer.content('/w', 'musepi', withDiagnostics(removed));
+    assertSameAsFresh(second, '/w', 'musepi', withDiagnostics(removed));
+    assert.notEqual(second.hash, first.hash);
+    assert.ok(
+      serializer.rehashedDiagnostics > 0 && serializer.rehashedDiagnostics <= 8 * CHUNK_SKILLS,
+      `${serializer.rehashedDiagnostics} re-hashed`,
+    );
+    assert.equal(
+      second.diagnostics.filter((bytes, i) => bytes === first.diagnostics[i < 1234 ? i : i + 1]).length,
+      2999,
+    );
+    // Back to the first list through new objects: the first hash again.
+    const restored = diagnostics.map((diagnostic) => ({ ...diagnostic }));
+    assert.equal(serializer.content('/w', 'musepi', withDiagnostics(restored)).hash, first.hash);
+    // A diagnostic moved to the skills' side of the answer is another answer, with another hash.
+    assert.notEqual(serializer.content('/w', 'musepi', withDiagnostics([])).hash, first.hash);
+  });
+
+  it('equals a fresh serialisation after random sequences of diagnostics added, removed and changed', () => {
+    const step = fc.record({
+      kind: fc.constantFrom('add', 'remove', 'edit', 'same'),
+      at: fc.nat(),
+      count: fc.integer({ min: 1, max: 5 }),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 600 }), fc.array(step, { maxLength: 30 }), (size, steps) => {
+        const diagnostic = (i: number, message = 'note') => ({ skillPath: `/w/s${i}/SKILL.md`, message });
+        let diagnostics = Array.from({ length: size }, (_, i) => diagnostic(i));
+        const skills = [skillRecord('a')];
+        const serializer = new SnapshotSerializer();
+        let fresh = 0;
+        for (const { kind, at, count } of steps) {
+          const where = diagnostics.length === 0 ? 0 : at % diagnostics.length;
+          const next = [...diagnostics];
+          if (kind === 'add') for (let k = 0; k < count; k++) next.splice(where, 0, diagnostic(1000 + fresh++));
+          else if (kind === 'remove') next.splice(where, count);
+          else if (kind === 'edit' && next[where] !== undefined) next[where] = diagnostic(where, `edited ${fresh++}`);
+          else if (kind === 'same')
+            next.splice(where, count, ...next.slice(where, where + count).map((d) => ({ ...d })));
+          diagnostics = next;
+          const result: DiscoveryResult = { ...discoveryResult(skills), diagnostics };
+          assertSameAsFresh(serializer.content('/w', 'musepi', result), '/w', 'musepi', result);
+        }
+      }),
+      { numRuns: 60, seed: 20261201 },
+    );
+  });
+
   it('assembles a filtered body from the kept bytes of the chosen positions', () => {
     const result = discoveryResult([skillRecord('a'), skillRecord('b'), skillRecord('c')]);
     const content = new SnapshotSerializer().content('/w', 'musepi', result);
