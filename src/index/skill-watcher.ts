@@ -65,6 +65,11 @@ export interface SkillWatcherOptions {
   usePolling?: boolean;
   /** Poll period in polling mode (default 250). */
   pollIntervalMs?: number;
+  /**
+   * Work that goes first while the watcher arms (a rebuild in flight): the arming's fingerprints pause between slices
+   * until it is done. Only the arming: later operations may be what such work waits for (`update`).
+   */
+  yieldTo?: () => Promise<unknown> | null;
 }
 
 export interface SkillWatcher {
@@ -170,6 +175,8 @@ class SkillWatcherImpl implements SkillWatcher {
   /** Every operation that reads or changes the watch state runs here, one at a time. */
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
+  /** start() is arming the first targets: fingerprints give way to `options.yieldTo`. */
+  private arming = false;
   private closing: Promise<void> | null = null;
   private reconciliations = 0;
   private lastError: string | null = null;
@@ -188,7 +195,12 @@ class SkillWatcherImpl implements SkillWatcher {
   start(): Promise<void> {
     return this.enqueue(async () => {
       const started = performance.now();
-      await this.armNew(this.applyTargets(this.options.targets));
+      this.arming = true;
+      try {
+        await this.armNew(this.applyTargets(this.options.targets));
+      } finally {
+        this.arming = false;
+      }
       this.scheduleReconcile();
       this.logger?.debug({ ms: elapsed(started), mode: this.mode, status: this.status() }, 'skill watcher ready');
     });
@@ -317,7 +329,7 @@ class SkillWatcherImpl implements SkillWatcher {
    */
   private async armNew(added: Target[]): Promise<void> {
     const keys = added.map((target) => target.key);
-    await this.signature.refresh(keys, { deep: true });
+    await this.signature.refresh(keys, this.armingOptions({ deep: true }));
     await this.rearm(added);
     this.syncLinkWatches();
     for (const key of keys) {
@@ -585,7 +597,7 @@ class SkillWatcherImpl implements SkillWatcher {
     if (paths.size === 0 && keys.length === 0) return;
     const started = performance.now();
     // The baseline the re-check compares with, taken before the index reads anything.
-    const result = await this.signature.refresh(keys, { deepDirs });
+    const result = await this.signature.refresh(keys, this.armingOptions({ deepDirs }));
     for (const path of result.changed) paths.add(path);
     this.syncLinkWatches();
     if (paths.size > 0 && !this.closed) {
@@ -681,6 +693,12 @@ class SkillWatcherImpl implements SkillWatcher {
   }
 
   // ---- plumbing ----
+
+  /** Refresh options, with the pause for `options.yieldTo` while start() arms. */
+  private armingOptions<T extends object>(options: T): T & { yieldTo?: () => Promise<unknown> | null } {
+    const yieldTo = this.options.yieldTo;
+    return this.arming && yieldTo !== undefined ? { ...options, yieldTo } : options;
+  }
 
   private newPresence(): PresenceWatcher {
     return new PresenceWatcher({

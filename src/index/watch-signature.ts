@@ -70,7 +70,14 @@ export class WatchSignature {
    */
   async refresh(
     keys: Iterable<WatchKey>,
-    options: { deep?: boolean; deepDirs?: ReadonlySet<string> } = {},
+    options: {
+      deep?: boolean;
+      deepDirs?: ReadonlySet<string>;
+      /** Waited for between slices of synchronous reads (see Slice). */
+      yieldTo?: () => Promise<unknown> | null;
+      /** The length of a slice (default SLICE_MS). */
+      sliceMs?: number;
+    } = {},
   ): Promise<RefreshResult> {
     const unique = new Map<string, WatchKey>();
     for (const key of keys) unique.set(keyId(key), key);
@@ -78,7 +85,7 @@ export class WatchSignature {
     const staleDirs = new Set<string>();
     const done = new Set<string>();
     const all = [...unique.values()];
-    const slice = new Slice();
+    const slice = new Slice(options.sliceMs ?? SLICE_MS, options.yieldTo);
     for (const key of all) {
       if (key.kind !== 'dir') continue;
       const deep = options.deep === true || options.deepDirs?.has(key.path) === true;
@@ -287,16 +294,24 @@ function attempt<T>(call: () => T, onError?: (error: NodeJS.ErrnoException) => v
 
 /**
  * Synchronous reads, a few milliseconds at a time: `step()` lets the event loop run (requests, timers, other I/O)
- * once SLICE_MS have gone by since it last did.
+ * once SLICE_MS have gone by since it last did, and then waits for the work `yieldTo` names, if any (a rebuild that
+ * must not share the cores with a fingerprint nobody waits for).
  */
 const SLICE_MS = 4;
 
 class Slice {
   private since = performance.now();
 
+  constructor(
+    private readonly sliceMs: number,
+    private readonly yieldTo?: () => Promise<unknown> | null,
+  ) {}
+
   async step(): Promise<void> {
-    if (performance.now() - this.since < SLICE_MS) return;
+    if (performance.now() - this.since < this.sliceMs) return;
     await new Promise<void>((resolve) => setImmediate(resolve));
+    // One wait per slice: a stream of rebuilds slows the arming down, it cannot stop it.
+    await this.yieldTo?.()?.catch(() => undefined);
     this.since = performance.now();
   }
 }

@@ -494,6 +494,9 @@ export class WorkspaceIndex {
         });
       },
       logger: this.logger,
+      // A skill added while the first watcher arms is rebuilt for at once (the listings are watched meanwhile): the
+      // arming's fingerprints wait for that rebuild instead of taking every other slice of its time.
+      yieldTo: () => this.running,
       ...this.watcherTuning,
     });
     if (this.isClosed) {

@@ -6,6 +6,42 @@ import { type WatchKey, WatchSignature } from '../../src/index/watch-signature.j
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 describe('WatchSignature', () => {
+  it('gives way to the work it is told to wait for between slices, and still finishes', async (t) => {
+    const { dir, cleanup } = await makeTempDir('skillsd-signature-yield-');
+    t.after(cleanup);
+    const tree: Parameters<typeof writeTree>[1] = {};
+    for (let i = 0; i < 20; i++) tree[`skills/s${i}/SKILL.md`] = SK({ description: `s${i}` });
+    await writeTree(dir, tree);
+    let release = (): void => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let asked = 0;
+    let done = false;
+    const refreshing = new WatchSignature()
+      .refresh([{ kind: 'dir', path: join(dir, 'skills') }], {
+        deep: true,
+        // Every entry is a slice: the gate is asked for after the first one.
+        sliceMs: 0,
+        yieldTo: () => {
+          asked++;
+          return gate;
+        },
+      })
+      .then((result) => {
+        done = true;
+        return result;
+      });
+    // Many turns of the event loop: the refresh stays parked on the gate, asked once.
+    for (let turn = 0; turn < 50; turn++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(done, false);
+    assert.equal(asked, 1);
+    release();
+    const result = await refreshing;
+    assert.equal(result.changed.filter((path) => path.endsWith('SKILL.md')).length, 20);
+    assert.ok(asked >= 20, `asked ${asked} times`);
+  });
+
   it('reports exactly what changed since the last refresh', async (t) => {
     const { dir, cleanup } = await makeTempDir('skillsd-signature-');
     t.after(cleanup);
