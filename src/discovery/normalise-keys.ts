@@ -17,6 +17,9 @@ export class FrontmatterTooLargeError extends Error {
 }
 
 export function camelKey(key: string): string {
+  // Most keys (`name`, `description`, `license`) have no hyphen: no regular expression for them (10,000 skills start
+  // with 30,000 of these calls).
+  if (!key.includes('-')) return key;
   return key.replace(KEBAB_LETTER, (_match, letter: string) => letter.toUpperCase());
 }
 
@@ -44,13 +47,15 @@ function copy(value: unknown, state: { left: number; rename: (key: string) => st
   const result: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
     spend(state, key.length);
-    // defineProperty, not assignment: a `__proto__` key must stay a plain own property.
-    Object.defineProperty(result, state.rename(key), {
-      value: copy(item, state, depth + 1),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    const name = state.rename(key);
+    const copied = copy(item, state, depth + 1);
+    // A `__proto__` key must stay a plain own property, which only defineProperty makes; an assignment is the same
+    // for every other key, and several times cheaper.
+    if (name === '__proto__') {
+      Object.defineProperty(result, name, { value: copied, enumerable: true, writable: true, configurable: true });
+    } else {
+      result[name] = copied;
+    }
   }
   return Object.freeze(result);
 }
