@@ -97,6 +97,11 @@ const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 const RECONCILE_QUIET_MS = 2000;
 const RECONCILE_MAX_WAITS = 5;
 const DEFAULT_POLL_INTERVAL_MS = 250;
+/**
+ * Slices of the first arming's fingerprints: short, since each file-system round trip of a rebuild running meanwhile
+ * (a skill added right after the first answer) waits for the slice in progress to end.
+ */
+const ARMING_SLICE_MS = 1;
 /** Errors that mean "no more watches": inotify watches (ENOSPC) or file descriptors exhausted. */
 const EXHAUSTION_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOMEM']);
 
@@ -697,7 +702,7 @@ class SkillWatcherImpl implements SkillWatcher {
   /** Refresh options, with the pause for `options.yieldTo` while start() arms. */
   private armingOptions<T extends object>(options: T): T & { yieldTo?: () => Promise<unknown> | null } {
     const yieldTo = this.options.yieldTo;
-    return this.arming && yieldTo !== undefined ? { ...options, yieldTo } : options;
+    return this.arming && yieldTo !== undefined ? { ...options, yieldTo, sliceMs: ARMING_SLICE_MS } : options;
   }
 
   private newPresence(): PresenceWatcher {
