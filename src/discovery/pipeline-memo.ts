@@ -96,10 +96,13 @@ export function updateFromRescans(
   const names = new Set<string>();
   const reals = new Set<string>();
   let unchangedDiagnostics = true;
-  for (const { provider, before, after } of round.rescanned) {
+  for (const { provider, before, after, changed } of round.rescanned) {
     if (before === undefined || !sameList(before.warnings, after.warnings)) return undefined;
     unchangedDiagnostics &&= sameDiagnostics(before.diagnostics, after.diagnostics);
-    compareScans(before, after, memo, provider === memo.managedProvider, replaced, names, reals);
+    // An updated scan names the records that changed: only those are compared (every other one is the same object).
+    const was = changed === undefined ? before : { ...before, skills: changed.before };
+    const now = changed === undefined ? after : { ...after, skills: changed.after };
+    compareScans(was, now, memo, provider === memo.managedProvider, replaced, names, reals);
   }
   const previous = memo.result;
   let skills: Skill[] | undefined;
