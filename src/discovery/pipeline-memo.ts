@@ -132,13 +132,16 @@ export function updateFromRescans(
   if (names.size > 0) {
     const update = resolveClosedSet(memo, input, names, reals);
     if (update === undefined) return undefined;
+    const replacedAny = skills !== undefined;
     let list = skills ?? [...previous.skills];
+    let spliced = false;
     const removed: string[] = [];
     for (const name of names) {
       const at = indexOfName(list, name);
       const old = at < 0 ? undefined : list[at];
       if (old === undefined || old === update.winners.get(name)?.skill) continue;
       list.splice(at, 1);
+      spliced = true;
       order.delete(old);
       removed.push(old.filePath);
     }
@@ -149,10 +152,11 @@ export function updateFromRescans(
       if (found >= 0) continue;
       const at = -found - 1;
       list.splice(at, 0, winner.skill);
+      spliced = true;
       order.set(winner.skill, at);
     }
-    if (list.length === previous.skills.length && list.every((skill, i) => skill === previous.skills[i]))
-      list = previous.skills as Skill[];
+    // Nothing replaced, removed or inserted: the very previous list (no walk comparing every position).
+    if (!replacedAny && !spliced) list = previous.skills as Skill[];
     skills = list;
     // A winner that stayed may have moved to another file (a link retargeted): its realpath is set again too.
     const known = previous.skillRealPaths;

@@ -74,18 +74,31 @@ export function listingChanges(
 ): EntryChanges | undefined {
   const changes: EntryChanges = new Map();
   let stayed = 0;
+  const touchedListed = new Set<string>();
   for (const candidate of candidates) {
     const { name } = candidate;
     const isLink = candidate.isSymbolicLink();
     const before = entries.get(name);
     if (before !== undefined) stayed++;
-    if (before === undefined || before.entryIsLink !== isLink || touched.has(name)) {
+    const isTouched = touched.has(name);
+    if (isTouched) touchedListed.add(name);
+    if (before === undefined || before.entryIsLink !== isLink || isTouched) {
       changes.set(name, isLink);
       if (changes.size > MAX_UPDATED_ENTRIES) return undefined;
     }
   }
   // Every previous entry still listed: none went (the common case of an entry added, no walk of the previous ones).
   if (stayed === entries.size) return changes;
+  // The touched entries that went account for every entry that went (the common case of an entry removed or renamed,
+  // and reported so): no walk of the previous ones either (7,612 in the crowded directory at N = 50,000).
+  const wentTouched = [...touched].filter((name) => !touchedListed.has(name) && entries.has(name));
+  if (wentTouched.length === entries.size - stayed) {
+    for (const name of wentTouched) {
+      changes.set(name, undefined);
+      if (changes.size > MAX_UPDATED_ENTRIES) return undefined;
+    }
+    return changes;
+  }
   const listed = new Set(candidates.map((candidate) => candidate.name));
   for (const name of entries.keys()) {
     if (listed.has(name)) continue;
