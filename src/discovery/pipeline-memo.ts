@@ -53,6 +53,19 @@ export interface PipelineMemo {
    * candidates (tests tell the paths apart by it).
    */
   reached: 'pipeline' | 'replaced' | 'closed-set';
+  /**
+   * What the last update changed in the winners: `next` (its result's skills) differs from `previous` only in the
+   * records named `names` (every other position holds the very same object, in the same relative order). A diff of
+   * the two visits those names alone (diff-snapshots.ts); set only by an update, for the lists it names.
+   */
+  lastChange?: WinnerChange;
+}
+
+/** See `PipelineMemo.lastChange`. */
+export interface WinnerChange {
+  readonly previous: readonly Skill[];
+  readonly next: readonly Skill[];
+  readonly names: ReadonlySet<string>;
 }
 
 /** What a discovery computes afresh whichever way it goes (cheap: no per-skill work). */
@@ -106,6 +119,8 @@ export function updateFromRescans(
   }
   const previous = memo.result;
   let skills: Skill[] | undefined;
+  /** The names whose winner may be another record than before (the closed set's names are added below). */
+  const changedNames = new Set<string>();
   const order = scans.skillOrder;
   const place = (at: number, winner: Skill, old: Skill | undefined): void => {
     skills ??= [...previous.skills];
@@ -121,6 +136,7 @@ export function updateFromRescans(
     const old = at < 0 ? undefined : list[at];
     // A record that lost keeps losing (same name, path and realpath): only the collisions name it, by path.
     if (old === undefined || (old !== before && memo.scanned.get(old) !== before)) continue;
+    changedNames.add(before.name);
     if (managed) {
       const winner = { ...after, description: sanitizeManagedDescription(after.description) };
       memo.scanned.set(winner, after);
@@ -186,6 +202,8 @@ export function updateFromRescans(
     ...(previous.skillRoots === undefined ? {} : { skillRoots: previous.skillRoots }),
     ...(fresh.pluginInputs === undefined ? {} : { pluginInputs: fresh.pluginInputs }),
   };
+  for (const name of names) changedNames.add(name);
+  memo.lastChange = { previous: previous.skills, next: result.skills, names: changedNames };
   memo.result = result;
   memo.reached = names.size > 0 ? 'closed-set' : 'replaced';
   return result;
