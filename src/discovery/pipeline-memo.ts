@@ -53,6 +53,19 @@ export interface PipelineMemo {
    * candidates (tests tell the paths apart by it).
    */
   reached: 'pipeline' | 'replaced' | 'closed-set';
+  /**
+   * What the last update changed in the winners: `next` (its result's skills) differs from `previous` only in the
+   * records named `names` (every other position holds the very same object, in the same relative order). A diff of
+   * the two visits those names alone (diff-snapshots.ts); set only by an update, for the lists it names.
+   */
+  lastChange?: WinnerChange;
+}
+
+/** See `PipelineMemo.lastChange`. */
+export interface WinnerChange {
+  readonly previous: readonly Skill[];
+  readonly next: readonly Skill[];
+  readonly names: ReadonlySet<string>;
 }
 
 /** What a discovery computes afresh whichever way it goes (cheap: no per-skill work). */
@@ -96,13 +109,18 @@ export function updateFromRescans(
   const names = new Set<string>();
   const reals = new Set<string>();
   let unchangedDiagnostics = true;
-  for (const { provider, before, after } of round.rescanned) {
+  for (const { provider, before, after, changed } of round.rescanned) {
     if (before === undefined || !sameList(before.warnings, after.warnings)) return undefined;
     unchangedDiagnostics &&= sameDiagnostics(before.diagnostics, after.diagnostics);
-    compareScans(before, after, memo, provider === memo.managedProvider, replaced, names, reals);
+    // An updated scan names the records that changed: only those are compared (every other one is the same object).
+    const was = changed === undefined ? before : { ...before, skills: changed.before };
+    const now = changed === undefined ? after : { ...after, skills: changed.after };
+    compareScans(was, now, memo, provider === memo.managedProvider, replaced, names, reals);
   }
   const previous = memo.result;
   let skills: Skill[] | undefined;
+  /** The names whose winner may be another record than before (the closed set's names are added below). */
+  const changedNames = new Set<string>();
   const order = scans.skillOrder;
   const place = (at: number, winner: Skill, old: Skill | undefined): void => {
     skills ??= [...previous.skills];
@@ -118,6 +136,7 @@ export function updateFromRescans(
     const old = at < 0 ? undefined : list[at];
     // A record that lost keeps losing (same name, path and realpath): only the collisions name it, by path.
     if (old === undefined || (old !== before && memo.scanned.get(old) !== before)) continue;
+    changedNames.add(before.name);
     if (managed) {
       const winner = { ...after, description: sanitizeManagedDescription(after.description) };
       memo.scanned.set(winner, after);
@@ -129,13 +148,16 @@ export function updateFromRescans(
   if (names.size > 0) {
     const update = resolveClosedSet(memo, input, names, reals);
     if (update === undefined) return undefined;
+    const replacedAny = skills !== undefined;
     let list = skills ?? [...previous.skills];
+    let spliced = false;
     const removed: string[] = [];
     for (const name of names) {
       const at = indexOfName(list, name);
       const old = at < 0 ? undefined : list[at];
       if (old === undefined || old === update.winners.get(name)?.skill) continue;
       list.splice(at, 1);
+      spliced = true;
       order.delete(old);
       removed.push(old.filePath);
     }
@@ -146,10 +168,11 @@ export function updateFromRescans(
       if (found >= 0) continue;
       const at = -found - 1;
       list.splice(at, 0, winner.skill);
+      spliced = true;
       order.set(winner.skill, at);
     }
-    if (list.length === previous.skills.length && list.every((skill, i) => skill === previous.skills[i]))
-      list = previous.skills as Skill[];
+    // Nothing replaced, removed or inserted: the very previous list (no walk comparing every position).
+    if (!replacedAny && !spliced) list = previous.skills as Skill[];
     skills = list;
     // A winner that stayed may have moved to another file (a link retargeted): its realpath is set again too.
     const known = previous.skillRealPaths;
@@ -179,6 +202,8 @@ export function updateFromRescans(
     ...(previous.skillRoots === undefined ? {} : { skillRoots: previous.skillRoots }),
     ...(fresh.pluginInputs === undefined ? {} : { pluginInputs: fresh.pluginInputs }),
   };
+  for (const name of names) changedNames.add(name);
+  memo.lastChange = { previous: previous.skills, next: result.skills, names: changedNames };
   memo.result = result;
   memo.reached = names.size > 0 ? 'closed-set' : 'replaced';
   return result;

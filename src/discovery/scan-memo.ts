@@ -54,6 +54,11 @@ export interface Rescan {
   provider: string;
   before: RememberedScan | undefined;
   after: RememberedScan;
+  /**
+   * When the scan updated `before` (scan-update.ts): the records of the entries that changed, before and after. Every
+   * other record of `after` is the very object of `before`, under the same realpath.
+   */
+  changed?: { readonly before: readonly Skill[]; readonly after: readonly Skill[] };
 }
 
 /** What the scans of one discovery did, from the memo's point of view (`prune`). */
@@ -199,7 +204,10 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
         // An updated scan hands its maps over instead of filling the fresh ones.
         const entriesOut: ReadonlyMap<string, ScannedEntry> = listing.entries ?? scanned;
         const realpathsOut: ReadonlyMap<string, string> = listing.realpaths ?? realpaths;
-        if (previous !== undefined) {
+        // An updated scan kept the objects of what did not change itself, and knows which records changed: no walk of
+        // every record and diagnostic of the directory (7,612 siblings at N = 50,000).
+        const changed = listing.entries === undefined ? undefined : listing.changed;
+        if (previous !== undefined && changed === undefined) {
           result.skills = keepUnchanged(previous.result.skills, result.skills);
           diagnostics = keepDiagnostics(previous.diagnostics, diagnostics);
         }
@@ -220,6 +228,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
           provider: options.provider,
           before: previous === undefined ? undefined : remembered(previous),
           after: remembered(entry),
+          ...(changed === undefined ? {} : { changed }),
         });
       }
       round.realpaths.push(entry.realpaths);

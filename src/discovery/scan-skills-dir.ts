@@ -78,6 +78,8 @@ export interface ScanOptions {
     read: boolean;
     entries?: ReadonlyMap<string, ScannedEntry>;
     realpaths?: ReadonlyMap<string, string>;
+    /** With `entries`: the records of the changed entries before and after (scan-update.ts `UpdatedScan.changed`). */
+    changed?: { before: Skill[]; after: Skill[] };
   };
   /**
    * The previous scan's entries (with the same options): an entry still listed, of the same kind and not `touched`
@@ -195,6 +197,7 @@ export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<
     if (listing !== undefined) {
       listing.entries = updated.entries;
       listing.realpaths = updated.realpaths;
+      listing.changed = updated.changed;
     } else {
       for (const [name, entry] of updated.entries) options.entries?.set(name, entry);
       for (const [path, real] of updated.realpaths) options.realpaths?.set(path, real);

@@ -420,7 +420,8 @@ export class WorkspaceIndex {
   }
 
   private logChange(previous: WorkspaceSnapshot, next: WorkspaceSnapshot): void {
-    const diff = diffSnapshots(previous, next);
+    // The pipeline memo's account of which winners it changed, when it updated the previous answer.
+    const diff = diffSnapshots(previous, next, this.scans.pipeline?.lastChange);
     this.logger.debug(
       { cwd: this.cwd, generation: next.generation, added: diff.added, removed: diff.removed, changed: diff.changed },
       'skill index changed',

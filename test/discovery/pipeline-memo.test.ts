@@ -11,6 +11,7 @@ import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { createScanMemo } from '../../src/discovery/scan-memo.js';
 import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryResult } from '../../src/discovery/types.js';
+import { diffSnapshots } from '../../src/index/diff-snapshots.js';
 import { workspaceFactory } from '../helpers/discovery-workspace.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';
 
@@ -53,6 +54,46 @@ describe('discovery through a ScanMemo: updated answers', () => {
     assert.equal(second.collisions, first.collisions);
     assert.equal(second.warnings, first.warnings);
     assert.equal(second.skillRealPaths, first.skillRealPaths);
+  });
+
+  it('an update names the winners it changed, and a diff of those names alone equals the full diff', async () => {
+    const { base, ctx } = await workspace({
+      'P/.musepi/skills/a/SKILL.md': SK({ name: 'a', description: 'one' }),
+      'P/.musepi/skills/b/SKILL.md': SK({ name: 'b', description: 'two' }),
+      'P/.musepi/skills/c/SKILL.md': SK({ name: 'c', description: 'three' }),
+      'P/.claude/skills/b/SKILL.md': SK({ name: 'b', description: 'shadowed' }),
+    });
+    const memo = createScanMemo();
+    const cache = createSkillFileCache();
+    let previous = await discoverSkills(ctx, { scans: memo, cache });
+    const dir = join(base, 'P/.musepi/skills');
+    const steps: Array<[() => Promise<unknown>, string[], string[]]> = [
+      // An edit (replaced in place), a skill added, its directory renamed (same name, another path), one removed with
+      // its shadowed candidate taking its place (the closed set).
+      [
+        () => writeFile(join(dir, 'a/SKILL.md'), SK({ name: 'a', description: 'edited' })),
+        [join(dir, 'a/SKILL.md')],
+        ['a'],
+      ],
+      [() => writeTree(dir, { 'd/SKILL.md': SK({ name: 'd', description: 'four' }) }), [join(dir, 'd')], ['d']],
+      [() => rename(join(dir, 'c'), join(dir, 'e')), [join(dir, 'c'), join(dir, 'e')], ['c']],
+      [() => rm(join(dir, 'b'), { recursive: true }), [join(dir, 'b')], ['b']],
+    ];
+    for (const [change, paths, named] of steps) {
+      await change();
+      const next = await rediscover(ctx, memo, cache, paths);
+      const lastChange = memo.pipeline?.lastChange;
+      assert.equal(lastChange?.previous, previous.skills);
+      assert.equal(lastChange?.next, next.skills);
+      for (const name of named) assert.ok(lastChange?.names.has(name), name);
+      const hinted = diffSnapshots(previous, next, lastChange);
+      assert.deepEqual(hinted, diffSnapshots(previous, next));
+      previous = next;
+    }
+    assert.deepEqual(
+      previous.skills.map((skill) => `${skill.name}:${skill.description}`),
+      ['a:edited', 'b:shadowed', 'c:three', 'd:four'],
+    );
   });
 
   it('a link moved to an identical file runs the pipeline: the realpath decides the collision reason', async () => {

@@ -3,11 +3,12 @@
 // entry is not what the previous listing had.
 
 import assert from 'node:assert/strict';
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createScanMemo } from '../../src/discovery/scan-memo.js';
 import { type ScannedEntry, type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills-dir.js';
+import { listingChanges } from '../../src/discovery/scan-update.js';
 import type { SkillDiagnostic } from '../../src/discovery/types.js';
 import { workspaceFactory } from '../helpers/discovery-workspace.js';
 import { SK } from '../helpers/temp-tree.js';
@@ -183,5 +184,45 @@ describe('re-scans updated from the previous scan', () => {
       (await scan(dir)).skills.map((skill) => skill.name),
       ['a'],
     );
+  });
+});
+
+describe('listingChanges', () => {
+  it('finds every entry that went, whether the touched entries account for all of them or not', async () => {
+    // Entries that went and were touched are taken from the touched names (no walk of every previous entry); one
+    // that went unreported must still be found, by the walk.
+    const { base } = await workspace({
+      'd/a/SKILL.md': SK({ description: 'a' }),
+      'd/b/SKILL.md': SK({ description: 'b' }),
+      'd/c/SKILL.md': SK({ description: 'c' }),
+      'd/d/SKILL.md': SK({ description: 'd' }),
+    });
+    const dir = join(base, 'd');
+    const entries = new Map<string, ScannedEntry>();
+    await scanSkillsDir(dir, { ...OPTIONS, entries });
+    assert.equal(entries.size, 4);
+    await rename(join(dir, 'b'), join(dir, 'e'));
+    await rm(join(dir, 'c'), { recursive: true });
+    const listed = async () => (await readdir(dir, { withFileTypes: true })).filter((entry) => entry.isDirectory());
+    const sorted = (changes: Map<string, boolean | undefined> | undefined) =>
+      [...(changes ?? [])].sort(([a], [b]) => (a < b ? -1 : 1));
+    // Both reported.
+    assert.deepEqual(sorted(listingChanges(await listed(), entries, new Set(['b', 'c', 'e']))), [
+      ['b', undefined],
+      ['c', undefined],
+      ['e', false],
+    ]);
+    // `c` went unreported: found all the same.
+    assert.deepEqual(sorted(listingChanges(await listed(), entries, new Set(['b', 'e']))), [
+      ['b', undefined],
+      ['c', undefined],
+      ['e', false],
+    ]);
+    // Nothing reported: the listing alone tells.
+    assert.deepEqual(sorted(listingChanges(await listed(), entries, new Set())), [
+      ['b', undefined],
+      ['c', undefined],
+      ['e', false],
+    ]);
   });
 });

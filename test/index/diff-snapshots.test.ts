@@ -36,6 +36,25 @@ describe('diffSnapshots', () => {
     assert.equal(isEmptyDiff(diff), false);
   });
 
+  it('visits only the names it is told changed, and only for the very lists it names', () => {
+    const a = skillRecord('a');
+    const c = skillRecord('c');
+    const before = { ...empty, skills: [a, skillRecord('B'), c, skillRecord('d')] };
+    const after = { ...empty, skills: [a, skillRecord('a0'), skillRecord('B', { description: 'new' }), c] };
+    const names = new Set(['a0', 'B', 'd', 'zz']);
+    assert.deepEqual(diffSnapshots(before, after, { previous: before.skills, next: after.skills, names }), {
+      added: ['a0'],
+      removed: ['d'],
+      changed: ['B'],
+      collisions: [],
+      newWarnings: [],
+    });
+    // Told about other lists (a stale account): the whole lists are compared.
+    const stale = { previous: [...before.skills], next: after.skills, names: new Set<string>() };
+    assert.deepEqual(diffSnapshots(before, after, stale), diffSnapshots(before, after));
+    assert.deepEqual(diffSnapshots(before, after).added, ['a0']);
+  });
+
   it('counts a change of source or hide as a change', () => {
     const before = { ...empty, skills: [skillRecord('a'), skillRecord('b')] };
     const moved = skillRecord('a');
