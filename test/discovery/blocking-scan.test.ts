@@ -18,17 +18,12 @@ import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
 import type { DiscoveryResult, SkillDiagnostic } from '../../src/discovery/types.js';
 import { workspaceFactory } from '../helpers/discovery-workspace.js';
 import { entry, registry } from '../helpers/plugin-trees.js';
+import { NATIVE_PROJECT_SCAN } from '../helpers/scan-options.js';
 import { makeTempDir, SK, type TreeEntry, writeTree } from '../helpers/temp-tree.js';
 
 const workspace = workspaceFactory('skillsd-blocking-scan-');
 
-const OPTIONS: ScanOptions = {
-  requireDescription: true,
-  profile: 'musepi',
-  provider: 'native',
-  providerName: 'MusePi',
-  level: 'project',
-};
+const OPTIONS: ScanOptions = NATIVE_PROJECT_SCAN;
 
 const canChown = process.getuid?.() === 0;
 const OTHER_UID = 65534;

@@ -11,15 +11,10 @@ import { type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills
 import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
 import type { DiscoveryResult, SkillDiagnostic } from '../../src/discovery/types.js';
 import { workspaceFactory } from '../helpers/discovery-workspace.js';
+import { NATIVE_PROJECT_SCAN } from '../helpers/scan-options.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';
 
-const OPTIONS: ScanOptions = {
-  requireDescription: true,
-  profile: 'musepi',
-  provider: 'native',
-  providerName: 'MusePi',
-  level: 'project',
-};
+const OPTIONS: ScanOptions = NATIVE_PROJECT_SCAN;
 
 const workspace = workspaceFactory('skillsd-scan-memo-');
 

@@ -11,15 +11,10 @@ import { type ScannedEntry, type ScanOptions, scanSkillsDir } from '../../src/di
 import { listingChanges } from '../../src/discovery/scan-update.js';
 import type { SkillDiagnostic } from '../../src/discovery/types.js';
 import { workspaceFactory } from '../helpers/discovery-workspace.js';
+import { NATIVE_PROJECT_SCAN } from '../helpers/scan-options.js';
 import { SK } from '../helpers/temp-tree.js';
 
-const OPTIONS: ScanOptions = {
-  requireDescription: true,
-  profile: 'musepi',
-  provider: 'native',
-  providerName: 'MusePi',
-  level: 'project',
-};
+const OPTIONS: ScanOptions = NATIVE_PROJECT_SCAN;
 
 const workspace = workspaceFactory('skillsd-scan-update-');
 const BROKEN = (name: string) => `---\nname: ${name}\ndescription: Use when: it breaks\n---\n`;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { keptTextLength, type ScanOptions, scanSkillsDir } from '../../src/discovery/scan-skills-dir.js';
 import { createSkillFileCache, type SkillFileStamp } from '../../src/discovery/skill-file-cache.js';
+import { NATIVE_PROJECT_SCAN } from '../helpers/scan-options.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 const STAMP: SkillFileStamp = { mtimeMs: 1000.5, ctimeMs: 1000.5, size: 42, ino: 7 };
@@ -71,13 +72,7 @@ describe('createSkillFileCache', () => {
 });
 
 describe('scanSkillsDir with a cache', () => {
-  const OPTIONS: ScanOptions = {
-    requireDescription: true,
-    profile: 'musepi',
-    provider: 'native',
-    providerName: 'MusePi',
-    level: 'project',
-  };
+  const OPTIONS: ScanOptions = NATIVE_PROJECT_SCAN;
 
   async function skillsTree(t: { after: (fn: () => Promise<void>) => void }) {
     const { dir, cleanup } = await makeTempDir();
