@@ -44,6 +44,23 @@ function stdoutDestination(): pino.DestinationStream {
   return destination;
 }
 
+/**
+ * Waits until every line logged so far is written, or `timeoutMs`: true when written. The daemon's close ends with it.
+ * A chunk handed to the thread pool before the process exits may be written after the lines the `exit` event writes
+ * synchronously, or, still queued behind file-system work, not at all: the last lines came out of order or went
+ * missing under load (test/e2e/serve.test.ts). A stdout nobody reads cannot hold the exit past the bound.
+ */
+export function drainLogs(logger: Pick<Logger, 'flush'>, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), timeoutMs);
+    timer.unref();
+    logger.flush(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
 export function redactUrl(url: string): string {
   return url.replace(TOKEN_PARAM, '$1[redacted]');
 }

@@ -19,12 +19,14 @@ import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-fi
 import { listenAddress, withCliOverrides } from './effective-settings.js';
 import { logFirstIndexSummary, reportScanProgress } from './first-index-report.js';
 import { listenDaemon } from './listen-daemon.js';
-import { createLogger } from './logger.js';
+import { createLogger, drainLogs } from './logger.js';
 import { readVersion, type ServeOptions } from './parse-args.js';
 import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './token-file.js';
 
 /** Open connections get this long to finish on shutdown before they are cut, well inside API.md's 5 s. */
 const CLOSE_GRACE_MS = 2500;
+/** How long the close waits for the log lines to be written (within close-with-grace's 5 s). */
+const LOG_DRAIN_MS = 1000;
 /**
  * The watcher is armed once the first answer is out, or this long after listening when nobody asks. Arming chokidar
  * over 10,000 skills takes seconds of the event loop: a first `GET /skills` (7.7 MB) answered meanwhile took up to
@@ -188,6 +190,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
         await registry.close();
       }
       logger.info('skillsd stopped');
+      await drainLogs(logger, LOG_DRAIN_MS);
     })();
     return closing;
   };

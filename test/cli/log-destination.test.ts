@@ -5,6 +5,7 @@ import { closeSync, constants, openSync, readFileSync, readSync } from 'node:fs'
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { BatchedLogDestination } from '../../src/cli/log-destination.js';
+import { drainLogs } from '../../src/cli/logger.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
@@ -124,5 +125,39 @@ describe('BatchedLogDestination', () => {
     );
     // Kept: what the pipe took before it filled, plus at most the bound.
     assert.ok(kept.length * lineBytes <= 64 * 1024 + 8 * 1024 + 1024, `kept ${kept.length} lines`);
+  });
+
+  it('drainLogs: a close waits until the lines held by a busy thread pool are written, in order', async (t) => {
+    const file = await logFile(t);
+    const destination = new BatchedLogDestination(file.fd, { chunkBytes: 1024, delayMs: 60_000 });
+    // The thread pool's four threads are busy: a chunk handed to it waits, as it does behind a loaded daemon's reads.
+    const busy = Array.from(
+      { length: 4 },
+      () => new Promise((resolve) => pbkdf2('x', 'y', 200_000, 32, 'sha256', resolve)),
+    );
+    const lines = Array.from({ length: 60 }, (_, i) => line(i));
+    for (const text of lines) destination.write(text);
+    destination.flush();
+    // A line after the chunk in the thread pool's hands: the one the exit path would have written first.
+    lines.push(line(60));
+    destination.write(line(60));
+    assert.equal(await drainLogs({ flush: (callback) => destination.flush(callback) }, WAIT_MS), true);
+    assert.equal(file.read(), lines.join(''));
+    await Promise.all(busy);
+  });
+
+  it('drainLogs gives up after its bound when nobody reads the descriptor', async (t) => {
+    const { dir, cleanup } = await makeTempDir();
+    const path = join(dir, 'fifo');
+    execFileSync('mkfifo', [path]);
+    const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+    t.after(async () => {
+      closeSync(fd);
+      await cleanup();
+    });
+    const destination = new BatchedLogDestination(fd, { chunkBytes: 1024, delayMs: 1 });
+    // More than the FIFO's kernel buffer (64 KiB), never read.
+    for (let i = 0; i < 1000; i++) destination.write(`{"n":${i},"pad":"${'x'.repeat(100)}"}\n`);
+    assert.equal(await drainLogs({ flush: (callback) => destination.flush(callback) }, 200), false);
   });
 });
