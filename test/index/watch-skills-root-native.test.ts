@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -113,13 +114,30 @@ describe('watchSkillsRootNative: one kernel watch per skills directory and per e
     assert.equal(watch.watchedPaths(), 2);
   });
 
-  it('follows an entry deleted and recreated under the same name: edits of the new directory are reported', async (t) => {
+  it('follows an entry replaced under the same name: edits of the new directory are reported', async (t) => {
     const { root, events } = await watchRoot(t, { 'a/SKILL.md': SK({ description: 'a' }) });
-    // The kernel may give the new directory the inode number of the old one at once: the watch must be the new one's.
+    for (let round = 0; round < 5; round++) {
+      // Another directory takes the name in two renames made before the event loop runs again: the watch on `a` must
+      // move to the new directory (the old one, now `old-<round>`, keeps its inode and would keep the watch).
+      mkdirSync(join(root, `next-${round}`));
+      writeFileSync(join(root, `next-${round}`, 'SKILL.md'), SK({ description: `next ${round}` }));
+      let mark = events.mark();
+      renameSync(join(root, 'a'), join(root, `old-${round}`));
+      renameSync(join(root, `next-${round}`), join(root, 'a'));
+      await events.waitFor(mark, ['addDir', 'change'], join(root, 'a'));
+      mark = events.mark();
+      await writeFile(join(root, 'a', 'SKILL.md'), SK({ description: `round ${round}` }));
+      await events.waitFor(mark, 'change', join(root, 'a', 'SKILL.md'));
+    }
+  });
+
+  it('follows an entry deleted and recreated under the same name', async (t) => {
+    const { root, events } = await watchRoot(t, { 'a/SKILL.md': SK({ description: 'a' }) });
+    // The kernel may give the new directory the inode number of the old one at once.
     for (let round = 0; round < 5; round++) {
       let mark = events.mark();
-      await rm(join(root, 'a'), { recursive: true });
-      await mkdir(join(root, 'a'));
+      rmSync(join(root, 'a'), { recursive: true });
+      mkdirSync(join(root, 'a'));
       // `unlinkDir` then `addDir` when the entry was looked at in between, else one `change`: a directory either way.
       await events.waitFor(mark, ['addDir', 'change'], join(root, 'a'));
       mark = events.mark();
