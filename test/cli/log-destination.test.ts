@@ -20,6 +20,22 @@ async function logFile(t: TestContext): Promise<{ fd: number; read: () => string
   return { fd, read: () => readFileSync(path, 'utf8') };
 }
 
+/**
+ * A FIFO opened read-write and non-blocking: writes fill its kernel buffer (64 KiB) and then answer EAGAIN, as a
+ * stdout pipe whose reader stopped does; a test may read it itself later.
+ */
+async function unreadPipe(t: TestContext): Promise<number> {
+  const { dir, cleanup } = await makeTempDir();
+  const path = join(dir, 'fifo');
+  execFileSync('mkfifo', [path]);
+  const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+  t.after(async () => {
+    closeSync(fd);
+    await cleanup();
+  });
+  return fd;
+}
+
 async function until(condition: () => boolean): Promise<void> {
   const deadline = Date.now() + WAIT_MS;
   while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
@@ -77,16 +93,7 @@ describe('BatchedLogDestination', () => {
   });
 
   it('bounds what waits for a descriptor nobody reads, and says how many lines it dropped once it can write', async (t) => {
-    // A FIFO opened read-write and non-blocking: writes fill its kernel buffer (64 KiB) and then answer EAGAIN, as a
-    // stdout pipe whose reader stopped does; the test reads it itself later.
-    const { dir, cleanup } = await makeTempDir();
-    const path = join(dir, 'fifo');
-    execFileSync('mkfifo', [path]);
-    const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
-    t.after(async () => {
-      closeSync(fd);
-      await cleanup();
-    });
+    const fd = await unreadPipe(t);
     const destination = new BatchedLogDestination(fd, { chunkBytes: 1024, delayMs: 1, maxQueuedBytes: 8 * 1024 });
     const text = (i: number) => `{"n":${1_000_000 + i},"pad":"${'x'.repeat(100)}"}\n`;
     const lineBytes = text(0).length;
@@ -147,14 +154,7 @@ describe('BatchedLogDestination', () => {
   });
 
   it('drainLogs gives up after its bound when nobody reads the descriptor', async (t) => {
-    const { dir, cleanup } = await makeTempDir();
-    const path = join(dir, 'fifo');
-    execFileSync('mkfifo', [path]);
-    const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
-    t.after(async () => {
-      closeSync(fd);
-      await cleanup();
-    });
+    const fd = await unreadPipe(t);
     const destination = new BatchedLogDestination(fd, { chunkBytes: 1024, delayMs: 1 });
     // More than the FIFO's kernel buffer (64 KiB), never read.
     for (let i = 0; i < 1000; i++) destination.write(`{"n":${i},"pad":"${'x'.repeat(100)}"}\n`);
