@@ -1,4 +1,4 @@
-// Context files (SKILLS.md §9): the AGENTS.md files an agent started in CWD loads, found by walking up from CWD to a
+// Context files (docs/discovery.md §9): the AGENTS.md files an agent started in CWD loads, found by walking up from CWD to a
 // boundary that depends on where the repository and HOME are. Served by `GET /context-files` (API.md).
 
 import type { Stats } from 'node:fs';
@@ -40,8 +40,8 @@ export interface ContextFilesOptions {
 const CONTEXT_FILE_NAME = 'AGENTS.md';
 
 /**
- * The non-empty AGENTS.md files of the walk, closest first. Unreadable files, non-regular files and files over
- * `MAX_TEXT_FILE_BYTES` are skipped.
+ * The AGENTS.md files of the walk, closest first; an empty one is listed with `content: ""`, as the agents load it.
+ * Unreadable files, non-regular files and files over `MAX_TEXT_FILE_BYTES` are skipped.
  */
 export async function findContextFiles(options: ContextFilesOptions): Promise<ContextFile[]> {
   const cwd = resolve(options.cwd);
@@ -64,7 +64,7 @@ export async function findContextFiles(options: ContextFilesOptions): Promise<Co
       continue;
     }
     const content = await readContextFile(place);
-    if (content === null || content === '') continue;
+    if (content === null) continue;
     files.push({ path, content, level: 'project', depth: segmentCount(cwd) - segmentCount(dir) });
   }
   return files;

@@ -175,11 +175,12 @@ describe('findContextFiles (SKILLS.md §9)', () => {
     );
   });
 
-  it('skips an empty AGENTS.md and keeps a non-empty one, even if only whitespace', async () => {
-    assert.deepEqual(
-      (await found('home/u/proj/empty')).map((file) => file.path),
-      ['home/u/proj/AGENTS.md', 'home/u/AGENTS.md'],
-    );
+  it('lists an empty AGENTS.md with content "", and one of only white space as it is', async () => {
+    assert.deepEqual(await found('home/u/proj/empty'), [
+      { path: 'home/u/proj/empty/AGENTS.md', content: '', level: 'project', depth: 0 },
+      { path: 'home/u/proj/AGENTS.md', content: 'proj', level: 'project', depth: 1 },
+      { path: 'home/u/AGENTS.md', content: 'home', level: 'project', depth: 2 },
+    ]);
     assert.deepEqual((await found('home/u/proj/blank'))[0], {
       path: 'home/u/proj/blank/AGENTS.md',
       content: ' \n',
@@ -197,4 +198,73 @@ describe('findContextFiles (SKILLS.md §9)', () => {
       );
     }
   });
+});
+
+describe('findContextFiles: empty AGENTS.md files are listed (docs/discovery.md §9)', () => {
+  let root: string;
+  let cleanup: () => Promise<void>;
+  before(async () => {
+    ({ dir: root, cleanup } = await makeTempDir());
+  });
+  after(() => cleanup());
+
+  // [label, profile, tree under a fresh HOME, cwd under HOME, expected [path under HOME, content, depth]]
+  const cases: Array<
+    [string, Profile, Record<string, string | { dir: true }>, string, Array<[string, string, number]>]
+  > = [
+    [
+      'an empty proj/AGENTS.md and a non-empty work/AGENTS.md',
+      'musepi',
+      { 'work/.git': { dir: true }, 'work/AGENTS.md': 'work rules\n', 'work/proj/AGENTS.md': '' },
+      'work/proj',
+      [
+        ['work/proj/AGENTS.md', '', 0],
+        ['work/AGENTS.md', 'work rules\n', 1],
+      ],
+    ],
+    [
+      'omp, from proj/sub: sub, then the empty proj and work files',
+      'omp',
+      {
+        'work/.git': { dir: true },
+        'work/AGENTS.md': '',
+        'work/proj/AGENTS.md': '',
+        'work/proj/sub/AGENTS.md': 'sub rules',
+      },
+      'work/proj/sub',
+      [
+        ['work/proj/sub/AGENTS.md', 'sub rules', 0],
+        ['work/proj/AGENTS.md', '', 1],
+        ['work/AGENTS.md', '', 2],
+      ],
+    ],
+    [
+      'xcsh, from proj/sub: the empty proj/AGENTS.md',
+      'xcsh',
+      { 'x/proj/.git': { dir: true }, 'x/proj/AGENTS.md': '', 'x/proj/sub': { dir: true } },
+      'x/proj/sub',
+      [['x/proj/AGENTS.md', '', 1]],
+    ],
+    [
+      'no repository: the empty proj and HOME files',
+      'musepi',
+      { 'AGENTS.md': '', 'mid/proj/AGENTS.md': '' },
+      'mid/proj',
+      [
+        ['mid/proj/AGENTS.md', '', 0],
+        ['AGENTS.md', '', 2],
+      ],
+    ],
+  ];
+  for (const [index, [label, profile, tree, cwd, expected]] of cases.entries()) {
+    it(label, async () => {
+      const home = join(root, String(index));
+      await writeTree(home, tree);
+      const files = await findContextFiles({ home, cwd: join(home, cwd), profile });
+      assert.deepEqual(
+        files,
+        expected.map(([path, content, depth]) => ({ path: join(home, path), content, level: 'project', depth })),
+      );
+    });
+  }
 });
