@@ -5,7 +5,7 @@ import type { Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, parse, resolve, sep } from 'node:path';
 import { isTrustedLink, linkPolicyOf, namedFileAllowed, untrustedLinkText } from './link-trust.js';
-import { readTextFile } from './read-text-file.js';
+import { MAX_TEXT_FILE_BYTES, readTextFile } from './read-text-file.js';
 import type { Profile, SymlinkMode } from './types.js';
 import { findRepoRoot, walkUp } from './workspace-context.js';
 
@@ -41,7 +41,8 @@ const CONTEXT_FILE_NAME = 'AGENTS.md';
 
 /**
  * The AGENTS.md files of the walk, closest first; an empty one is listed with `content: ""`, as the agents load it.
- * Unreadable files, non-regular files and files over `MAX_TEXT_FILE_BYTES` are skipped.
+ * Unreadable and non-regular files are skipped; so is one over `MAX_TEXT_FILE_BYTES`, the daemon's own bound
+ * (docs/discovery.md §9), with a diagnostic saying so.
  */
 export async function findContextFiles(options: ContextFilesOptions): Promise<ContextFile[]> {
   const cwd = resolve(options.cwd);
@@ -64,6 +65,13 @@ export async function findContextFiles(options: ContextFilesOptions): Promise<Co
       continue;
     }
     const content = await readContextFile(place);
+    if (content === TOO_LARGE) {
+      options.diagnostics?.push({
+        path,
+        message: `AGENTS.md is larger than ${MAX_TEXT_FILE_BYTES} bytes, the most the daemon reads of one; it is not read`,
+      });
+      continue;
+    }
     if (content === null) continue;
     files.push({ path, content, level: 'project', depth: segmentCount(cwd) - segmentCount(dir) });
   }
@@ -144,10 +152,13 @@ export function contextFileDirs(options: {
   }
 }
 
-async function readContextFile(path: string): Promise<string | null> {
+const TOO_LARGE = Symbol('too large');
+
+async function readContextFile(path: string): Promise<string | null | typeof TOO_LARGE> {
   try {
     // `path` was checked: a link put in its place since is not followed (ELOOP, skipped below).
     const read = await readTextFile(path, undefined, true);
+    if (read.status === 'too-large') return TOO_LARGE;
     return read.status === 'ok' ? read.text : null;
   } catch {
     // Unreadable (permissions, a symlink loop): the agent skips it too.

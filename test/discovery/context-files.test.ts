@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { contextFileDirs, findContextFiles } from '../../src/discovery/context-files.js';
+import { type ContextFileDiagnostic, contextFileDirs, findContextFiles } from '../../src/discovery/context-files.js';
+import { MAX_TEXT_FILE_BYTES } from '../../src/discovery/read-text-file.js';
 import type { Profile } from '../../src/discovery/types.js';
 import { makeTempDir, writeTree } from '../helpers/temp-tree.js';
 
@@ -201,6 +202,26 @@ describe('findContextFiles (SKILLS.md §9)', () => {
 });
 
 describe('findContextFiles: empty AGENTS.md files are listed (docs/discovery.md §9)', () => {
+  it('skips an AGENTS.md over the read bound with a diagnostic, and lists one at the bound', async () => {
+    const home = join(root, 'big');
+    await writeTree(home, {
+      'AGENTS.md': Buffer.alloc(MAX_TEXT_FILE_BYTES, 'a'),
+      'p/AGENTS.md': Buffer.alloc(MAX_TEXT_FILE_BYTES + 1, 'a'),
+    });
+    const diagnostics: ContextFileDiagnostic[] = [];
+    const files = await findContextFiles({ home, cwd: join(home, 'p'), profile: 'musepi', diagnostics });
+    assert.deepEqual(
+      files.map((file) => [file.path, file.content.length, file.depth]),
+      [[join(home, 'AGENTS.md'), MAX_TEXT_FILE_BYTES, 1]],
+    );
+    assert.deepEqual(diagnostics, [
+      {
+        path: join(home, 'p/AGENTS.md'),
+        message: `AGENTS.md is larger than ${MAX_TEXT_FILE_BYTES} bytes, the most the daemon reads of one; it is not read`,
+      },
+    ]);
+  });
+
   let root: string;
   let cleanup: () => Promise<void>;
   before(async () => {
