@@ -496,7 +496,7 @@ describe('resolveSkillResource (SKILLS.md §6)', () => {
     assert.deepEqual(asked, ['pdf', 'types']);
   });
 
-  it('contain mode: every resolved file stays inside the real skill directory (property)', async () => {
+  it('contain mode: every resolved file stays inside the real skill directory, in every profile (property)', async () => {
     const realBase = await realpath(pdfDir);
     const segment = fc.constantFrom(
       '..',
@@ -532,10 +532,10 @@ describe('resolveSkillResource (SKILLS.md §6)', () => {
       .array(fc.tuple(segment, separator), { minLength: 1, maxLength: 6 })
       .map((parts) => parts.map(([name, sep], index) => (index === 0 ? name : sep + name)).join(''));
     await fc.assert(
-      fc.asyncProperty(relative, async (raw) => {
+      fc.asyncProperty(relative, fc.constantFrom(CONTAIN, XCSH), async (raw, options) => {
         let resource: SkillResource;
         try {
-          resource = await resolveSkillResource(skills, 'pdf', raw, CONTAIN);
+          resource = await resolveSkillResource(skills, 'pdf', raw, options);
         } catch (error) {
           assert.ok(error instanceof SkillsdError, `${raw}: ${String(error)}`);
           return;
