@@ -1,11 +1,11 @@
-// Context files (SKILLS.md §9): the AGENTS.md files an agent started in CWD loads, found by walking up from CWD to a
+// Context files (docs/discovery.md §9): the AGENTS.md files an agent started in CWD loads, found by walking up from CWD to a
 // boundary that depends on where the repository and HOME are. Served by `GET /context-files` (API.md).
 
 import type { Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, parse, resolve, sep } from 'node:path';
 import { isTrustedLink, linkPolicyOf, namedFileAllowed, untrustedLinkText } from './link-trust.js';
-import { readTextFile } from './read-text-file.js';
+import { MAX_TEXT_FILE_BYTES, readTextFile } from './read-text-file.js';
 import type { Profile, SymlinkMode } from './types.js';
 import { findRepoRoot, walkUp } from './workspace-context.js';
 
@@ -40,8 +40,9 @@ export interface ContextFilesOptions {
 const CONTEXT_FILE_NAME = 'AGENTS.md';
 
 /**
- * The non-empty AGENTS.md files of the walk, closest first. Unreadable files, non-regular files and files over
- * `MAX_TEXT_FILE_BYTES` are skipped.
+ * The AGENTS.md files of the walk, closest first; an empty one is listed with `content: ""`, as the agents load it.
+ * Unreadable and non-regular files are skipped; so is one over `MAX_TEXT_FILE_BYTES`, the daemon's own bound
+ * (docs/discovery.md §9), with a diagnostic saying so.
  */
 export async function findContextFiles(options: ContextFilesOptions): Promise<ContextFile[]> {
   const cwd = resolve(options.cwd);
@@ -64,7 +65,14 @@ export async function findContextFiles(options: ContextFilesOptions): Promise<Co
       continue;
     }
     const content = await readContextFile(place);
-    if (content === null || content === '') continue;
+    if (content === TOO_LARGE) {
+      options.diagnostics?.push({
+        path,
+        message: `AGENTS.md is larger than ${MAX_TEXT_FILE_BYTES} bytes, the most the daemon reads of one; it is not read`,
+      });
+      continue;
+    }
+    if (content === null) continue;
     files.push({ path, content, level: 'project', depth: segmentCount(cwd) - segmentCount(dir) });
   }
   return files;
@@ -144,10 +152,13 @@ export function contextFileDirs(options: {
   }
 }
 
-async function readContextFile(path: string): Promise<string | null> {
+const TOO_LARGE = Symbol('too large');
+
+async function readContextFile(path: string): Promise<string | null | typeof TOO_LARGE> {
   try {
     // `path` was checked: a link put in its place since is not followed (ELOOP, skipped below).
     const read = await readTextFile(path, undefined, true);
+    if (read.status === 'too-large') return TOO_LARGE;
     return read.status === 'ok' ? read.text : null;
   } catch {
     // Unreadable (permissions, a symlink loop): the agent skips it too.

@@ -1,71 +1,86 @@
-// The formatting pass applied to a MusePi `/skill:` invocation message (SKILLS.md §7). Outside fenced code blocks:
-// trailing whitespace removed, runs of two or more blank lines removed entirely, blank lines right before a closing
-// tag line removed, table cell padding trimmed; then the whole text trimmed. Code blocks are left byte for byte.
+// The tidy pass over a text handed to the model (docs/discovery.md §7a): a MusePi `/skill:` invocation message and
+// the xcsh prompt block both go through it, template lines included, so every face that renders either text
+// (REST, MCP, the CLI) gets the same bytes from here.
+//
+// One pass over the lines, one flag (inside a code fence or not):
+// - every line loses its trailing white space first, inside a fence too (the CR of a CRLF file included);
+// - a fence line (indentation, then three backticks or three tildes) only flips the flag: which character, how many
+//   and what follows make no difference, so `~~~` closes a block "```" opened and a one-line "```x```" opens one;
+// - inside a fence nothing else happens, blank lines included;
+// - outside: a run of two or more blank lines goes entirely, a single one stays (not as the first line), a blank
+//   line right before a closing tag line `</name>` (lower-case letters, `-`, `_`) goes, table separator rows are
+//   rebuilt and other table rows lose the padding around every `|`.
+// The result is trimmed at both ends.
 
-// A backtick fence's info string cannot hold a backtick (CommonMark), so "```x```" on one line is inline code.
-const FENCE_OPEN = /^\s*(?:(`{3,})(?!.*`)|(~{3,}))/;
-const CLOSING_TAG_LINE = /^\s*<\/[A-Za-z][\w.:-]*>$/;
-const TABLE_ROW = /^(\s*)\|(.*)\|$/;
-// A cell separator is a `|` not escaped by a backslash.
-const CELL_SEPARATOR = /(?<!\\)\|/;
+const FENCE = /^[ \t]*(?:```|~~~)/;
+const CLOSING_TAG_LINE = /^[ \t]*<\/[a-z_-]+>$/;
+/** `|`, then at least one of `-`, `:`, white space or `|`, then `|`. */
+const SEPARATOR_ROW = /^([ \t]*)\|([-:\s|]+)\|$/;
+const TABLE_ROW = /^[ \t]*\|.*\|$/;
 
 export function formatPromptText(text: string): string {
   const out: string[] = [];
-  let outside: string[] = [];
-  let fence: { char: string; length: number } | null = null;
+  let inCode = false;
+  // Blank lines seen outside code and not yet written: how many follow each other.
+  let pendingBlanks = 0;
 
-  for (const line of text.split('\n')) {
-    if (fence === null) {
-      const open = FENCE_OPEN.exec(line);
-      const marker = open?.[1] ?? open?.[2];
-      if (marker === undefined) {
-        outside.push(line);
-        continue;
-      }
-      out.push(...formatOutsideLines(outside));
-      outside = [];
-      fence = { char: marker.charAt(0), length: marker.length };
+  for (const raw of text.split('\n')) {
+    const line = raw.trimEnd();
+    if (FENCE.test(line)) {
+      flushBlanks();
+      out.push(line);
+      inCode = !inCode;
+      continue;
+    }
+    if (inCode) {
       out.push(line);
       continue;
     }
-    out.push(line);
-    if (closesFence(line, fence)) fence = null;
-  }
-  out.push(...formatOutsideLines(outside));
-  return out.join('\n').trim();
-}
-
-/** A closing fence: the opening character, at least as many times, and nothing else but whitespace. */
-function closesFence(line: string, fence: { char: string; length: number }): boolean {
-  const trimmed = line.trim();
-  if (trimmed.length < fence.length) return false;
-  for (const char of trimmed) if (char !== fence.char) return false;
-  return true;
-}
-
-function formatOutsideLines(lines: readonly string[]): string[] {
-  const trimmed = lines.map((line) => trimTableRow(line.trimEnd()));
-  const kept: string[] = [];
-  for (let index = 0; index < trimmed.length; index++) {
-    const line = trimmed[index] as string;
-    if (line !== '') {
-      kept.push(line);
+    if (line === '') {
+      pendingBlanks++;
       continue;
     }
-    let end = index;
-    while (end < trimmed.length && trimmed[end] === '') end++;
-    const runLength = end - index;
-    const next = trimmed[end];
-    // One blank line is a paragraph break and stays, unless a closing tag follows; a longer run goes entirely.
-    if (runLength === 1 && (next === undefined || !CLOSING_TAG_LINE.test(next))) kept.push('');
-    index = end - 1;
+    // A closing tag line takes the blank line before it away.
+    if (CLOSING_TAG_LINE.test(line)) pendingBlanks = 0;
+    flushBlanks();
+    out.push(tidyTableRow(line));
   }
-  return kept;
+  return out.join('\n').trim();
+
+  function flushBlanks(): void {
+    // One blank line is a paragraph break and stays, unless it would open the text; a longer run goes entirely.
+    if (pendingBlanks === 1 && out.length > 0) out.push('');
+    pendingBlanks = 0;
+  }
 }
 
-function trimTableRow(line: string): string {
-  const row = TABLE_ROW.exec(line);
-  if (row === null) return line;
-  const cells = (row[2] as string).split(CELL_SEPARATOR).map((cell) => cell.trim());
-  return `${row[1]}|${cells.join('|')}|`;
+/** A table row outside code, tidied; any other line as it is. */
+function tidyTableRow(line: string): string {
+  const separator = SEPARATOR_ROW.exec(line);
+  if (separator !== null) {
+    const cells = (separator[2] as string)
+      .split('|')
+      .map((cell) => cell.trim())
+      .filter((cell) => cell !== '')
+      .map(alignmentCell);
+    return `${separator[1]}|${cells.join('|')}|`;
+  }
+  // Every `|` splits, escaped or inside a code span alike; the indentation in front goes with the first piece.
+  if (TABLE_ROW.test(line)) {
+    return line
+      .split('|')
+      .map((cell) => cell.trim())
+      .join('|');
+  }
+  return line;
+}
+
+/** `:---:`, `:---`, `---:` or `---` by the colons at the ends of the cell; a lone `:` has both. */
+function alignmentCell(cell: string): string {
+  const left = cell.startsWith(':');
+  const right = cell.endsWith(':');
+  if (left && right) return ':---:';
+  if (left) return ':---';
+  if (right) return '---:';
+  return '---';
 }

@@ -17,7 +17,7 @@ export interface ProviderDir {
   /** A SKILL.md directly inside the directory is a skill too (claude-plugins). */
   includeSelf?: boolean;
   /** An Agent Plugins root's `skills/`: scanned strictly, contained in the root's realpath (agent-plugins.ts). */
-  agentPlugin?: { realRoot: string; manifestName: string };
+  agentPlugin?: { realRoot: string; manifestName: string; warnings?: readonly string[]; rejection?: string };
 }
 
 export interface ProviderPlan {

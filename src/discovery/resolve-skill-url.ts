@@ -1,5 +1,5 @@
-// skill:// resolution (SKILLS.md §6): a skill name and a relative path become one file or one directory listing
-// inside that skill's directory. The HTTP face is `GET /skill/<name>/<path>` (API.md); the guards run here so that
+// skill:// resolution (docs/discovery.md §6): a skill name and a relative path become one file or one directory listing
+// inside that skill's directory. The HTTP face is `GET /skill/<name>/<path>` (docs/api.md); the guards run here so that
 // every caller gets the same answers.
 //
 // The relative part arrives still percent-encoded and is decoded exactly once here: Fastify would have decoded
@@ -107,9 +107,10 @@ export async function resolveSkillResource(
   }
 
   const url = `skill://${name}/${rawRelative}`;
-  const relative = decodeRelative(rawRelative);
+  const relative = decodeRelative(rawRelative, options.profile);
   const base = resolve(skillDirOnDisk(skill));
-  // A `\` that passed the guards stays a character of the name, as POSIX reads it.
+  // A `\` that passed the guards stays a character of the name, as POSIX reads it. The join resolves the dot
+  // segments xcsh lets through (`sub/../ref.md` is `ref.md`) and keeps a trailing slash as given.
   const target = join(base, relative);
   // Unreachable after the checks above; kept so that a future change to them cannot open a hole silently.
   if (!isInside(base, target)) {
@@ -183,8 +184,13 @@ export function renderListing(entries: readonly SkillDirectoryEntry[]): string {
   return lines.length > 0 ? lines.join('\n') : EMPTY_LISTING;
 }
 
-/** Decodes once and applies the lexical guards of §6.4 (plus NUL and malformed encoding, API.md). */
-function decodeRelative(raw: string): string {
+/**
+ * Decodes once and applies the lexical guards of docs/discovery.md §6 (plus NUL and malformed encoding, docs/api.md).
+ * MusePi and omp refuse any `..` segment, split on `/` or `\`; xcsh refuses only a path whose POSIX normal form
+ * climbs out (starts with `..` or holds `/..`), a `\` being an ordinary character there, so `sub/../ref.md` is
+ * `ref.md` and `sub\..\ref.md` a file name.
+ */
+function decodeRelative(raw: string, profile: Profile): string {
   let relative: string;
   try {
     relative = decodeURIComponent(raw);
@@ -197,6 +203,13 @@ function decodeRelative(raw: string): string {
   }
   if (relative.startsWith('/') || relative.startsWith('\\') || DRIVE_PREFIX.test(relative)) {
     throw new SkillsdError('InvalidPath', 'Absolute paths are not allowed in skill:// URLs');
+  }
+  if (profile === 'xcsh') {
+    const normalised = posix.normalize(relative);
+    if (normalised.startsWith('..') || normalised.includes('/..')) {
+      throw new SkillsdError('InvalidPath', 'Path traversal (..) is not allowed in skill:// URLs');
+    }
+    return relative;
   }
   // `\` counts as a separator here even on POSIX: `..\..\x` is a traversal attempt whatever the platform.
   const normalised = posix.normalize(relative.replaceAll('\\', '/'));
@@ -230,7 +243,7 @@ async function resolveTarget(
   try {
     realTarget = await realpath(target);
   } catch (error) {
-    throw await describeUnreachable(error, bound, target, url, checkContainment);
+    throw await describeUnreachable(error, bound, target, url, checkContainment, options.profile);
   }
   // In every mode: another user's link to a file that is not theirs is not followed (link-trust.ts). Free when no
   // link is on the path.
@@ -247,14 +260,12 @@ async function resolveTarget(
   try {
     info = await stat(realTarget);
   } catch (error) {
-    throw await describeUnreachable(error, bound, target, url, checkContainment);
+    throw await describeUnreachable(error, bound, target, url, checkContainment, options.profile);
   }
 
   if (info.isDirectory()) {
-    // xcsh reads skill:// URLs as files only (§6.7), so a directory is refused like any other non-file.
-    if (options.profile === 'xcsh') {
-      throw new SkillsdError('NotAFile', `skill:// URL must resolve to a file, not a directory: ${url}`);
-    }
+    // xcsh only asks whether a file exists there: a directory is simply not found, and never listed.
+    if (options.profile === 'xcsh') throw new SkillsdError('FileNotFound', `File not found: ${target}`);
     const entries = await listDirectory(realTarget, contain ? realBase : null, target);
     return { kind: 'directory', skill, path: target, entries, listing: renderListing(entries), url };
   }
@@ -288,6 +299,7 @@ async function describeUnreachable(
   target: string,
   url: string,
   checkContainment: boolean,
+  profile: Profile,
 ): Promise<unknown> {
   const code = errorCode(error);
   // Another user's link leading nowhere (or into a directory it may not show) answers as it would when it resolves:
@@ -298,7 +310,8 @@ async function describeUnreachable(
   }
   if (code === 'ENOENT' || code === 'ENOTDIR') {
     if (checkContainment && (await missingTargetEscapes(base, target))) return escapes(target);
-    if (code === 'ENOENT') return new SkillsdError('FileNotFound', `File not found: ${target}`);
+    // xcsh: a path through a file is not found like any other (docs/api.md, errors).
+    if (code === 'ENOENT' || profile === 'xcsh') return new SkillsdError('FileNotFound', `File not found: ${target}`);
     return new SkillsdError('NotADirectory', `Not a directory: a part of the path is a file: ${target}`);
   }
   // A symlink loop resolves to nothing at all; one that leaves the skill is an escape like any other, so that 409

@@ -1,10 +1,11 @@
-// The system-prompt skills block (SKILLS.md §8), served by `GET /prompt` (API.md).
+// The system-prompt skills block (docs/discovery.md §8), served by `GET /prompt` (docs/api.md).
 //
 // One listing rule for every format: the block exists only when the tool set contains `read` (a model that cannot read
 // `skill://` URLs gains nothing from the list), it lists the skills in loaded order, hidden ones left out (xcsh has no
 // `hide`: every skill is listed), and it is the empty string when nothing is listed. The Agent Skills XML form follows
 // the same rule so that switching `format` changes the presentation only, never which skills a model is told about.
 
+import { formatPromptText } from './format-prompt-text.js';
 import { LOCAL_LOCATIONS, type SkillLocations } from './skill-locations.js';
 import { skillFileOnDisk } from './skill-paths.js';
 import type { Profile, Skill } from './types.js';
@@ -18,6 +19,13 @@ export interface SkillsPromptOptions {
   /** How `<location>` names each SKILL.md: its local path (the reference, default) or its URL. */
   locations?: SkillLocations;
 }
+
+const XCSH_INTRO = [
+  '# Skills',
+  'Specialized knowledge packs loaded for this session. Relative paths in skill files resolve against the skill directory.',
+  '',
+  'You **MUST** use the following skills, to save you time, when working in their domain:',
+];
 
 /** A run of line breaks (CR, LF, VT, FF, NEL, U+2028, U+2029) with the spaces and tabs around it. */
 const LINE_BREAK_RUN = /[ \t]*(?:[\n\r\v\f\u0085\u2028\u2029][ \t]*)+/g;
@@ -54,14 +62,14 @@ function renderMusePi(skills: readonly Skill[]): string {
   ].join('\n');
 }
 
-/** `# Skills`, then one `## <name>` section per skill holding its description. */
+/**
+ * `# Skills`, the intro lines, then `## <name>` and the description for every skill, with no blank line between
+ * entries; the whole block then goes through the tidy pass of invocation messages (docs/discovery.md §7a), as xcsh
+ * renders it: a table-shaped description loses its padding, trailing spaces go, nothing is HTML-escaped.
+ */
 function renderXcsh(skills: readonly Skill[]): string {
-  const sections = skills.map((skill) => {
-    const name = oneLine(skill.name);
-    const description = oneLine(skill.description);
-    return description === '' ? `## ${name}` : `## ${name}\n${description}`;
-  });
-  return ['# Skills', ...sections].join('\n\n');
+  const entries = skills.map((skill) => `## ${oneLine(skill.name)}\n${oneLine(skill.description)}`);
+  return formatPromptText([...XCSH_INTRO, ...entries].join('\n'));
 }
 
 /**

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { contextFileDirs, findContextFiles } from '../../src/discovery/context-files.js';
+import { type ContextFileDiagnostic, contextFileDirs, findContextFiles } from '../../src/discovery/context-files.js';
+import { MAX_TEXT_FILE_BYTES } from '../../src/discovery/read-text-file.js';
 import type { Profile } from '../../src/discovery/types.js';
 import { makeTempDir, writeTree } from '../helpers/temp-tree.js';
 
@@ -175,11 +176,12 @@ describe('findContextFiles (SKILLS.md §9)', () => {
     );
   });
 
-  it('skips an empty AGENTS.md and keeps a non-empty one, even if only whitespace', async () => {
-    assert.deepEqual(
-      (await found('home/u/proj/empty')).map((file) => file.path),
-      ['home/u/proj/AGENTS.md', 'home/u/AGENTS.md'],
-    );
+  it('lists an empty AGENTS.md with content "", and one of only white space as it is', async () => {
+    assert.deepEqual(await found('home/u/proj/empty'), [
+      { path: 'home/u/proj/empty/AGENTS.md', content: '', level: 'project', depth: 0 },
+      { path: 'home/u/proj/AGENTS.md', content: 'proj', level: 'project', depth: 1 },
+      { path: 'home/u/AGENTS.md', content: 'home', level: 'project', depth: 2 },
+    ]);
     assert.deepEqual((await found('home/u/proj/blank'))[0], {
       path: 'home/u/proj/blank/AGENTS.md',
       content: ' \n',
@@ -197,4 +199,93 @@ describe('findContextFiles (SKILLS.md §9)', () => {
       );
     }
   });
+});
+
+describe('findContextFiles: empty AGENTS.md files are listed (docs/discovery.md §9)', () => {
+  it('skips an AGENTS.md over the read bound with a diagnostic, and lists one at the bound', async () => {
+    const home = join(root, 'big');
+    await writeTree(home, {
+      'AGENTS.md': Buffer.alloc(MAX_TEXT_FILE_BYTES, 'a'),
+      'p/AGENTS.md': Buffer.alloc(MAX_TEXT_FILE_BYTES + 1, 'a'),
+    });
+    const diagnostics: ContextFileDiagnostic[] = [];
+    const files = await findContextFiles({ home, cwd: join(home, 'p'), profile: 'musepi', diagnostics });
+    assert.deepEqual(
+      files.map((file) => [file.path, file.content.length, file.depth]),
+      [[join(home, 'AGENTS.md'), MAX_TEXT_FILE_BYTES, 1]],
+    );
+    assert.deepEqual(diagnostics, [
+      {
+        path: join(home, 'p/AGENTS.md'),
+        message: `AGENTS.md is larger than ${MAX_TEXT_FILE_BYTES} bytes, the most the daemon reads of one; it is not read`,
+      },
+    ]);
+  });
+
+  let root: string;
+  let cleanup: () => Promise<void>;
+  before(async () => {
+    ({ dir: root, cleanup } = await makeTempDir());
+  });
+  after(() => cleanup());
+
+  // [label, profile, tree under a fresh HOME, cwd under HOME, expected [path under HOME, content, depth]]
+  const cases: Array<
+    [string, Profile, Record<string, string | { dir: true }>, string, Array<[string, string, number]>]
+  > = [
+    [
+      'an empty proj/AGENTS.md and a non-empty work/AGENTS.md',
+      'musepi',
+      { 'work/.git': { dir: true }, 'work/AGENTS.md': 'work rules\n', 'work/proj/AGENTS.md': '' },
+      'work/proj',
+      [
+        ['work/proj/AGENTS.md', '', 0],
+        ['work/AGENTS.md', 'work rules\n', 1],
+      ],
+    ],
+    [
+      'omp, from proj/sub: sub, then the empty proj and work files',
+      'omp',
+      {
+        'work/.git': { dir: true },
+        'work/AGENTS.md': '',
+        'work/proj/AGENTS.md': '',
+        'work/proj/sub/AGENTS.md': 'sub rules',
+      },
+      'work/proj/sub',
+      [
+        ['work/proj/sub/AGENTS.md', 'sub rules', 0],
+        ['work/proj/AGENTS.md', '', 1],
+        ['work/AGENTS.md', '', 2],
+      ],
+    ],
+    [
+      'xcsh, from proj/sub: the empty proj/AGENTS.md',
+      'xcsh',
+      { 'x/proj/.git': { dir: true }, 'x/proj/AGENTS.md': '', 'x/proj/sub': { dir: true } },
+      'x/proj/sub',
+      [['x/proj/AGENTS.md', '', 1]],
+    ],
+    [
+      'no repository: the empty proj and HOME files',
+      'musepi',
+      { 'AGENTS.md': '', 'mid/proj/AGENTS.md': '' },
+      'mid/proj',
+      [
+        ['mid/proj/AGENTS.md', '', 0],
+        ['AGENTS.md', '', 2],
+      ],
+    ],
+  ];
+  for (const [index, [label, profile, tree, cwd, expected]] of cases.entries()) {
+    it(label, async () => {
+      const home = join(root, String(index));
+      await writeTree(home, tree);
+      const files = await findContextFiles({ home, cwd: join(home, cwd), profile });
+      assert.deepEqual(
+        files,
+        expected.map(([path, content, depth]) => ({ path: join(home, path), content, level: 'project', depth })),
+      );
+    });
+  }
 });

@@ -448,10 +448,10 @@ describe('resolveSkillResource (SKILLS.md §6)', () => {
       );
     });
 
-    it('refuses directories in the xcsh profile', async () => {
+    it('answers a directory as not found in the xcsh profile', async () => {
       await assert.rejects(
         resolveSkillResource(skills, 'pdf', 'references', XCSH),
-        rejectsWith('NotAFile', 'skill:// URL must resolve to a file, not a directory: skill://pdf/references'),
+        rejectsWith('FileNotFound', `File not found: ${pdfDir}/references`),
       );
     });
   });
@@ -496,7 +496,7 @@ describe('resolveSkillResource (SKILLS.md §6)', () => {
     assert.deepEqual(asked, ['pdf', 'types']);
   });
 
-  it('contain mode: every resolved file stays inside the real skill directory (property)', async () => {
+  it('contain mode: every resolved file stays inside the real skill directory, in every profile (property)', async () => {
     const realBase = await realpath(pdfDir);
     const segment = fc.constantFrom(
       '..',
@@ -532,10 +532,10 @@ describe('resolveSkillResource (SKILLS.md §6)', () => {
       .array(fc.tuple(segment, separator), { minLength: 1, maxLength: 6 })
       .map((parts) => parts.map(([name, sep], index) => (index === 0 ? name : sep + name)).join(''));
     await fc.assert(
-      fc.asyncProperty(relative, async (raw) => {
+      fc.asyncProperty(relative, fc.constantFrom(CONTAIN, XCSH), async (raw, options) => {
         let resource: SkillResource;
         try {
-          resource = await resolveSkillResource(skills, 'pdf', raw, CONTAIN);
+          resource = await resolveSkillResource(skills, 'pdf', raw, options);
         } catch (error) {
           assert.ok(error instanceof SkillsdError, `${raw}: ${String(error)}`);
           return;
@@ -547,6 +547,84 @@ describe('resolveSkillResource (SKILLS.md §6)', () => {
       }),
       { numRuns: 400 },
     );
+  });
+});
+
+describe('resolveSkillResource: xcsh reads files only (docs/discovery.md §6, xcsh)', () => {
+  let root: string;
+  let cleanup: () => Promise<void>;
+  let kit: string;
+  let skills: Skill[];
+  const TRAVERSAL = 'Path traversal (..) is not allowed in skill:// URLs';
+  const ABSOLUTE = 'Absolute paths are not allowed in skill:// URLs';
+
+  before(async () => {
+    ({ dir: root, cleanup } = await makeTempDir());
+    kit = join(root, 'skills/kit');
+    await writeTree(kit, {
+      'SKILL.md': SK({ name: 'kit', description: 'd' }),
+      'ref.md': '# ref\n',
+      'sub/x.md': 'x',
+      'sub/deeper/y.md': 'y',
+      empty: { dir: true },
+    });
+    skills = [skillAt('kit', kit)];
+  });
+  after(() => cleanup());
+
+  const notFound: Array<[string, string]> = [
+    ['sub', 'sub'],
+    ['sub/', 'sub/'],
+    ['empty', 'empty'],
+    ['SKILL.md/x', 'SKILL.md/x'],
+    ['ref.md/a/b.md', 'ref.md/a/b.md'],
+    ['sub/x.md%2F', 'sub/x.md/'],
+    ['sub%5C..%5Cref.md', 'sub\\..\\ref.md'],
+  ];
+  for (const [raw, shown] of notFound) {
+    it(`answers ${JSON.stringify(raw)} as 404 File not found: …/kit/${shown}`, async () => {
+      for (const symlinks of ['contain', 'follow'] as const) {
+        await assert.rejects(
+          resolveSkillResource(skills, 'kit', raw, { profile: 'xcsh', symlinks }),
+          rejectsWith('FileNotFound', `File not found: ${kit}/${shown}`),
+        );
+      }
+    });
+  }
+
+  for (const raw of ['sub/..%2Fref.md', 'sub/deeper/..%2F..%2Fref.md', 'sub%2F%2E%2E%2Fref.md']) {
+    it(`serves ref.md for ${JSON.stringify(raw)}: the normalised path stays inside`, async () => {
+      const file = asFile(await resolveSkillResource(skills, 'kit', raw, XCSH));
+      assert.equal(file.path, join(kit, 'ref.md'));
+      assert.equal(file.realPath, join(kit, 'ref.md'));
+    });
+  }
+
+  const refused: Array<[string, string]> = [
+    ['sub%2F..%2F..%2Fref.md', TRAVERSAL],
+    ['..', TRAVERSAL],
+    ['..%2Fref.md', TRAVERSAL],
+    ['..notes.md', TRAVERSAL],
+    ['sub/..x.md', TRAVERSAL],
+    ['%2Fetc%2Fpasswd', ABSOLUTE],
+  ];
+  for (const [raw, message] of refused) {
+    it(`refuses ${JSON.stringify(raw)}`, async () => {
+      await assert.rejects(resolveSkillResource(skills, 'kit', raw, XCSH), rejectsWith('InvalidPath', message));
+    });
+  }
+
+  it('leaves MusePi as it was: any .. segment refused, directories listed, NotADirectory through a file', async () => {
+    await assert.rejects(
+      resolveSkillResource(skills, 'kit', 'sub/..%2Fref.md', CONTAIN),
+      rejectsWith('InvalidPath', TRAVERSAL),
+    );
+    await assert.rejects(
+      resolveSkillResource(skills, 'kit', 'sub%5C..%5Cref.md', CONTAIN),
+      rejectsWith('InvalidPath', TRAVERSAL),
+    );
+    assert.equal(asDirectory(await resolveSkillResource(skills, 'kit', 'sub', CONTAIN)).listing, 'deeper/\nx.md');
+    await assert.rejects(resolveSkillResource(skills, 'kit', 'SKILL.md/x', CONTAIN), rejectsWith('NotADirectory'));
   });
 });
 

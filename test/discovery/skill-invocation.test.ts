@@ -4,7 +4,6 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SkillsdError } from '../../src/discovery/errors.js';
-import { formatPromptText } from '../../src/discovery/format-prompt-text.js';
 import { MAX_SKILL_FILE_BYTES } from '../../src/discovery/read-skill-file.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import {
@@ -109,38 +108,6 @@ describe('stripFrontmatter', () => {
   ];
   for (const [label, input, expected] of cases) {
     it(label, () => assert.equal(stripFrontmatter(input), expected));
-  }
-});
-
-describe('formatPromptText (the §7 formatting pass)', () => {
-  const cases: Array<[string, string, string]> = [
-    ['removes trailing whitespace', 'a  \nb\t\nc \t ', 'a\nb\nc'],
-    ['keeps a single blank line', 'a\n\nb', 'a\n\nb'],
-    ['removes a run of two blank lines entirely', 'a\n\n\nb', 'a\nb'],
-    ['removes a run of many blank lines entirely', 'a\n\n\n\n\nb', 'a\nb'],
-    ['counts whitespace-only lines as blank', 'a\n  \n\t\nb', 'a\nb'],
-    ['removes a blank line before a closing tag', '<rules>\nx\n\n</rules>', '<rules>\nx\n</rules>'],
-    ['removes a blank line before an indented closing tag', '<a>\n  x\n\n  </a>\nafter', '<a>\n  x\n  </a>\nafter'],
-    ['keeps a blank line before an opening tag', 'x\n\n<rules>', 'x\n\n<rules>'],
-    ['keeps a blank line before a tag line with more text', 'x\n\n</a> tail', 'x\n\n</a> tail'],
-    ['trims table cell padding', '| a  |  b |\n| --- | :-: |\n|  1 | 2  |', '|a|b|\n|---|:-:|\n|1|2|'],
-    ['keeps escaped pipes inside a cell', '| a \\| b | c |', '|a \\| b|c|'],
-    ['keeps the indentation of a table row', 'x\n  | a | b |', 'x\n  |a|b|'],
-    ['leaves a row without a closing pipe', '| a | b', '| a | b'],
-    ['trims the whole text', '\n\n  a  \n\n', 'a'],
-    [
-      'leaves backtick code blocks byte for byte',
-      'x\n```js\ncode  \n\n\n\n| a |  b |\n\n</tag>\n```\ny  ',
-      'x\n```js\ncode  \n\n\n\n| a |  b |\n\n</tag>\n```\ny',
-    ],
-    ['leaves tilde code blocks alone', '~~~\na  \n\n\nb\n~~~\n\n\nz', '~~~\na  \n\n\nb\n~~~\nz'],
-    ['needs a long enough closing fence', '````\na\n```\n\n\nb\n````\n\n\nc', '````\na\n```\n\n\nb\n````\nc'],
-    ['treats an unclosed fence as running to the end', 'a\n```\nb  \n\n\nc  ', 'a\n```\nb  \n\n\nc'],
-    ['does not take inline code for a fence', '```x```  \n\n\nb', '```x```\nb'],
-    ['formats again after a closed fence', '```\nk\n```\n| a |  b |  \n\n\n</x>', '```\nk\n```\n|a|b|\n</x>'],
-  ];
-  for (const [label, input, expected] of cases) {
-    it(label, () => assert.equal(formatPromptText(input), expected));
   }
 });
 
@@ -267,7 +234,7 @@ describe('invokeSkill (SKILLS.md §7)', () => {
         '</rules>',
         '|a|b|',
         '```',
-        'keep  ',
+        'keep',
         '',
         '',
         '```',
@@ -281,6 +248,31 @@ describe('invokeSkill (SKILLS.md §7)', () => {
     );
     // lineCount counts the body as read, before the formatting pass.
     assert.equal(result.details.lineCount, 15);
+  });
+
+  it('takes the CR of every line of a CRLF body, inside a fence too', async () => {
+    const skill = await withSkillFile('crlf-fence', 'Intro  \r\n```\r\ncode  \r\n\r\n\r\n```\r\n| a |  b |\r\n');
+    const result = handled(await invokeSkill('/skill:crlf-fence', [skill], musepi));
+    assert.equal(
+      result.message,
+      [
+        '[IMPORTANT: User invoked the "crlf-fence" skill; follow its instructions. Full skill below.]',
+        '',
+        'Intro',
+        '```',
+        'code',
+        '',
+        '',
+        '```',
+        '|a|b|',
+        '',
+        '---',
+        '',
+        `[Skill directory: ${skill.baseDir}]`,
+        HINT,
+      ].join('\n'),
+    );
+    assert.equal(result.details.lineCount, 7);
   });
 
   it('does not strip a CRLF file', async () => {

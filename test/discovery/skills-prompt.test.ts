@@ -17,6 +17,13 @@ function skill(name: string, description: string, hide = false): Skill {
   };
 }
 
+const XCSH_INTRO = [
+  '# Skills',
+  'Specialized knowledge packs loaded for this session. Relative paths in skill files resolve against the skill directory.',
+  '',
+  'You **MUST** use the following skills, to save you time, when working in their domain:',
+].join('\n');
+
 const SKILLS = [skill('git-helper', 'Git ops'), skill('pdf', 'PDF tools'), skill('secret', 'Hidden one', true)];
 const READ = ['read', 'bash'];
 
@@ -60,11 +67,30 @@ describe('renderSkillsPrompt (SKILLS.md §8)', () => {
     );
   });
 
-  it('renders the xcsh block for every skill, hide ignored', () => {
+  it('renders the xcsh block for every skill, hide ignored, no blank line between entries', () => {
     assert.equal(
       renderSkillsPrompt([...SKILLS, skill('bare', '')], { tools: ['read'], profile: 'xcsh', format: 'markdown' }),
-      '# Skills\n\n## git-helper\nGit ops\n\n## pdf\nPDF tools\n\n## secret\nHidden one\n\n## bare',
+      `${XCSH_INTRO}\n## git-helper\nGit ops\n## pdf\nPDF tools\n## secret\nHidden one\n## bare`,
     );
+  });
+
+  describe('xcsh: the tidy pass runs over the block', () => {
+    const xcshOf = (skills: Skill[]) =>
+      renderSkillsPrompt(skills, { tools: ['read'], profile: 'xcsh', format: 'markdown' });
+    const cases: Array<[string, string, string]> = [
+      ['a table-shaped description loses its padding', '| a |  b |', '|a|b|'],
+      ['trailing spaces go', 'Ends with spaces   ', 'Ends with spaces'],
+      ['nothing is HTML-escaped', '<b>&amp;</b> `t`', '<b>&amp;</b> `t`'],
+      ['a separator-shaped description is rebuilt', '|-|:-:|', '|---|:---:|'],
+    ];
+    for (const [label, description, line] of cases) {
+      it(label, () => {
+        assert.equal(xcshOf([skill('one', description)]), `${XCSH_INTRO}\n## one\n${line}`);
+      });
+    }
+    it('keeps the single blank line an empty description leaves between two entries', () => {
+      assert.equal(xcshOf([skill('a', ''), skill('b', 'd')]), `${XCSH_INTRO}\n## a\n\n## b\nd`);
+    });
   });
 
   it('renders the Agent Skills XML form with everything escaped', () => {
@@ -151,7 +177,7 @@ describe('renderSkillsPrompt keeps its structure against hostile names and descr
   it('prints ordinary values, odd characters included, byte for byte', () => {
     const odd = skill('a<b> & "c"', 'Use when: <div> tags, `code`, C:\\path, 100% and ~~x~~ \t tabs  ');
     assert.equal(musepi([odd]), [...HEAD, `- ${odd.name}: ${odd.description}`, '</skills>'].join('\n'));
-    assert.equal(xcsh([odd]), `# Skills\n\n## ${odd.name}\n${odd.description}`);
+    assert.equal(xcsh([odd]), `${XCSH_INTRO}\n## ${odd.name}\n${odd.description.trimEnd()}`);
   });
 
   const cases: Array<{ label: string; name: string; description: string; line: string }> = [
@@ -191,7 +217,7 @@ describe('renderSkillsPrompt keeps its structure against hostile names and descr
   it('xcsh: one heading line and one description line per skill', () => {
     assert.equal(
       xcsh([skill('a\n## b', 'd1\n\n## fake\nmore\n'), skill('ok', '')]),
-      '# Skills\n\n## a ## b\nd1 ## fake more\n\n## ok',
+      `${XCSH_INTRO}\n## a ## b\nd1 ## fake more\n## ok`,
     );
   });
 

@@ -265,6 +265,54 @@ describe('MCP over Streamable HTTP: methods', () => {
     });
   });
 
+  it('gives the tidied text of POST /invocations and the xcsh block of GET /prompt, from the same renderers', async (t) => {
+    const messy = '---\nname: messy\ndescription: d\n---\n\n```\nkeep   \n\n\n```\n| a |  b |\n|-|:-:|\n\n\nend\n';
+    const s = await startServer(t, { tree: { 'work/.musepi/skills/messy/SKILL.md': messy } });
+    const { client } = await open(t, s);
+    const invocation = (await (
+      await fetch(`${s.base}/invocations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ text: '/skill:messy' }),
+      })
+    ).json()) as { message: string };
+    assert.match(invocation.message, /\n```\nkeep\n\n\n```\n\|a\|b\|\n\|---\|:---:\|\nend\n/);
+    const prompt = await client.getPrompt({ name: 'skill:messy' });
+    assert.deepEqual(prompt.messages, [{ role: 'user', content: { type: 'text', text: invocation.message } }]);
+    const loaded = await client.callTool({ name: 'load_skill', arguments: { name: 'messy' } });
+    assert.deepEqual((loaded.content as Array<{ text: string }>)[0], { type: 'text', text: invocation.message });
+
+    const xcsh = await startServer(t, {
+      settings: { profile: 'xcsh' },
+      tree: {
+        'work/.xcsh/skills/table/SKILL.md': SK({ description: "'| a |  b |'" }),
+        'work/.xcsh/skills/table/sub/x.md': 'x',
+      },
+    });
+    const other = await open(t, xcsh);
+    const block = await (await fetch(`${xcsh.base}/prompt`)).text();
+    assert.equal(
+      block,
+      [
+        '# Skills',
+        'Specialized knowledge packs loaded for this session. Relative paths in skill files resolve against the skill directory.',
+        '',
+        'You **MUST** use the following skills, to save you time, when working in their domain:',
+        '## table',
+        '|a|b|',
+      ].join('\n'),
+    );
+    assert.equal(other.client.getInstructions(), block);
+    const directory = await other.client.callTool({
+      name: 'read_skill_file',
+      arguments: { name: 'table', path: 'sub' },
+    });
+    assert.deepEqual(directory, {
+      isError: true,
+      content: [{ type: 'text', text: `File not found: ${xcsh.cwd}/.xcsh/skills/table/sub` }],
+    });
+  });
+
   it('paths=url: an agent loads a skill, follows a relative reference through the URI it was given, and reads it', async (t) => {
     const s = await startServer(t, { tree: TREE });
     const { client } = await open(t, s, '?paths=url');

@@ -20,8 +20,19 @@ describe('GET /context-files', () => {
     assert.deepEqual(body, {
       files: [
         { path: `${cwd}/AGENTS.md`, content: 'app rules\n', level: 'project', depth: 0 },
+        // An empty AGENTS.md is listed like any other (docs/discovery.md §9).
+        { path: `${s.cwd}/pkg/AGENTS.md`, content: '', level: 'project', depth: 1 },
         { path: `${s.cwd}/AGENTS.md`, content: 'repo rules\n', level: 'project', depth: 2 },
       ],
+      diagnostics: [],
+    });
+    const xcsh = await startServer(t, {
+      settings: { profile: 'xcsh' },
+      tree: { 'work/AGENTS.md': '', 'work/sub/.keep': '' },
+    });
+    const fromSub = await getJson(`${xcsh.base}/context-files?cwd=${encodeURIComponent(`${xcsh.cwd}/sub`)}`);
+    assert.deepEqual(fromSub.body, {
+      files: [{ path: `${xcsh.cwd}/AGENTS.md`, content: '', level: 'project', depth: 1 }],
       diagnostics: [],
     });
     const root = await getJson(`${s.base}/context-files`);

@@ -41,6 +41,68 @@ describe('POST /invocations', () => {
     assert.deepEqual(bare.body.details, { name: 'pdf', path: `${base}/SKILL.md`, lineCount: 1 });
   });
 
+  it('runs the tidy pass over the whole message, fences included for trailing white space', async (t) => {
+    const body = [
+      '---',
+      'name: tidy',
+      'description: d',
+      '---',
+      '',
+      '```sh  ',
+      'echo hi   ',
+      '',
+      '',
+      '~~~',
+      '| x |  y |',
+      '|-|:-:|',
+      '',
+      '',
+      'z',
+      '',
+      '</a_b>',
+      '</B>',
+      '',
+      '</h1>',
+      '',
+    ].join('\r\n');
+    const s = await startServer(t, { tree: { 'work/.musepi/skills/tidy/SKILL.md': body } });
+    const dir = `${s.cwd}/.musepi/skills/tidy`;
+    const answer = await invoke(s.base, { text: '/skill:tidy go' });
+    assert.equal(answer.status, 200);
+    // A CRLF file keeps its frontmatter in the body; every CR goes, inside the fence too.
+    assert.equal(
+      answer.body.message,
+      [
+        '[IMPORTANT: User invoked the "tidy" skill; follow its instructions. Full skill below.]',
+        '',
+        '---',
+        'name: tidy',
+        'description: d',
+        '---',
+        '',
+        '```sh',
+        'echo hi',
+        '',
+        '',
+        '~~~',
+        '|x|y|',
+        '|---|:---:|',
+        'z',
+        '</a_b>',
+        '</B>',
+        '',
+        '</h1>',
+        '',
+        '---',
+        '',
+        `[Skill directory: ${dir}]`,
+        'Resolve relative paths in this skill (e.g. `scripts/foo.js`, `templates/config.yaml`) against this absolute directory; read referenced assets and templates; run scripts with the terminal tool when skill instructions call for it.',
+        'User: go',
+      ].join('\n'),
+    );
+    assert.equal(answer.body.details.lineCount, 20);
+  });
+
   for (const text of ['/compact /skill:pdf', '!echo /skill:pdf', 'https://example.com/skill:pdf', '/skill:nope']) {
     it(`does not handle ${JSON.stringify(text)}`, async (t) => {
       const s = await startServer(t, { tree: TREE });

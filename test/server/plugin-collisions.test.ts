@@ -107,6 +107,6 @@ describe('plugin candidates in collisions', () => {
     assert.equal(fmt.body.candidates[0].outcome, 'skipped');
     assert.equal(fmt.body.candidates[0].source.plugin, 'kit');
     assert.equal(fmt.body.candidates[0].filePath, `${s.root}/kit/skills/fmt/SKILL.md`);
-    assert.equal(fmt.body.candidates[0].reason, 'name "format" does not match its directory');
+    assert.equal(fmt.body.candidates[0].reason, '"name" "format" does not match directory "fmt"');
   });
 });

@@ -15,6 +15,38 @@ async function text(url: string): Promise<{ status: number; type: string | null;
 }
 
 describe('GET /prompt', () => {
+  it('answers the xcsh block: intro lines, no blank line between entries, the tidy pass over it', async (t) => {
+    const s = await startServer(t, {
+      settings: { profile: 'xcsh' },
+      tree: {
+        'work/.xcsh/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }),
+        'work/.xcsh/skills/quiet/SKILL.md': SK({ description: 'Hidden', hide: true }),
+        'work/.xcsh/skills/table/SKILL.md': SK({ description: "'| a |  b |'" }),
+        'work/.xcsh/skills/tags/SKILL.md': SK({ description: "'<b>&amp;</b> `t`'" }),
+      },
+    });
+    const answer = await text(`${s.base}/prompt`);
+    assert.equal(answer.status, 200);
+    assert.equal(
+      answer.body,
+      [
+        '# Skills',
+        'Specialized knowledge packs loaded for this session. Relative paths in skill files resolve against the skill directory.',
+        '',
+        'You **MUST** use the following skills, to save you time, when working in their domain:',
+        '## pdf',
+        'PDF tools',
+        '## quiet',
+        'Hidden',
+        '## table',
+        '|a|b|',
+        '## tags',
+        '<b>&amp;</b> `t`',
+      ].join('\n'),
+    );
+    assert.equal((await text(`${s.base}/prompt?tools=bash`)).body, '');
+  });
+
   it('answers the MusePi block for the default tools (read), hidden skills left out', async (t) => {
     const s = await startServer(t, { tree: TREE });
     const answer = await text(`${s.base}/prompt`);

@@ -218,6 +218,49 @@ describe('GET /skill/{name}', () => {
     );
   });
 
+  it('xcsh: a directory or a path through a file is 404 FileNotFound; .. refused only when it climbs out', async (t) => {
+    const s = await startServer(t, {
+      settings: { profile: 'xcsh' },
+      tree: {
+        'work/.xcsh/skills/kit/SKILL.md': SK({ name: 'kit', description: 'd' }),
+        'work/.xcsh/skills/kit/ref.md': '# ref\n',
+        'work/.xcsh/skills/kit/sub/x.md': 'x',
+        'work/.xcsh/skills/kit/empty': { dir: true as const },
+      },
+    });
+    const kit = `${s.cwd}/.xcsh/skills/kit`;
+    const notFound: Array<[string, string]> = [
+      ['sub', 'sub'],
+      ['sub/', 'sub/'],
+      ['empty', 'empty'],
+      ['SKILL.md/x', 'SKILL.md/x'],
+      ['ref.md/a/b.md', 'ref.md/a/b.md'],
+      ['sub/x.md%2F', 'sub/x.md/'],
+      ['sub%5C..%5Cref.md', 'sub\\..\\ref.md'],
+    ];
+    for (const [path, shown] of notFound) {
+      const answer = await raw(s, `/skill/kit/${path}`);
+      assert.equal(answer.status, 404, path);
+      assert.deepEqual(
+        JSON.parse(answer.body),
+        errorOf(404, 'FileNotFound', 'Not Found', `File not found: ${kit}/${shown}`),
+        path,
+      );
+    }
+    for (const path of ['sub/..%2Fref.md', 'sub%2F%2E%2E%2Fref.md']) {
+      const answer = await raw(s, `/skill/kit/${path}`);
+      assert.equal(answer.status, 200, path);
+      assert.equal(answer.body, '# ref\n');
+      assert.equal(answer.headers['x-skill-source-path'], `${kit}/ref.md`);
+    }
+    const out = await raw(s, '/skill/kit/sub%2F..%2F..%2Fref.md');
+    assert.equal(out.status, 400);
+    assert.deepEqual(
+      JSON.parse(out.body),
+      errorOf(400, 'InvalidPath', 'Bad Request', 'Path traversal (..) is not allowed in skill:// URLs'),
+    );
+  });
+
   it('refuses a symlink out of the skill with 403 PathEscapesSkill, and follows it in follow mode', async (t) => {
     const s = await startServer(t, { tree: TREE });
     const contained = await getJson(`${s.base}/skill/pdf/leak.txt`);

@@ -55,6 +55,9 @@ export async function diagnoseWorkspace(input: DiagnoseInput): Promise<Workspace
   // The plugin providers' directories come from their registries, exactly as discovery places them (§4a).
   for (const plan of planProviders(ws, await planPluginProviders(ws))) {
     for (const dir of plan.dirs) {
+      // A rejected Agent Plugins root is placed only to report its rejection with discovery's warnings; nothing in
+      // it is read.
+      if (dir.agentPlugin?.rejection !== undefined) continue;
       const scanned: ScannedDir = {
         path: dir.path,
         ...(dir.plugin === undefined ? {} : { plugin: dir.plugin }),

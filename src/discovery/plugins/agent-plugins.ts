@@ -1,9 +1,11 @@
-// Scanning one Agent Plugins root (SKILLS.md §4a): `<root>/skills/<dir>/SKILL.md`, names sorted, each SKILL.md
-// resolving (realpath) inside the root's realpath, its frontmatter read strictly. A skill that fails any rule is
-// skipped with a warning naming the rule; `filePath` is the realpath, so nothing served later leads elsewhere.
+// Scanning one Agent Plugins root (docs/plugins.md, "Agent Plugins"): `<root>/skills/<dir>/SKILL.md`, names sorted,
+// each SKILL.md resolving (realpath) inside the root's realpath, its frontmatter read strictly. A skill that fails any
+// rule is skipped with a warning naming the rule; `filePath` is the realpath, so nothing served later leads elsewhere.
+// The root's own warnings (its manifest's, or its rejection) come first, so that each plugin's warnings stay together
+// and plugins are reported in root order.
 
 import type { Dirent } from 'node:fs';
-import { readdir, realpath } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { readTextFile } from '../read-text-file.js';
 import type { Level, Skill } from '../types.js';
@@ -21,22 +23,31 @@ export interface AgentPluginDir {
   /** realpath of the plugin root: every skill file must resolve inside it. */
   realRoot: string;
   manifestName: string;
+  /** The manifest's warnings, without the `<manifest name>: ` prefix. */
+  warnings?: readonly string[];
+  /** A rejected root: this whole warning, and nothing is read. */
+  rejection?: string;
 }
 
 export async function scanAgentPluginDir(dir: AgentPluginDir): Promise<{ skills: Skill[]; warnings: string[] }> {
+  if (dir.rejection !== undefined) return { skills: [], warnings: [`${TAG} ${dir.rejection}`] };
+  const warnings = (dir.warnings ?? []).map((warning) => `${TAG} ${dir.manifestName}: ${warning}`);
+  const folder = await skillsFolderProblem(dir);
+  if (folder === null) return { skills: [], warnings };
+  if (folder !== undefined) return { skills: [], warnings: [...warnings, `${TAG} ${dir.manifestName}: ${folder}`] };
   let entries: Dirent[];
   try {
     entries = await readdir(dir.path, { withFileTypes: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { skills: [], warnings: [] };
-    return { skills: [], warnings: [`${TAG} Failed to read skills directory: ${dir.path} (${String(error)})`] };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { skills: [], warnings };
+    warnings.push(`${TAG} Failed to read skills directory: ${dir.path} (${String(error)})`);
+    return { skills: [], warnings };
   }
   const names = entries
     .filter((entry) => !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink()))
     .map((entry) => entry.name)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const skills: Skill[] = [];
-  const warnings: string[] = [];
   for (const name of names) {
     const outcome = await loadAgentSkill(dir, name);
     if (outcome === undefined) continue;
@@ -44,6 +55,19 @@ export async function scanAgentPluginDir(dir: AgentPluginDir): Promise<{ skills:
     else skills.push(outcome);
   }
   return { skills, warnings };
+}
+
+/**
+ * Why `skills/` cannot be scanned: it resolves outside the root, or to something that is not a directory. `null`:
+ * there is none (silently nothing); undefined: scan it.
+ */
+async function skillsFolderProblem(dir: AgentPluginDir): Promise<string | null | undefined> {
+  const real = await realpath(dir.path).catch(() => undefined);
+  if (real === undefined) return null;
+  if (!isInside(dir.realRoot, real)) return 'skills/ resolves outside the plugin root';
+  const info = await stat(real).catch(() => undefined);
+  if (info === undefined) return null;
+  return info.isDirectory() ? undefined : 'skills/ does not resolve to a directory';
 }
 
 /** The skill, the reason it is skipped, or undefined when there is no SKILL.md at all (not a skill, silently). */
@@ -56,12 +80,11 @@ async function loadAgentSkill(dir: AgentPluginDir, name: string): Promise<Skill 
   try {
     read = await readTextFile(real);
   } catch {
-    return undefined;
+    return 'failed to read SKILL.md';
   }
   if (read.status === 'missing') return undefined;
   if (read.status === 'not-a-file') return 'SKILL.md is not a regular file';
   if (read.status === 'too-large') return 'SKILL.md is too large';
-  if (read.text === '') return undefined;
   const parsed = readStrictFrontmatter(read.text, name);
   if (!parsed.ok) return parsed.reason;
   return {

@@ -88,7 +88,8 @@ async function pickAgentPlugins(
   const read = await Promise.all(
     candidates.map(async (root) => {
       const realRoot = await realpath(root.path).catch(() => undefined);
-      return realRoot === undefined ? undefined : { realRoot, verdict: await classifyPluginRoot(root.path, inputs) };
+      if (realRoot === undefined) return undefined;
+      return { realRoot, verdict: await classifyPluginRoot(root.path, realRoot, inputs) };
     }),
   );
   for (const [index, root] of candidates.entries()) {
@@ -101,16 +102,21 @@ async function pickAgentPlugins(
     taken.add(root.path);
     if (known !== undefined) continue;
     verdicts.set(realRoot, verdict);
+    // A rejected root is a directory of its own that only reports the rejection: each plugin's warnings are given
+    // with its scan, so they come in root order, a plugin's manifest warnings just before its skills'.
     if (verdict.kind === 'rejected') {
-      plan.warnings.push(`[agent-plugins] ${verdict.warning}`);
+      plan.dirs.push({
+        path: join(root.path, 'skills'),
+        level: root.level,
+        agentPlugin: { realRoot, manifestName: '', rejection: verdict.warning },
+      });
       continue;
     }
-    for (const warning of verdict.warnings) plan.warnings.push(`[agent-plugins] ${warning}`);
     plan.dirs.push({
       path: join(root.path, 'skills'),
       level: root.level,
       plugin: verdict.manifestName,
-      agentPlugin: { realRoot, manifestName: verdict.manifestName },
+      agentPlugin: { realRoot, manifestName: verdict.manifestName, warnings: verdict.warnings },
     });
   }
   return taken;
