@@ -17,6 +17,7 @@ import type { EventListener } from '../index/event-log.js';
 import type { WorkspaceSnapshot } from '../index/snapshot.js';
 import type { IndexLogger, WorkspaceIndex } from '../index/workspace-index.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
+import type { SubscriptionBudget } from './change-notifications.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 
 /** The daemon's parts an MCP server reads; shared by every session. */
@@ -32,6 +33,8 @@ export interface McpDependencies {
   pageSize?: number;
   /** Server version reported in `initialize`. */
   version: string;
+  /** The subscriptions all sessions may hold together (default: a budget of this session's own). */
+  subscriptions?: SubscriptionBudget;
 }
 
 export interface McpSessionOptions {
@@ -137,8 +140,10 @@ export class McpSession {
   private attach(workspace: WorkspaceIndex): void {
     if (this.closed || this.attached?.workspace === workspace) return;
     this.attached?.unsubscribe();
-    // An open subscription also keeps the workspace from being closed as idle while the session lives.
-    const stopEvents = workspace.events.subscribe((event) => {
+    // Observed, not subscribed: a session does not keep its workspace open (docs/mcp.md "Session bounds"). Sessions
+    // on 31 distinct `?cwd=` used to hold every workspace slot, and each new `?cwd=` answered 400. A workspace closed
+    // as idle is reopened by the session's next request (`view`).
+    const stopEvents = workspace.events.observe((event) => {
       for (const listener of [...this.listeners]) listener(event);
     });
     const stopClose = workspace.onClose(() => {
