@@ -242,13 +242,24 @@ describe('MCP session bounds (Streamable HTTP)', () => {
     });
   });
 
-  it('reads server.mcp.maxSessions from the settings in force', async (t) => {
-    const s = await startServer(t, { tree: TREE, settings: { server: { mcp: { maxSessions: 1 } } } });
+  it('reads server.mcp.maxSessions and idleTimeoutS from the settings in force', async (t) => {
+    let clock = 0;
+    const s = await startServer(t, {
+      tree: TREE,
+      settings: { server: { mcp: { maxSessions: 1, idleTimeoutS: 5 } } },
+      app: { mcp: { now: () => clock, sweepIntervalMs: 3_600_000 } },
+    });
     const client = await connectHttp(`${s.base}/mcp`);
     t.after(() => client.close());
     await waitUntil('the GET stream of the client', () => s.app.mcpSessions.busy === 1);
     const refused = await postInitialize(s.port, [`Host: 127.0.0.1:${s.port}`]);
     assert.equal(refused.status, 503);
     assert.equal(JSON.parse(refused.body).error.message, FULL_TABLE(1));
+    clock += 4999;
+    s.app.mcpSessions.sweep();
+    assert.equal(s.app.mcpSessionCount(), 1);
+    clock += 1;
+    s.app.mcpSessions.sweep();
+    assert.equal(s.app.mcpSessionCount(), 0);
   });
 });
