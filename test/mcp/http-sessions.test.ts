@@ -115,6 +115,7 @@ describe('MCP over Streamable HTTP: notifications and sessions', () => {
     assert.equal(refused.status, 406);
     assert.equal(s.app.mcpSessionCount(), 0);
     assert.equal(s.registry.defaultWorkspace.events.subscriberCount, 0);
+    assert.equal(s.registry.defaultWorkspace.events.observerCount, 0);
   });
 
   it('caps sessions and expires idle ones', async (t) => {
