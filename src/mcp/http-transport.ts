@@ -38,6 +38,8 @@ export interface McpHttpOptions {
   /** The clock of the idle timeout (default `Date.now`), and how often idle sessions are looked for. */
   now?: () => number;
   sweepIntervalMs?: number;
+  /** How long a client gets to answer `roots/list` (default 10 s). */
+  rootsTimeoutMs?: number;
   pageSize?: number;
   /** How long a request waits for a workspace's first index (the app's `readyWaitMs`). */
   readyWaitMs: number;
@@ -80,6 +82,7 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
     pageSize: options.pageSize,
     version: serverVersion(),
     subscriptions,
+    rootsTimeoutMs: options.rootsTimeoutMs,
   });
 
   /** Ends a session the table no longer lists: its server first (subscriptions, watches), then its transport. */

@@ -35,6 +35,8 @@ export interface McpDependencies {
   version: string;
   /** The subscriptions all sessions may hold together (default: a budget of this session's own). */
   subscriptions?: SubscriptionBudget;
+  /** How long the client gets to answer `roots/list` (default 10 s). */
+  rootsTimeoutMs?: number;
 }
 
 export interface McpSessionOptions {
@@ -163,7 +165,9 @@ export class McpSession {
     try {
       const answer = (await Promise.race([
         ask({ method: 'roots/list' }, ListRootsResultSchema),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('no answer')), ROOTS_TIMEOUT_MS).unref()),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('no answer')), this.deps.rootsTimeoutMs ?? ROOTS_TIMEOUT_MS).unref(),
+        ),
       ])) as { roots: Array<{ uri: string }> };
       roots = answer.roots;
     } catch (error) {
