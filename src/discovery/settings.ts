@@ -2,7 +2,15 @@
 // Unknown keys are an error naming the key: a typo in a toggle must not silently re-enable a source.
 
 import { SkillsdError } from './errors.js';
-import type { LocalPeers, Profile, ServerSettings, Settings, SkillsSettings, SymlinkMode } from './types.js';
+import type {
+  LocalPeers,
+  McpServerSettings,
+  Profile,
+  ServerSettings,
+  Settings,
+  SkillsSettings,
+  SymlinkMode,
+} from './types.js';
 
 const PROFILES: readonly Profile[] = ['musepi', 'omp', 'xcsh'];
 const SYMLINK_MODES: readonly SymlinkMode[] = ['contain', 'follow'];
@@ -125,11 +133,36 @@ function parseServer(input: Record<string, unknown>, base: ServerSettings): Serv
         throw invalid(`"${path}" must be an integer from 50 to 3600000, got ${describe(value)}`);
       }
       out.pollIntervalMs = value;
+    } else if (key === 'mcp') {
+      out.mcp = parseMcpServer(expectObject(value, path), out.mcp ?? {});
     } else {
       throw invalid(`unknown setting "${path}"`);
     }
   }
   return out;
+}
+
+/** `server.mcp`: the session bounds of the MCP face (docs/mcp.md "Session bounds"). */
+function parseMcpServer(input: Record<string, unknown>, base: McpServerSettings): McpServerSettings {
+  const out: McpServerSettings = { ...base };
+  for (const [key, value] of Object.entries(input)) {
+    const path = `server.mcp.${key}`;
+    if (key === 'maxSessions') {
+      out.maxSessions = expectInteger(value, path, 1, 100_000);
+    } else if (key === 'idleTimeoutS') {
+      out.idleTimeoutS = expectInteger(value, path, 1, 86_400);
+    } else {
+      throw invalid(`unknown setting "${path}"`);
+    }
+  }
+  return out;
+}
+
+function expectInteger(value: unknown, path: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw invalid(`"${path}" must be an integer from ${min} to ${max}, got ${describe(value)}`);
+  }
+  return value;
 }
 
 /** An absolute http(s) URL without query or fragment; kept without its trailing slashes. */

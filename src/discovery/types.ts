@@ -133,6 +133,15 @@ export interface ServerSettings {
   watchMode?: 'events' | 'poll';
   /** Poll period of `watchMode: poll`, in milliseconds (default 1000). */
   pollIntervalMs?: number;
+  /** Bounds of the MCP face's sessions over Streamable HTTP (docs/mcp.md "Session bounds"). */
+  mcp?: McpServerSettings;
+}
+
+export interface McpServerSettings {
+  /** Live sessions at once (default 64). */
+  maxSessions?: number;
+  /** Seconds without a request after which a session ends (default 600). */
+  idleTimeoutS?: number;
 }
 
 export type LocalPeers = 'same-user' | 'any';

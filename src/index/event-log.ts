@@ -71,6 +71,8 @@ export class EventLog {
   readonly capacity: number;
   private readonly events: IndexEvent[] = [];
   private readonly listeners = new Set<EventListener>();
+  /** Listeners that do not hold the workspace open (an MCP session's; docs/mcp.md "Session bounds"). */
+  private readonly observers = new Set<EventListener>();
   /** The id of the position before the oldest event held: resuming from it replays everything held. */
   private baseId: number;
   private started = false;
@@ -135,8 +137,26 @@ export class EventLog {
     };
   }
 
+  /**
+   * Adds a listener that is not counted in `subscriberCount`, so the workspace stays free to be closed as idle (an
+   * MCP session names a workspace without keeping it open); the returned function removes it.
+   */
+  observe(listener: EventListener): () => void {
+    const wrapped: EventListener = (event) => listener(event);
+    this.observers.add(wrapped);
+    return () => {
+      this.observers.delete(wrapped);
+    };
+  }
+
+  /** Listeners that hold the workspace open (event streams). */
   get subscriberCount(): number {
     return this.listeners.size;
+  }
+
+  /** Listeners added with `observe`. */
+  get observerCount(): number {
+    return this.observers.size;
   }
 
   get size(): number {
@@ -149,7 +169,7 @@ export class EventLog {
       const dropped = this.events.shift();
       if (dropped !== undefined) this.baseId = dropped.id;
     }
-    for (const listener of [...this.listeners]) listener(event);
+    for (const listener of [...this.listeners, ...this.observers]) listener(event);
     return event;
   }
 }

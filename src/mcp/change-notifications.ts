@@ -21,6 +21,35 @@ import { parseSkillUri } from './skill-uri.js';
 
 /** Most subscriptions one session holds: each costs a directory watch. */
 export const MAX_SUBSCRIPTIONS_PER_SESSION = 256;
+/** Most subscriptions of all sessions together: 64 sessions × 256 could otherwise hold 16,384 inotify watches. */
+export const MAX_SUBSCRIPTIONS = 4096;
+
+/** The subscriptions every session of a daemon may hold, shared (docs/mcp.md "Session bounds"). */
+export class SubscriptionBudget {
+  readonly max: number;
+  readonly perSession: number;
+  private used = 0;
+
+  constructor(max = MAX_SUBSCRIPTIONS, perSession = MAX_SUBSCRIPTIONS_PER_SESSION) {
+    this.max = max;
+    this.perSession = perSession;
+  }
+
+  get inUse(): number {
+    return this.used;
+  }
+
+  /** Takes one subscription's place; false when all are taken. */
+  take(): boolean {
+    if (this.used >= this.max) return false;
+    this.used += 1;
+    return true;
+  }
+
+  give(): void {
+    this.used = Math.max(0, this.used - 1);
+  }
+}
 
 interface Subscription {
   state: string;
@@ -33,12 +62,16 @@ export class ChangeNotifier {
   private readonly server: Server;
   private readonly session: McpSession;
   private readonly subscriptions = new Map<string, Subscription>();
+  /** URIs being subscribed (resolved, not yet watched): they count against the caps. */
+  private readonly pending = new Set<string>();
+  private readonly budget: SubscriptionBudget;
   private stopEvents: (() => void) | undefined;
   private closed = false;
 
   constructor(server: Server, session: McpSession) {
     this.server = server;
     this.session = session;
+    this.budget = session.deps.subscriptions ?? new SubscriptionBudget();
   }
 
   start(): void {
@@ -53,20 +86,37 @@ export class ChangeNotifier {
   }
 
   async subscribe(uri: string, snapshot: WorkspaceSnapshot): Promise<void> {
-    const existing = this.subscriptions.get(uri);
-    if (existing !== undefined) return;
-    if (this.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SESSION) {
-      throw invalidParams(`Too many subscriptions (${MAX_SUBSCRIPTIONS_PER_SESSION}) in this session`);
-    }
+    if (this.subscriptions.has(uri) || this.pending.has(uri)) return;
     const { name, rawRelative } = parseSkillUri(uri);
-    // Only what resources/read would answer can be subscribed: the same guards, the same errors.
-    const resource = await resolveSkillResource(
-      this.session.skills(snapshot),
-      name,
-      rawRelative,
-      this.session.resolveOptions(snapshot),
-    );
-    if (resource.kind !== 'file') throw invalidParams(`${uri} is a directory, not a file resource`);
+    // Both caps are checked and the place taken before anything is awaited: concurrent subscribes cannot pass them.
+    const perSession = this.budget.perSession;
+    if (this.subscriptions.size + this.pending.size >= perSession) {
+      throw invalidParams(`Too many subscriptions (${perSession}) in this session`);
+    }
+    if (!this.budget.take()) {
+      throw invalidParams(`Too many subscriptions (${this.budget.max}) in all sessions of this daemon`);
+    }
+    this.pending.add(uri);
+    let resource: Awaited<ReturnType<typeof resolveSkillResource>>;
+    try {
+      // Only what resources/read would answer can be subscribed: the same guards, the same errors.
+      resource = await resolveSkillResource(
+        this.session.skills(snapshot),
+        name,
+        rawRelative,
+        this.session.resolveOptions(snapshot),
+      );
+      if (resource.kind !== 'file') throw invalidParams(`${uri} is a directory, not a file resource`);
+    } catch (error) {
+      this.budget.give();
+      throw error;
+    } finally {
+      this.pending.delete(uri);
+    }
+    if (this.closed) {
+      this.budget.give();
+      return;
+    }
     const subscription: Subscription = {
       state: identityOf(resource),
       watcher: undefined,
@@ -89,6 +139,7 @@ export class ChangeNotifier {
     if (subscription === undefined) return;
     subscription.watcher?.close();
     this.subscriptions.delete(uri);
+    this.budget.give();
   }
 
   get subscriptionCount(): number {

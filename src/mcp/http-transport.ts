@@ -3,8 +3,9 @@
 // token, and whatever guard is added later) has run before the SDK's transport sees the request. The handler then
 // hands Node's own request and response, with the body Fastify parsed, to the SDK's StreamableHTTPServerTransport.
 //
-// Sessions are stateful (`Mcp-Session-Id`): at most `maxSessions` live at once (one more initialize is refused with
-// 503), and one with no request and no open stream for `idleTimeoutMs` is closed. Both are documented in docs/mcp.md.
+// Sessions are stateful (`Mcp-Session-Id`) and bounded (docs/mcp.md "Session bounds", session-table.ts): a slot is
+// reserved before anything is awaited, a full table ends its least recently used idle session to make room, an idle
+// session expires (an open GET stream is not activity), and a session does not keep its workspace open.
 
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -13,19 +14,32 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
+import type { PathsChoice } from '../discovery/skill-locations.js';
 import { defaultPathsChoice } from '../server/request-locations.js';
 import { CwdProperty, PathsProperty } from '../server/schemas/common.js';
+import { SubscriptionBudget } from './change-notifications.js';
 import { createMcpServer, type McpServerHandle } from './create-mcp-server.js';
 import { documentMcpRoute } from './http-openapi.js';
 import { type McpDependencies, McpSession } from './mcp-session.js';
 import { serverVersion } from './server-version.js';
+import { type SessionSlot, SessionTable } from './session-table.js';
 
 export const DEFAULT_MAX_MCP_SESSIONS = 64;
-export const DEFAULT_MCP_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+export const DEFAULT_MCP_IDLE_TIMEOUT_S = 600;
 
 export interface McpHttpOptions {
+  /** Overrides `server.mcp.maxSessions`. */
   maxSessions?: number;
+  /** Overrides `server.mcp.idleTimeoutS`. */
   idleTimeoutMs?: number;
+  /** Subscriptions per session and in all sessions (defaults 256 and 4,096). */
+  maxSubscriptionsPerSession?: number;
+  maxSubscriptions?: number;
+  /** The clock of the idle timeout (default `Date.now`), and how often idle sessions are looked for. */
+  now?: () => number;
+  sweepIntervalMs?: number;
+  /** How long a client gets to answer `roots/list` (default 10 s). */
+  rootsTimeoutMs?: number;
   pageSize?: number;
   /** How long a request waits for a workspace's first index (the app's `readyWaitMs`). */
   readyWaitMs: number;
@@ -34,18 +48,31 @@ export interface McpHttpOptions {
 interface LiveSession {
   transport: StreamableHTTPServerTransport;
   handle: McpServerHandle;
-  lastUsed: number;
-  /** Open GET streams: a session whose client listens is not idle. */
-  streams: number;
 }
 
 const McpQuery = Type.Object({ cwd: Type.Optional(CwdProperty), paths: Type.Optional(PathsProperty) });
 const SESSION_HEADER = 'mcp-session-id';
 
 const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) => {
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_MCP_SESSIONS;
-  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_MCP_IDLE_TIMEOUT_MS;
-  const sessions = new Map<string, LiveSession>();
+  // Read at every use: a config reload changes the bounds of the sessions opened (and swept) from then on.
+  const limits = () => {
+    const configured = app.getSettings().server.mcp;
+    return {
+      maxSessions: Math.max(1, options.maxSessions ?? configured?.maxSessions ?? DEFAULT_MAX_MCP_SESSIONS),
+      idleTimeoutMs: options.idleTimeoutMs ?? (configured?.idleTimeoutS ?? DEFAULT_MCP_IDLE_TIMEOUT_S) * 1000,
+    };
+  };
+  const sessions = new SessionTable<LiveSession>({
+    limits,
+    end: (slot, reason) => {
+      app.log.info({ session: slot.id }, reason === 'expired' ? 'MCP session expired (idle)' : 'MCP session evicted');
+      void endSession(slot);
+    },
+    now: options.now,
+    sweepIntervalMs: options.sweepIntervalMs,
+  });
+  // One budget for every session: each subscription costs a directory watch (an inotify watch).
+  const subscriptions = new SubscriptionBudget(options.maxSubscriptions, options.maxSubscriptionsPerSession);
   const deps = (): McpDependencies => ({
     registry: app.registry,
     getSettings: app.getSettings,
@@ -54,34 +81,24 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
     logger: app.log,
     pageSize: options.pageSize,
     version: serverVersion(),
+    subscriptions,
+    rootsTimeoutMs: options.rootsTimeoutMs,
   });
 
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, live] of sessions) {
-        if (live.streams === 0 && now - live.lastUsed >= idleTimeoutMs) {
-          app.log.info({ session: id }, 'MCP session expired (idle)');
-          void closeSession(id);
-        }
-      }
-    },
-    Math.max(10, Math.min(idleTimeoutMs, 60_000)),
-  );
-  sweep.unref();
-
-  async function closeSession(id: string): Promise<void> {
-    const live = sessions.get(id);
+  /** Ends a session the table no longer lists: its server first (subscriptions, watches), then its transport. */
+  async function endSession(slot: SessionSlot<LiveSession>): Promise<void> {
+    const live = slot.value;
     if (live === undefined) return;
-    sessions.delete(id);
     live.handle.dispose();
     await live.transport.close().catch(() => undefined);
   }
 
   // Open GET streams would hold the server open: every session ends before the app closes.
   app.addHook('preClose', async () => {
-    clearInterval(sweep);
-    await Promise.all([...sessions.keys()].map((id) => closeSession(id)));
+    sessions.close();
+    const all = sessions.ids().map((id) => sessions.get(id)!);
+    for (const slot of all) sessions.delete(slot.id, slot);
+    await Promise.all(all.map((slot) => endSession(slot)));
   });
 
   const schema = {
@@ -105,85 +122,96 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
       if (!isInitializeRequest(request.body)) {
         return sendJsonRpcError(reply, 400, -32000, 'Bad Request: no Mcp-Session-Id header, and not an initialize');
       }
-      if (sessions.size >= maxSessions) {
+      // The slot is taken here, in the same synchronous step as the check: nothing is awaited in between.
+      const sessionId = randomUUID();
+      const slot = sessions.reserve(sessionId, reply.raw);
+      if (slot === undefined) {
         reply.header('retry-after', '60');
         return sendJsonRpcError(
           reply,
           503,
           -32000,
-          `Too many MCP sessions (${maxSessions}): end one with DELETE /mcp, or wait for an idle one to expire`,
+          `Too many MCP sessions (${limits().maxSessions}), each answering a request or holding a stream open: ` +
+            'end one with DELETE /mcp, or retry later',
         );
       }
+      return openSession(request, reply, slot, request.query);
+    }
+    const slot = sessions.get(id);
+    if (slot?.value === undefined) return sendUnknownSession(reply);
+    sessions.request(slot, reply.raw);
+    return handOver(request, reply, slot.value.transport);
+  });
+
+  /** Answers the `initialize` of a reserved slot; the slot is freed again unless the session opened. */
+  async function openSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    slot: SessionSlot<LiveSession>,
+    query: { cwd?: string; paths?: PathsChoice },
+  ): Promise<unknown> {
+    let opened = false;
+    try {
       const session = new McpSession(deps(), {
-        cwd: request.query.cwd,
-        paths: request.query.paths ?? defaultPathsChoice(request.socket.remoteAddress),
+        cwd: query.cwd,
+        paths: query.paths ?? defaultPathsChoice(request.socket.remoteAddress),
       });
       // Before the answer starts: a refused `?cwd=` or a workspace still indexing is answered as on every route.
-      await app.workspaceView(request.query.cwd);
+      await app.workspaceView(query.cwd);
       const handle = await createMcpServer(session);
       const transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
+        sessionIdGenerator: () => slot.id,
         onsessioninitialized: (sessionId) => {
-          sessions.set(sessionId, { transport, handle, lastUsed: Date.now(), streams: 0 });
-          app.log.info({ session: sessionId, cwd: request.query.cwd }, 'MCP session opened');
+          app.log.info({ session: sessionId, cwd: query.cwd }, 'MCP session opened');
         },
       });
+      slot.value = { transport, handle };
       transport.onclose = () => {
-        const sessionId = transport.sessionId;
         handle.dispose();
-        if (sessionId !== undefined && sessions.get(sessionId)?.transport === transport) {
-          sessions.delete(sessionId);
-          app.log.info({ session: sessionId }, 'MCP session closed');
-        }
+        if (sessions.delete(slot.id, slot)) app.log.info({ session: slot.id }, 'MCP session closed');
       };
+      // The daemon began closing while the session was being built (a slot in flight is never evicted).
+      if (sessions.get(slot.id) !== slot) return sendJsonRpcError(reply, 503, -32000, 'The daemon is shutting down');
       await handle.server.connect(transport);
-      try {
-        await handOver(request, reply, transport);
-      } finally {
-        // An initialize the transport refused (a malformed one) opened no session: nothing may keep listening.
-        const opened = transport.sessionId !== undefined && sessions.get(transport.sessionId)?.transport === transport;
-        if (!opened) {
-          handle.dispose();
-          await transport.close().catch(() => undefined);
-        }
+      await handOver(request, reply, transport);
+      // An initialize the transport refused (a malformed one) opened no session.
+      opened = transport.sessionId !== undefined && sessions.get(slot.id) === slot;
+    } finally {
+      if (!opened) {
+        sessions.delete(slot.id, slot);
+        await endSession(slot);
       }
-      return;
     }
-    const live = sessions.get(id);
-    if (live === undefined) return sendUnknownSession(reply);
-    live.lastUsed = Date.now();
-    return handOver(request, reply, live.transport);
-  });
+  }
 
   app.get('/mcp', getOptions, async (request, reply) => {
     const id = sessionIdOf(request);
-    const live = id === undefined ? undefined : sessions.get(id);
     if (id === undefined) return sendJsonRpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    if (live === undefined) return sendUnknownSession(reply);
-    live.lastUsed = Date.now();
-    live.streams += 1;
-    reply.raw.once('close', () => {
-      live.streams -= 1;
-      live.lastUsed = Date.now();
-    });
-    return handOver(request, reply, live.transport);
+    const slot = sessions.get(id);
+    if (slot?.value === undefined) return sendUnknownSession(reply);
+    sessions.stream(slot, reply.raw);
+    return handOver(request, reply, slot.value.transport);
   });
 
   app.delete('/mcp', deleteOptions, async (request, reply) => {
     const id = sessionIdOf(request);
     if (id === undefined) return sendJsonRpcError(reply, 400, -32000, 'Bad Request: Mcp-Session-Id header is required');
-    const live = sessions.get(id);
-    if (live === undefined) return sendUnknownSession(reply);
-    return handOver(request, reply, live.transport);
+    const slot = sessions.get(id);
+    if (slot?.value === undefined) return sendUnknownSession(reply);
+    sessions.request(slot, reply.raw);
+    return handOver(request, reply, slot.value.transport);
   });
 
   app.decorate('mcpSessionCount', () => sessions.size);
+  app.decorate('mcpSessions', sessions);
 };
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Live MCP sessions over Streamable HTTP. */
+    /** Live MCP sessions over Streamable HTTP (sessions being opened included). */
     mcpSessionCount(): number;
+    /** The session table of `/mcp`: how many live now and at most, and the idle sweep (tests call it). */
+    mcpSessions: { readonly size: number; readonly peak: number; readonly busy: number; sweep(): void };
   }
 }
 

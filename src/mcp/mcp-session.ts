@@ -17,6 +17,7 @@ import type { EventListener } from '../index/event-log.js';
 import type { WorkspaceSnapshot } from '../index/snapshot.js';
 import type { IndexLogger, WorkspaceIndex } from '../index/workspace-index.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
+import type { SubscriptionBudget } from './change-notifications.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 
 /** The daemon's parts an MCP server reads; shared by every session. */
@@ -32,6 +33,10 @@ export interface McpDependencies {
   pageSize?: number;
   /** Server version reported in `initialize`. */
   version: string;
+  /** The subscriptions all sessions may hold together (default: a budget of this session's own). */
+  subscriptions?: SubscriptionBudget;
+  /** How long the client gets to answer `roots/list` (default 10 s). */
+  rootsTimeoutMs?: number;
 }
 
 export interface McpSessionOptions {
@@ -137,8 +142,10 @@ export class McpSession {
   private attach(workspace: WorkspaceIndex): void {
     if (this.closed || this.attached?.workspace === workspace) return;
     this.attached?.unsubscribe();
-    // An open subscription also keeps the workspace from being closed as idle while the session lives.
-    const stopEvents = workspace.events.subscribe((event) => {
+    // Observed, not subscribed: a session does not keep its workspace open (docs/mcp.md "Session bounds"). Sessions
+    // on 31 distinct `?cwd=` used to hold every workspace slot, and each new `?cwd=` answered 400. A workspace closed
+    // as idle is reopened by the session's next request (`view`).
+    const stopEvents = workspace.events.observe((event) => {
       for (const listener of [...this.listeners]) listener(event);
     });
     const stopClose = workspace.onClose(() => {
@@ -158,7 +165,9 @@ export class McpSession {
     try {
       const answer = (await Promise.race([
         ask({ method: 'roots/list' }, ListRootsResultSchema),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('no answer')), ROOTS_TIMEOUT_MS).unref()),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('no answer')), this.deps.rootsTimeoutMs ?? ROOTS_TIMEOUT_MS).unref(),
+        ),
       ])) as { roots: Array<{ uri: string }> };
       roots = answer.roots;
     } catch (error) {

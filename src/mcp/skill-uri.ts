@@ -1,7 +1,10 @@
 // `skill://<name>[/<path>]` URIs of the MCP face (MCP.md §Skills Extension) split into the skill name (decoded once)
 // and the raw relative part, which resolveSkillResource decodes once and checks with the guards of the file route.
+// The file route's depth bound applies here too, before any workspace or file is looked at (SECURITY.md "Small
+// bounds"): one bound for both faces.
 
 import { SkillsdError } from '../discovery/errors.js';
+import { checkPathDepth } from '../discovery/skill-path-depth.js';
 
 const SCHEME = 'skill://';
 
@@ -11,7 +14,7 @@ export interface SkillUriParts {
   rawRelative: string | undefined;
 }
 
-/** Throws `InvalidPath` for anything that is not a `skill://` URI with a well-formed name. */
+/** Throws `InvalidPath` for anything that is not a `skill://` URI with a well-formed name and a path of bounded depth. */
 export function parseSkillUri(uri: string): SkillUriParts {
   if (!uri.startsWith(SCHEME)) throw new SkillsdError('InvalidPath', `Not a skill:// URI: ${uri}`);
   const rest = uri.slice(SCHEME.length);
@@ -24,5 +27,7 @@ export function parseSkillUri(uri: string): SkillUriParts {
     throw new SkillsdError('InvalidPath', `Malformed percent-encoding in skill name: ${rawName}`);
   }
   if (name.includes('\0')) throw new SkillsdError('InvalidPath', 'NUL bytes are not allowed in skill:// URLs');
-  return { name, rawRelative: slash === -1 ? undefined : rest.slice(slash + 1) };
+  const rawRelative = slash === -1 ? undefined : rest.slice(slash + 1);
+  checkPathDepth(rawRelative);
+  return { name, rawRelative };
 }

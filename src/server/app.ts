@@ -66,7 +66,7 @@ export interface AppOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The daemon's Prometheus metrics; other faces report through it (`setMcpSessions`). */
+    /** The daemon's Prometheus metrics. */
     metrics: SkillsdMetrics;
     /** The `GET /skills` poll fast path, or undefined when it is switched off. */
     pollFastPath: PollFastPath | undefined;
@@ -225,6 +225,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(metricsRoutes);
   metrics.attach({
     eventStreams: () => app.eventStreams.size,
+    mcpSessions: () => app.mcpSessionCount(),
     index: () => {
       const health = options.registry.health();
       return {

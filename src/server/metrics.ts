@@ -3,7 +3,7 @@
 //
 // Figures that another part already counts (open SSE streams, the index's size, the watcher's mode) are read when
 // scraped, through `collect`, so the hot paths pay nothing for them. What happens (requests, reloads, shed requests)
-// is counted where it happens. Other faces report their own sessions through `setMcpSessions`.
+// is counted where it happens. The MCP face's live sessions are read from its session table, like the streams.
 
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -11,6 +11,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 export interface MetricsSources {
   /** Open `/events` streams, all workspaces. */
   eventStreams: () => number;
+  /** Live MCP sessions over Streamable HTTP (reserved slots of sessions being opened included). */
+  mcpSessions: () => number;
   /** The default workspace: loaded skills (0 before its first index), watcher mode, live workspaces. */
   index: () => { skills: number; watchMode: 'events' | 'polling' | 'off'; workspaces: number; ready: boolean };
 }
@@ -29,7 +31,6 @@ export class SkillsdMetrics {
   private readonly reloads: Counter<'changed'>;
   private readonly reloadSeconds: Histogram;
   private readonly shed: Counter;
-  private readonly mcpSessions: Gauge;
   private sources: MetricsSources | undefined;
 
   constructor() {
@@ -64,12 +65,15 @@ export class SkillsdMetrics {
       help: 'Requests refused with 503 Overloaded while the daemon shed load',
       registers,
     });
-    this.mcpSessions = new Gauge({
+    const metrics = this;
+    new Gauge({
       name: 'skillsd_mcp_sessions',
       help: 'Open MCP sessions (Streamable HTTP)',
       registers,
+      collect() {
+        this.set(metrics.sources?.mcpSessions() ?? 0);
+      },
     });
-    const metrics = this;
     new Gauge({
       name: 'skillsd_sse_streams',
       help: 'Open /events streams, all workspaces',
@@ -136,11 +140,6 @@ export class SkillsdMetrics {
   /** One request refused for load. */
   countShed(): void {
     this.shed.inc();
-  }
-
-  /** The number of open MCP sessions: the MCP face sets it whenever a session opens or closes. */
-  setMcpSessions(count: number): void {
-    this.mcpSessions.set(count);
   }
 
   /** The exposition text and its content type. */

@@ -26,6 +26,7 @@ describe('parseSettings (SKILLS.md §10)', () => {
         metrics: 'public',
         watchMode: 'poll',
         pollIntervalMs: 2000,
+        mcp: { maxSessions: 8, idleTimeoutS: 120 },
       },
     });
     assert.equal(settings.profile, 'xcsh');
@@ -40,6 +41,7 @@ describe('parseSettings (SKILLS.md §10)', () => {
       [settings.server.generation, settings.server.metrics, settings.server.watchMode, settings.server.pollIntervalMs],
       ['content', 'public', 'poll', 2000],
     );
+    assert.deepEqual(settings.server.mcp, { maxSessions: 8, idleTimeoutS: 120 });
   });
 
   const rejected: Array<[string, unknown, string]> = [
@@ -71,6 +73,17 @@ describe('parseSettings (SKILLS.md §10)', () => {
       'poll interval too short',
       { server: { pollIntervalMs: 10 } },
       '"server.pollIntervalMs" must be an integer from 50 to 3600000, got number',
+    ],
+    ['unknown MCP key', { server: { mcp: { maxSesions: 8 } } }, 'unknown setting "server.mcp.maxSesions"'],
+    [
+      'no MCP session at all',
+      { server: { mcp: { maxSessions: 0 } } },
+      '"server.mcp.maxSessions" must be an integer from 1 to 100000, got number',
+    ],
+    [
+      'a fractional MCP idle timeout',
+      { server: { mcp: { idleTimeoutS: 1.5 } } },
+      '"server.mcp.idleTimeoutS" must be an integer from 1 to 86400, got number',
     ],
   ];
   for (const [label, input, message] of rejected) {

@@ -141,4 +141,17 @@ describe('EventLog', () => {
     );
     assert.equal(log.subscriberCount, 0);
   });
+
+  it('delivers events to observers without counting them as subscribers', () => {
+    const log = new EventLog();
+    log.begin(HASH_A);
+    const seen: string[] = [];
+    const stop = log.observe((event) => seen.push(event.type));
+    assert.deepEqual([log.subscriberCount, log.observerCount], [0, 1]);
+    log.appendChange(HASH_B, [{ type: 'index', data: { n: 1 } }]);
+    stop();
+    change(log, HASH_C, 2);
+    assert.deepEqual(seen, ['index']);
+    assert.deepEqual([log.subscriberCount, log.observerCount], [0, 0]);
+  });
 });

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { appendFile, writeFile } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { startServer as startAppServer, type TestServerOptions } from '../helpers/app-server.js';
 import { connectHttp } from '../helpers/mcp-client.js';
-import type { RawResponse } from '../helpers/raw-http.js';
+import { pingSession, postInitialize } from '../helpers/mcp-raw.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';
 
 /** The real app, with load shedding out of the way: a loaded test machine must not turn these answers into 503s. */
@@ -18,57 +17,6 @@ const TREE = {
   'work/.musepi/skills/pdf/scripts/run.sh': '#!/bin/sh\necho hi\n',
   'work/.musepi/skills/pdf/scripts/other.sh': '#!/bin/sh\necho other\n',
 };
-
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
-});
-
-/**
- * An `initialize` POST with headers fetch would not send as given (Host, Origin). node:http reads the answer by its
- * length: the SDK answers `Connection: keep-alive` whatever the request said.
- */
-function postInitialize(port: number, headers: string[]): Promise<RawResponse> {
-  const extra = Object.fromEntries(
-    headers.map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 1).trim()]),
-  );
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/mcp',
-        agent: false,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'content-length': Buffer.byteLength(INITIALIZE),
-          ...extra,
-        },
-      },
-      (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        response.on('end', () => {
-          const flat: Record<string, string> = {};
-          for (const [name, value] of Object.entries(response.headers)) {
-            if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
-          }
-          resolve({ status: response.statusCode ?? 0, headers: flat, body });
-          response.socket.destroy();
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(INITIALIZE);
-  });
-}
 
 /** Waits for a condition the test cannot be told about by an event (a timer inside the server), bounded. */
 async function until(condition: () => boolean, what: string): Promise<void> {
@@ -167,23 +115,48 @@ describe('MCP over Streamable HTTP: notifications and sessions', () => {
     assert.equal(refused.status, 406);
     assert.equal(s.app.mcpSessionCount(), 0);
     assert.equal(s.registry.defaultWorkspace.events.subscriberCount, 0);
+    assert.equal(s.registry.defaultWorkspace.events.observerCount, 0);
   });
 
   it('caps sessions and expires idle ones', async (t) => {
-    const s = await startServer(t, { tree: TREE, app: { mcp: { maxSessions: 1, idleTimeoutMs: 50 } } });
+    // The idle timeout runs on a clock the test moves: nothing expires because the machine is slow, and the sweep runs
+    // when the test calls it (its own timer is out of the way).
+    let clock = 0;
+    const s = await startServer(t, {
+      tree: TREE,
+      app: { mcp: { maxSessions: 1, idleTimeoutMs: 1000, now: () => clock, sweepIntervalMs: 3_600_000 } },
+    });
     const first = await connectHttp(`${s.base}/mcp`);
     t.after(() => first.close());
+    // The SDK's client holds a GET stream open: its session is busy, so a full table cannot make room.
+    await until(() => s.app.mcpSessions.busy === 1, 'the GET stream of the first session');
     const refused = await postInitialize(s.port, [`Host: 127.0.0.1:${s.port}`]);
     assert.equal(refused.status, 503);
-    assert.match(refused.body, /Too many MCP sessions \(1\)/);
-    // The first session sends nothing and keeps no stream open... once its stream is closed it expires.
-    await first.transport.close();
-    await until(() => s.app.mcpSessionCount() === 0, 'the idle session to expire');
-    // Its place is free again. One request, not a whole client: with a 50 ms idle bound, a loaded machine can let a
-    // new session expire between the messages of a client's handshake.
+    assert.equal(refused.headers['retry-after'], '60');
+    assert.deepEqual(JSON.parse(refused.body), {
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message:
+          'Too many MCP sessions (1), each answering a request or holding a stream open: end one with DELETE /mcp, ' +
+          'or retry later',
+      },
+      id: null,
+    });
+    // One millisecond short of the timeout the session lives; at the timeout it ends, its open stream with it.
+    clock += 999;
+    s.app.mcpSessions.sweep();
+    assert.equal(s.app.mcpSessionCount(), 1);
+    clock += 1;
+    s.app.mcpSessions.sweep();
+    assert.equal(s.app.mcpSessionCount(), 0);
+    await assert.rejects(first.client.ping(), /Session not found/);
+    // Its place is free again.
     const second = await postInitialize(s.port, [`Host: 127.0.0.1:${s.port}`]);
     assert.equal(second.status, 200);
-    assert.match(second.headers['mcp-session-id'] ?? '', /^[0-9a-f-]{36}$/);
+    const id = second.headers['mcp-session-id'] ?? '';
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    assert.equal(await pingSession(s.port, id), 200);
   });
 
   it('applies the Host, Origin and token guards to /mcp', async (t) => {

@@ -164,7 +164,6 @@ describe('GET /metrics', () => {
     const reloadsBefore = parseExposition((await scrape(s.base)).text).samples;
     await writeTree(s.root, { 'work/.musepi/skills/xlsx/SKILL.md': SK({ description: 'Sheets' }) });
     await stream.next((event) => event.event === 'index');
-    s.app.metrics.setMcpSessions(3);
 
     const answer = await scrape(s.base);
     assert.equal(answer.status, 200);
@@ -184,7 +183,8 @@ describe('GET /metrics', () => {
     assert.equal(sampleValue(samples, 'skillsd_index_skills'), 3);
     assert.equal(sampleValue(samples, 'skillsd_index_ready'), 1);
     assert.equal(sampleValue(samples, 'skillsd_sse_streams'), 1);
-    assert.equal(sampleValue(samples, 'skillsd_mcp_sessions'), 3);
+    // No MCP session is open here; test/mcp/http-sessions.test.ts counts real ones.
+    assert.equal(sampleValue(samples, 'skillsd_mcp_sessions'), 0);
     assert.equal(sampleValue(samples, 'skillsd_watch_mode', { mode: 'events' }), 1);
     assert.equal(sampleValue(samples, 'skillsd_watch_mode', { mode: 'polling' }), 0);
     const changedBefore = sampleValue(reloadsBefore, 'skillsd_index_reloads_total', { changed: 'true' }) ?? 0;

@@ -15,6 +15,7 @@ import { CheckedFileMemo, checkedFileKey, reopenCheckedFile } from '../../discov
 import { SkillsdError } from '../../discovery/errors.js';
 import { hasDescriptorPaths } from '../../discovery/open-descriptor.js';
 import { openSkillFile, resolveSkillResource, type SkillResource } from '../../discovery/resolve-skill-url.js';
+import { checkPathDepth } from '../../discovery/skill-path-depth.js';
 import type { Skill } from '../../discovery/types.js';
 import type { WorkspaceSnapshot } from '../../index/snapshot.js';
 import { capEcho } from '../echo.js';
@@ -28,11 +29,6 @@ import { sendSkillArchive } from './skill-archive.js';
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
 const SKILL_TARGET = /^\/skill\/([^/]*)(?:\/(.*))?$/s;
 const NOT_HEADER_SAFE = /[^\x20-\x24\x26-\x7e]/gu;
-/** The deepest `/skill/<name>/<path>` served, in directories (SECURITY.md §4, small bounds); no skill tree is this deep. */
-export const MAX_PATH_SEGMENTS = 64;
-// Every separator resolveSkillResource would split on, raw or percent-encoded.
-const SEPARATOR = /\/|\\|%2f|%5c/i;
-const ENCODED_DOT = /%2e/gi;
 /**
  * Files up to this size are read with one `read` into a buffer and closed before the answer is written; larger ones
  * stream. A stream of a 5.5 KB file cost its own open/read/close bookkeeping and two more turns of the event loop.
@@ -132,12 +128,7 @@ export function splitSkillTarget(rawUrl: string): { name: string; rawRelative: s
   if (name.includes('\0')) throw new SkillsdError('InvalidPath', 'NUL bytes are not allowed in skill:// URLs');
   const rawRelative = match[2];
   // Refused before any file is touched: each segment costs a lookup, and 7,000 of them cost half a second.
-  if (rawRelative !== undefined && depthOf(rawRelative) > MAX_PATH_SEGMENTS) {
-    throw new SkillsdError(
-      'InvalidPath',
-      `Paths of more than ${MAX_PATH_SEGMENTS} segments are not allowed in skill:// URLs`,
-    );
-  }
+  checkPathDepth(rawRelative);
   return { name, rawRelative };
 }
 
@@ -247,21 +238,6 @@ function sendDirectory(
     return reply.type('application/json; charset=utf-8').send({ entries });
   }
   return reply.type('text/plain; charset=utf-8').send(resource.listing);
-}
-
-/**
- * The directories a raw relative path descends: `.` and empty segments descend nothing (they are dropped before any
- * lookup). A path with a `..` in any spelling is left to resolveSkillResource, which refuses it with the reference
- * message; 0 is returned for it.
- */
-function depthOf(rawRelative: string): number {
-  let depth = 0;
-  for (const segment of rawRelative.split(SEPARATOR)) {
-    const dots = segment.replace(ENCODED_DOT, '.');
-    if (dots === '..') return 0;
-    if (dots !== '' && dots !== '.') depth++;
-  }
-  return depth;
 }
 
 /**
