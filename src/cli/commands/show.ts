@@ -1,6 +1,6 @@
 // `skillsd show NAME`: one skill (GET /skills/{name}), its frontmatter and the candidates it shadowed.
 
-import { formatJson, inline, paint } from '../output.js';
+import { formatJson, formatJsonLine, inline, paint } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const showCommand: ClientCommand = {
@@ -27,7 +27,7 @@ export const showCommand: ClientCommand = {
     ];
     const keys = Object.entries(skill.frontmatter);
     if (keys.length === 0) lines.push(`    ${paint(output, 'dim', '(none)')}`);
-    for (const [key, value] of keys) lines.push(`    ${inline(key)}: ${inline(JSON.stringify(value) ?? '')}`);
+    for (const [key, value] of keys) lines.push(`    ${inline(key)}: ${inline(formatJsonLine(value).trimEnd())}`);
     if (skill.shadowed.length > 0) {
       lines.push('  shadowed');
       for (const lost of skill.shadowed) {
