@@ -52,7 +52,8 @@ const COMMON_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
 const COMMON_HELP = [
   '--json             print the API JSON',
   '--cwd DIR          the workspace to answer for (sent as ?cwd=; in-process: default the current directory)',
-  '--url URL          the daemon (else SKILLSD_URL, else the runtime file of a running daemon, else :7420)',
+  '--url URL          the daemon (else SKILLSD_URL, else the runtime file of your running daemon,',
+  '                   else 127.0.0.1:7420, or the port SKILLSD_PORT names)',
   '--token-file FILE  bearer token (else SKILLSD_TOKEN_FILE, else the one the runtime file names)',
   '--config FILE, --profile P   settings for an in-process answer (no daemon running)',
 ];
