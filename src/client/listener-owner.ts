@@ -8,7 +8,7 @@
 
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { closeTables, listenerNeedles, openTables, scanTable, uidOf } from './socket-tables.js';
+import { closeTables, listenerAddresses, listeningSockets, openTables, socketsInUse, uidOf } from './socket-tables.js';
 
 export type ListenerCheck =
   /** Only this user listens there. */
@@ -20,7 +20,8 @@ export type ListenerCheck =
   /** Another user's socket listens there. */
   | { verdict: 'foreign'; uid: number; where: string };
 
-const READ_CHUNK = 64 * 1024;
+/** A few lines per read (a line is 150 bytes in tcp, 178 in tcp6): see `listeningSockets`. */
+const READ_CHUNK = 512;
 
 /** Checks the listener of `url` (an http or https URL). */
 export async function checkListener(url: string): Promise<ListenerCheck> {
@@ -35,19 +36,20 @@ export async function checkListener(url: string): Promise<ListenerCheck> {
   const buffer = Buffer.allocUnsafe(READ_CHUNK);
   let found = false;
   try {
+    const inUse = socketsInUse();
+    const listening = {
+      4: tables.tcp === undefined ? [] : listeningSockets(tables.tcp, buffer, inUse[4]),
+      6: tables.tcp6 === undefined ? [] : listeningSockets(tables.tcp6, buffer, inUse[6]),
+    };
     for (const address of addresses) {
-      for (const [family, needle] of listenerNeedles(address, port)) {
-        const fd = family === 4 ? tables.tcp : tables.tcp6;
-        if (fd === undefined) continue;
-        let foreign: number | undefined;
-        scanTable(fd, buffer, needle, (columns) => {
+      for (const [family, local] of listenerAddresses(address, port)) {
+        for (const columns of listening[family]) {
+          if (columns[1] !== local) continue;
           const uid = uidOf(columns);
-          if (uid === undefined) return false;
+          if (uid === undefined) continue;
           found = true;
-          if (uid !== own) foreign = uid;
-          return foreign !== undefined;
-        });
-        if (foreign !== undefined) return { verdict: 'foreign', uid: foreign, where: target.host };
+          if (uid !== own) return { verdict: 'foreign', uid, where: target.host };
+        }
       }
     }
   } finally {
@@ -62,10 +64,9 @@ export async function checkListener(url: string): Promise<ListenerCheck> {
  */
 async function loopbackAddresses(host: string): Promise<string[]> {
   if (isIP(host) !== 0) return isLoopback(host) ? [host] : [];
+  if (host === 'localhost') return ['127.0.0.1', '::1'];
   const resolved = await lookup(host, { all: true }).catch(() => []);
-  const loopback = resolved.map((entry) => entry.address).filter(isLoopback);
-  if (host === 'localhost') loopback.push('127.0.0.1', '::1');
-  return [...new Set(loopback)];
+  return [...new Set(resolved.map((entry) => entry.address).filter(isLoopback))];
 }
 
 function isLoopback(address: string): boolean {

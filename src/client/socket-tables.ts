@@ -6,7 +6,7 @@
 // Kept here, below both faces and free of any server import, so that the typed client (which an editor plugin uses
 // on its own) can read them too.
 
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { isIPv4, isIPv6 } from 'node:net';
 import { endianness } from 'node:os';
 
@@ -16,6 +16,7 @@ export const UID_COLUMN = 7;
 /** Column of the socket state (`0A`: listening, `06`: time-wait). */
 export const STATE_COLUMN = 3;
 export const LISTEN = '0A';
+const SYN_RECV = '03';
 const LITTLE_ENDIAN = endianness() === 'LE';
 const MAPPED_V4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
 const ANY_V4 = '00000000';
@@ -81,6 +82,22 @@ export function scanTable(fd: number, buffer: Buffer, needle: string, visit: (co
   }
 }
 
+/**
+ * How many TCP sockets of each family are open (`/proc/net/sockstat` and `sockstat6`, `inuse`), where the platform
+ * says; listening ones included.
+ */
+export function socketsInUse(): { 4: number; 6: number } {
+  const count = (path: string, label: string) => {
+    try {
+      const match = new RegExp(`^${label}: inuse (\\d+)`, 'm').exec(readFileSync(path, 'latin1'));
+      return match === null ? Number.POSITIVE_INFINITY : Number(match[1]);
+    } catch {
+      return Number.POSITIVE_INFINITY;
+    }
+  };
+  return { 4: count('/proc/net/sockstat', 'TCP'), 6: count('/proc/net/sockstat6', 'TCP6') };
+}
+
 /** A line's uid, or undefined when the column does not hold one. */
 export function uidOf(columns: readonly string[]): number | undefined {
   const uid = Number(columns[UID_COLUMN]);
@@ -110,16 +127,53 @@ export function connectionNeedles(
 }
 
 /**
- * The lines of every socket that could take a connection to `address:port`: one listening on that address, on the
- * wildcard address of its family, or (for an IPv4 address) an IPv6 socket listening on the mapped address or on `::`.
+ * The local addresses (`hex:port`, as the tables print them) of every socket that could take a connection to
+ * `address:port`: one listening on that address, on the wildcard address of its family, or (for an IPv4 address) an
+ * IPv6 socket listening on the mapped address or on `::`.
  */
-export function listenerNeedles(address: string, port: number): Array<[family: Family, needle: string]> {
+export function listenerAddresses(address: string, port: number): Array<[family: Family, local: string]> {
   const out: Array<[Family, string]> = [];
   for (const [family, hex] of addressSpellings(address)) {
     const any = family === 4 ? ANY_V4 : ANY_V6;
-    for (const local of new Set([hex, any])) out.push([family, ` ${local}:${hexPort(port)} ${any}:0000 ${LISTEN} `]);
+    for (const local of new Set([hex, any])) out.push([family, `${local}:${hexPort(port)}`]);
   }
   return out;
+}
+
+/**
+ * The columns of every listening socket of a table, read from its start. The kernel lists the listening sockets
+ * first (with, on older kernels, the half-open connections of each, state `03`), then every other socket: reading
+ * stops at the first line of another state, so a check costs a few reads however many connections are open.
+ */
+export function listeningSockets(fd: number, buffer: Buffer, inUse = Number.POSITIVE_INFINITY): string[][] {
+  const out: string[][] = [];
+  // Every socket of the family already listed as listening: the rest of the table (a walk of every bucket of the
+  // kernel's connection hash, milliseconds when it holds none of this family) cannot hold another.
+  if (inUse <= 0) return out;
+  let partial = '';
+  let position = 0;
+  let header = true;
+  for (;;) {
+    // The kernel makes only as many lines as a read asks for: small reads stop the walk of its socket tables soon
+    // after the last listening socket, where one large read would walk every connection.
+    const read = readSync(fd, buffer, 0, buffer.length, position);
+    position += read;
+    const lines = (partial + buffer.toString('latin1', 0, read)).split('\n');
+    partial = read === 0 ? '' : (lines.pop() ?? '');
+    for (const line of lines) {
+      if (header) {
+        header = false;
+        continue;
+      }
+      const columns = line.trim().split(/\s+/);
+      if (columns.length <= UID_COLUMN) continue;
+      if (columns[STATE_COLUMN] === LISTEN) {
+        out.push(columns);
+        if (out.length >= inUse) return out;
+      } else if (columns[STATE_COLUMN] !== SYN_RECV) return out;
+    }
+    if (read === 0) return out;
+  }
 }
 
 /** An address as the tables print it: each 32-bit word in host byte order, as 8 upper-case hex digits. */

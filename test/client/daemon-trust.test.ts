@@ -64,6 +64,19 @@ describe('checkListener', () => {
   });
 });
 
+describe('checkListener and a dual-stack listener', { skip }, () => {
+  it('finds another user’s socket on :: behind an IPv4 and an IPv6 loopback address', async (t) => {
+    const foreign = await startForeignListener(t, { host: '::' });
+    for (const [url, where] of [
+      [`http://127.0.0.1:${foreign.port}`, `127.0.0.1:${foreign.port}`],
+      [`http://[::1]:${foreign.port}`, `[::1]:${foreign.port}`],
+    ] as const) {
+      assert.deepEqual(await checkListener(url), { verdict: 'foreign', uid: NOBODY, where });
+    }
+    assert.deepEqual(foreign.requests, []);
+  });
+});
+
 describe('SkillsdClient and another user’s listener', { skip }, () => {
   it('sends nothing, neither a request nor a subscription, and says whose listener it is', async (t) => {
     const foreign = await startForeignListener(t);

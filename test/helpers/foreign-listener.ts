@@ -39,20 +39,19 @@ const server = http.createServer((request, response) => {
   response.writeHead(200, { 'content-type': 'application/json' });
   response.end(JSON.stringify(body));
 });
-server.listen(Number(process.argv[1]), '127.0.0.1', () => {
+server.listen(Number(process.argv[1]), process.argv[2], () => {
   process.stdout.write('listening ' + server.address().port + '\\n');
 });
 `;
 
-/** Starts the listener as `uid` on 127.0.0.1:`port` (0: any free port); stopped in `t.after`. */
+/** Starts the listener as `uid` on `host`:`port` (0: any free port); stopped in `t.after`. */
 export async function startForeignListener(
   t: { after(fn: () => Promise<void>): void },
-  port = 0,
-  uid = NOBODY,
+  { port = 0, host = '127.0.0.1', uid = NOBODY }: { port?: number; host?: string; uid?: number } = {},
 ): Promise<ForeignListener> {
   const child = spawn(
     'setpriv',
-    [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', process.execPath, '-e', SCRIPT, String(port)],
+    [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', process.execPath, '-e', SCRIPT, String(port), host],
     { cwd: '/', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
