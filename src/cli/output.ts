@@ -1,5 +1,11 @@
 // How client commands print: plain text for pipes, tables cut to the terminal's width and a little colour on a
-// terminal, colour never when `NO_COLOR` is set (no-color.org) or the terminal is `dumb`.
+// terminal, colour never when `NO_COLOR` is set (no-color.org) or the terminal is `dumb`. Whatever is printed passes
+// `printable` (terminal-text.ts) on its way out, to a terminal and to a pipe alike: no control character from a skill
+// reaches either raw (docs/cli.md "Output"). Only the bytes of `cat` redirected to a regular file are written as
+// they are.
+
+import { fstatSync } from 'node:fs';
+import { inline, printable, printableBytes, printableJson } from './terminal-text.js';
 
 export interface Output {
   /** Standard output is a terminal. */
@@ -7,6 +13,7 @@ export interface Output {
   /** Its width, when it is a terminal. */
   readonly columns: number | undefined;
   readonly color: boolean;
+  /** Text (control characters escaped; the colour `paint` added kept), or a file's bytes (see `printableBytes`). */
   out(text: string | Uint8Array): void;
   err(text: string): void;
 }
@@ -15,6 +22,7 @@ interface Stream {
   write(text: string | Uint8Array): unknown;
   isTTY?: boolean;
   columns?: number;
+  fd?: number;
 }
 
 export function createOutput(
@@ -24,22 +32,38 @@ export function createOutput(
 ): Output {
   const isTTY = stdout.isTTY === true;
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== '';
+  const color = isTTY && !noColor && env.TERM !== 'dumb';
+  // A file's bytes redirected to a regular file (`skillsd cat pdf logo.png > logo.png`) reach no terminal: exact.
+  const toFile = !isTTY && isRegularFile(stdout.fd);
   return {
     isTTY,
     columns: isTTY ? stdout.columns || 80 : undefined,
-    color: isTTY && !noColor && env.TERM !== 'dumb',
-    out: (text) => stdout.write(text),
-    err: (text) => stderr.write(text),
+    color,
+    out: (text) =>
+      stdout.write(
+        typeof text === 'string' ? printable(text, { colour: color }) : toFile ? text : printableBytes(text),
+      ),
+    err: (text) => stderr.write(printable(text)),
   };
+}
+
+function isRegularFile(fd: number | undefined): boolean {
+  if (fd === undefined) return false;
+  try {
+    return fstatSync(fd).isFile();
+  } catch {
+    return false;
+  }
 }
 
 const CODES = { bold: [1, 22], dim: [2, 22], red: [31, 39], green: [32, 39], yellow: [33, 39], cyan: [36, 39] };
 export type Style = keyof typeof CODES;
 
+/** `text` in a style; its own control characters are escaped first, so the only sequences are the style's. */
 export function paint(output: Output, style: Style, text: string): string {
   if (!output.color || text === '') return text;
   const [open, close] = CODES[style];
-  return `\u001b[${open}m${text}\u001b[${close}m`;
+  return `\u001b[${open}m${printable(text)}\u001b[${close}m`;
 }
 
 /**
@@ -47,7 +71,7 @@ export function paint(output: Output, style: Style, text: string): string {
  * each row fits its width. Cells are flattened to one line: a name or description with a line break stays one row.
  */
 export function formatTable(output: Output, header: string[], rows: string[][]): string {
-  const cells = [header, ...rows].map((row) => row.map(oneLine));
+  const cells = [header, ...rows].map((row) => row.map(inline));
   const widths = header.map((_, column) => Math.max(...cells.map((row) => (row[column] ?? '').length)));
   const lines = cells.map((row, index) => {
     const padded = row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)));
@@ -65,11 +89,14 @@ export function cut(text: string, width: number): string {
   return `${text.slice(0, width - 1).trimEnd()}…`;
 }
 
-export function oneLine(text: string): string {
-  return text.replace(/[\r\n\t\v\f\u0085\u2028\u2029]+/g, ' ');
+/** The API's JSON, two-space indented, as `--json` prints it (DEL and C1 as `\u` escapes: the same JSON value). */
+export function formatJson(value: unknown): string {
+  return `${printableJson(JSON.stringify(value, null, 2))}\n`;
 }
 
-/** The API's JSON, two-space indented, as `--json` prints it. */
-export function formatJson(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+/** One JSON value on one line (NDJSON, `--json` of the small answers). */
+export function formatJsonLine(value: unknown): string {
+  return `${printableJson(JSON.stringify(value))}\n`;
 }
+
+export { inline, printable };

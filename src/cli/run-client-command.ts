@@ -1,12 +1,14 @@
 // Runs one client command (API.md §Command line): parses its flags, finds the daemon (--url, SKILLSD_URL, the runtime
 // file, the default port), and runs the command against it; when no daemon answers, a read-only command is answered
-// in-process for `--cwd` (default: the current directory) and says so on stderr, the others exit 3.
+// in-process for `--cwd` (default: the current directory) and says so on stderr, the others exit 3. A daemon that is
+// not the user's own (docs/cli.md "Trusting only your own daemon") counts as none, after one line saying what was
+// found there.
 
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { isDaemonUnreachable, SkillsdApiError } from '../client/errors.js';
-import { type DaemonLocation, findDaemon } from '../client/find-daemon.js';
+import { DaemonNotTrustedError, isDaemonUnreachable, SkillsdApiError } from '../client/errors.js';
+import { findDaemon } from '../client/find-daemon.js';
 import { SkillsdClient } from '../client/skillsd-client.js';
 import type { Profile } from '../discovery/types.js';
 import { CliError } from './cli-error.js';
@@ -50,7 +52,8 @@ const COMMON_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
 const COMMON_HELP = [
   '--json             print the API JSON',
   '--cwd DIR          the workspace to answer for (sent as ?cwd=; in-process: default the current directory)',
-  '--url URL          the daemon (else SKILLSD_URL, else the runtime file of a running daemon, else :7420)',
+  '--url URL          the daemon (else SKILLSD_URL, else the runtime file of your running daemon,',
+  '                   else 127.0.0.1:7420, or the port SKILLSD_PORT names)',
   '--token-file FILE  bearer token (else SKILLSD_TOKEN_FILE, else the one the runtime file names)',
   '--config FILE, --profile P   settings for an in-process answer (no daemon running)',
 ];
@@ -96,25 +99,37 @@ export async function runClientCommand(
   }).catch((error: unknown) => {
     throw new CliError(`cannot read the token: ${(error as Error).message}`);
   });
+  for (const stale of daemon.staleRuntimeFiles) {
+    if (!stale.ended) output.err(`skillsd: ignoring the runtime file ${stale.file}: ${stale.reason}; removed\n`);
+  }
   const client = new SkillsdClient({ ...daemon, ...(explicitCwd === undefined ? {} : { cwd: explicitCwd }) });
   const context: CommandContext = { client, daemon, local: false, output, values, positionals, env };
+  let notTrusted = false;
   try {
     return await command.run(context);
   } catch (error) {
     if (!isDaemonUnreachable(error)) return reportError(name, error, output);
+    if (error instanceof DaemonNotTrustedError) {
+      output.err(`skillsd: ${error.reason}\n`);
+      notTrusted = true;
+    }
     if (!command.inProcess) {
-      output.err(`skillsd: no daemon running (nothing answers at ${daemon.url})\n`);
+      if (!notTrusted) output.err(`skillsd: no daemon running (nothing answers at ${daemon.url})\n`);
       return EXIT.noDaemon;
     }
   }
-  return runInProcess(name, command, context, daemon, explicitCwd ?? process.cwd(), profile as Profile | undefined);
+  const cwd = explicitCwd ?? process.cwd();
+  const note = notTrusted
+    ? `skillsd: answered in-process for ${cwd}\n`
+    : `skillsd: no daemon running (nothing answers at ${daemon.url}); answered in-process for ${cwd}\n`;
+  return runInProcess(name, command, context, note, cwd, profile as Profile | undefined);
 }
 
 async function runInProcess(
   name: string,
   command: ClientCommand,
   context: CommandContext,
-  daemon: DaemonLocation,
+  note: string,
   cwd: string,
   profile: Profile | undefined,
 ): Promise<number> {
@@ -127,9 +142,10 @@ async function runInProcess(
     ...(config === undefined ? {} : { config }),
     ...(profile === undefined ? {} : { profile }),
   });
-  output.err(`skillsd: no daemon running (nothing answers at ${daemon.url}); answered in-process for ${cwd}\n`);
+  output.err(note);
   try {
-    const client = new SkillsdClient({ url: local.url, fetch: local.fetch });
+    // The app answers inside this process: no socket, so no listener to check.
+    const client = new SkillsdClient({ url: local.url, fetch: local.fetch, checkListener: false });
     return await command.run({ ...context, client, daemon: undefined, local: true });
   } catch (error) {
     return reportError(name, error, output);

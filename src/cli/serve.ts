@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { removeRuntimeFile, writeRuntimeFile } from '../client/runtime-file.js';
+import { RuntimeDirectoryError, removeRuntimeFile, writeRuntimeFile } from '../client/runtime-file.js';
 import { defaultSettings } from '../discovery/settings.js';
 import type { DiscoveryEnv, Settings } from '../discovery/types.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
@@ -231,7 +231,16 @@ function writeDaemonRuntimeFile(app: FastifyInstance, input: RuntimeFileInput): 
     input.logger.debug({ runtimeFile: file }, `runtime file ${file} written`);
     return file;
   } catch (error) {
-    input.logger.warn({ err: error }, 'cannot write the runtime file: clients will not find this daemon by themselves');
+    // A runtime directory that is a link or another user's is refused, never written through (docs/cli.md
+    // "Trusting only your own daemon"): the daemon serves all the same, and says why no client will find it.
+    if (error instanceof RuntimeDirectoryError) {
+      input.logger.warn(`${error.message}: no runtime file written; clients will not find this daemon by themselves`);
+    } else {
+      input.logger.warn(
+        { err: error },
+        'cannot write the runtime file: clients will not find this daemon by themselves',
+      );
+    }
     return undefined;
   }
 }

@@ -27,6 +27,22 @@ export class DaemonUnreachableError extends Error {
   }
 }
 
+/**
+ * Something answers at the URL, but not a daemon of this user: another user's socket listens there (a port left free
+ * by a crashed daemon, or the default port taken while none runs). Treated as no daemon (it is one of
+ * `DaemonUnreachableError`); nothing was sent to it. `reason` says what was found, for one line to the user.
+ */
+export class DaemonNotTrustedError extends DaemonUnreachableError {
+  readonly reason: string;
+
+  constructor(url: string, reason: string) {
+    super(url, undefined);
+    this.message = `not trusting ${url}: ${reason}`;
+    this.name = 'DaemonNotTrustedError';
+    this.reason = reason;
+  }
+}
+
 export function isDaemonUnreachable(error: unknown): error is DaemonUnreachableError {
   return error instanceof DaemonUnreachableError;
 }

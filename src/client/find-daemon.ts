@@ -1,9 +1,17 @@
-// Which daemon a client talks to (API.md §Command line): an explicit URL, else `SKILLSD_URL`, else the runtime file
-// of a running daemon (see runtime-file.ts), else `http://127.0.0.1:7420`. The token comes from an explicit token
-// file, else `SKILLSD_TOKEN_FILE`, else the token file the runtime file names.
+// Which daemon a client talks to (docs/cli.md "Finding the daemon"): an explicit URL, else `SKILLSD_URL`, else the
+// runtime file of a running daemon of this user (see runtime-file.ts), else `http://127.0.0.1:7420` (the port from
+// `SKILLSD_PORT` when set, as `serve` reads it). The token comes from an explicit token file, else
+// `SKILLSD_TOKEN_FILE`, else the token file the runtime file names. Whoever listens at the URL is checked by the
+// client before each request (listener-owner.ts), not here.
 
 import { readFile } from 'node:fs/promises';
-import { pickRuntime, type RuntimeInfo, type RuntimeLocation, readRuntimeFiles } from './runtime-file.js';
+import {
+  pickRuntime,
+  type RuntimeInfo,
+  type RuntimeLocation,
+  type StaleRuntimeFile,
+  scanRuntimeFiles,
+} from './runtime-file.js';
 
 export const DEFAULT_URL = 'http://127.0.0.1:7420';
 
@@ -23,10 +31,21 @@ export interface DaemonLocation {
   source: 'option' | 'env' | 'runtime-file' | 'default';
   /** The runtime file of the daemon at that URL, when one is known (its pid, start time, workspace). */
   runtime?: RuntimeInfo;
+  /** Runtime files found stale (a dead or reused pid, another user's process or file) and removed. */
+  staleRuntimeFiles: StaleRuntimeFile[];
+}
+
+/** `http://127.0.0.1:<SKILLSD_PORT>` when that names a port, else `DEFAULT_URL`. */
+export function defaultUrl(env: Readonly<Record<string, string | undefined>>): string {
+  const port = env.SKILLSD_PORT;
+  if (port !== undefined && /^\d{1,5}$/.test(port) && Number(port) > 0 && Number(port) < 65536) {
+    return `http://127.0.0.1:${Number(port)}`;
+  }
+  return DEFAULT_URL;
 }
 
 export async function findDaemon(options: FindDaemonOptions): Promise<DaemonLocation> {
-  const runtimes = await readRuntimeFiles(options);
+  const { live: runtimes, stale } = await scanRuntimeFiles(options);
   const envUrl = options.env.SKILLSD_URL;
   let url: string;
   let source: DaemonLocation['source'];
@@ -39,7 +58,7 @@ export async function findDaemon(options: FindDaemonOptions): Promise<DaemonLoca
     source = 'env';
   } else {
     runtime = pickRuntime(runtimes, options.cwd);
-    url = runtime?.url ?? DEFAULT_URL;
+    url = runtime?.url ?? defaultUrl(options.env);
     source = runtime === undefined ? 'default' : 'runtime-file';
   }
   url = url.replace(/\/+$/, '');
@@ -49,7 +68,13 @@ export async function findDaemon(options: FindDaemonOptions): Promise<DaemonLoca
   let token: string | undefined;
   if (tokenFile !== undefined) token = await readToken(tokenFile);
   else if (runtime?.tokenFile !== undefined) token = await readToken(runtime.tokenFile).catch(() => undefined);
-  return { url, source, ...(token === undefined ? {} : { token }), ...(runtime === undefined ? {} : { runtime }) };
+  return {
+    url,
+    source,
+    ...(token === undefined ? {} : { token }),
+    ...(runtime === undefined ? {} : { runtime }),
+    staleRuntimeFiles: stale,
+  };
 }
 
 /** The token in `file` (trimmed). Throws when it cannot be read. */

@@ -18,8 +18,9 @@ import type {
   SkillsdEvent,
   SkillsFilter,
 } from './api-types.js';
-import { DaemonUnreachableError, SkillsdApiError } from './errors.js';
+import { DaemonNotTrustedError, DaemonUnreachableError, SkillsdApiError } from './errors.js';
 import { EventStreamParser } from './event-stream-parser.js';
+import { checkListener } from './listener-owner.js';
 
 /** `fetch` or anything answering like it (the command line's in-process fallback answers through the app itself). */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -39,6 +40,12 @@ export interface SkillsdClientOptions {
    * load) is tried again, after its `Retry-After` capped at 2 s (default 3).
    */
   retries?: number;
+  /**
+   * Before every request, check that the socket listening on a loopback URL belongs to this user, and send nothing
+   * otherwise (throws `DaemonNotTrustedError`; docs/cli.md "Trusting only your own daemon"). Default true; false only
+   * for a `fetch` that opens no socket.
+   */
+  checkListener?: boolean;
 }
 
 /** A conditional `GET /skills`: `notModified` when the daemon answered 304 to the tag given. */
@@ -98,6 +105,7 @@ export class SkillsdClient {
   private readonly fetchFn: FetchLike;
   private readonly timeoutMs: number;
   private readonly retries: number;
+  private readonly checksListener: boolean;
 
   constructor(options: SkillsdClientOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -106,6 +114,7 @@ export class SkillsdClient {
     this.token = options.token;
     this.cwd = options.cwd;
     this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
+    this.checksListener = options.checkListener ?? true;
   }
 
   /** A client of the same daemon for another workspace. */
@@ -117,6 +126,7 @@ export class SkillsdClient {
       fetch: this.fetchFn,
       timeoutMs: this.timeoutMs,
       retries: this.retries,
+      checkListener: this.checksListener,
     });
   }
 
@@ -261,6 +271,7 @@ export class SkillsdClient {
   }
 
   private async requestOnce(path: string, query: Record<string, string>, init: RequestInit): Promise<Response> {
+    if (this.checksListener) await this.verifyListener();
     const params = new URLSearchParams(query);
     if (this.cwd !== undefined) params.set('cwd', this.cwd);
     const search = params.size > 0 ? `?${params}` : '';
@@ -285,6 +296,27 @@ export class SkillsdClient {
     }
     if (response.status >= 400) throw await apiError(response);
     return response;
+  }
+
+  /**
+   * Refuses to talk to a loopback port another user listens on. Made before every request, not once: a daemon that
+   * dies frees its port, and a pooled connection or a reconnecting subscription would otherwise reach whoever takes
+   * it next.
+   */
+  private async verifyListener(): Promise<void> {
+    let check: Awaited<ReturnType<typeof checkListener>>;
+    try {
+      check = await checkListener(this.url);
+    } catch (error) {
+      throw new DaemonUnreachableError(this.url, error);
+    }
+    if (check.verdict === 'foreign') {
+      throw new DaemonNotTrustedError(
+        this.url,
+        `the listener on ${check.where} belongs to uid ${check.uid}, not to you`,
+      );
+    }
+    if (check.verdict === 'none') throw new DaemonUnreachableError(this.url, new Error('nothing listens there'));
   }
 }
 

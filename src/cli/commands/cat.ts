@@ -1,8 +1,10 @@
 // `skillsd cat NAME [PATH]`: a file of a skill (GET /skill/{name}/{path}), its bytes as served. `--body` prints it
-// without its frontmatter, stripped exactly as a `/skill:` invocation hands it to the model (SKILLS.md §7): the text
-// a script gets is the text the agent reads.
+// without its frontmatter, stripped exactly as a `/skill:` invocation hands it to the model (docs/discovery.md): the
+// text a script gets is the text the agent reads. To a terminal or a pipe, control characters are shown escaped
+// (docs/cli.md "Output"); redirected to a regular file, the bytes are written exactly.
 
 import { stripFrontmatter } from '../../discovery/skill-invocation.js';
+import { printable } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const catCommand: ClientCommand = {
@@ -22,7 +24,7 @@ export const catCommand: ClientCommand = {
       return EXIT.ok;
     }
     const body = stripFrontmatter(file.body.toString('utf8')).trim();
-    output.out(body === '' ? '' : `${body}\n`);
+    output.out(body === '' ? '' : `${printable(body)}\n`);
     return EXIT.ok;
   },
 };

@@ -5,7 +5,7 @@
 import type { DoctorReport, SkillDoctorReport } from '../../client/api-types.js';
 import type { Finding, Severity } from '../../discovery/doctor/types.js';
 import type { Output } from '../output.js';
-import { formatJson, paint } from '../output.js';
+import { formatJson, inline, paint } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const doctorCommand: ClientCommand = {
@@ -39,9 +39,12 @@ function failing(findings: readonly Finding[], strict: boolean): boolean {
   return findings.some((finding) => finding.severity === 'error' || (strict && finding.severity === 'warning'));
 }
 
+// Every path, name, reason and message below comes from skills on disk: each is printed as one escaped line
+// (docs/cli.md "Output").
+
 export function formatReport(report: DoctorReport, output: Output): string {
   const lines = [
-    paint(output, 'bold', `Workspace ${report.cwd}`),
+    paint(output, 'bold', `Workspace ${inline(report.cwd)}`),
     `  profile ${report.profile}, generation ${report.generation}, watching: ${report.watch.mode}`,
     '',
     paint(output, 'bold', 'Directories'),
@@ -53,7 +56,7 @@ export function formatReport(report: DoctorReport, output: Output): string {
         ? paint(output, 'red', 'unreadable')
         : `${dir.skills} skill${dir.skills === 1 ? '' : 's'}`;
     lines.push(
-      `  ${dir.exists ? (dir.readable ? '+' : '!') : '-'} ${dir.path}  [${dir.provider}:${dir.level}] ${state}`,
+      `  ${dir.exists ? (dir.readable ? '+' : '!') : '-'} ${inline(dir.path)}  [${dir.provider}:${dir.level}] ${state}`,
     );
   }
   lines.push('', paint(output, 'bold', `Findings (${counts(report.findings)})`));
@@ -62,14 +65,17 @@ export function formatReport(report: DoctorReport, output: Output): string {
   if (report.warnings.length > 0) {
     lines.push('', paint(output, 'bold', 'Reference warnings'));
     for (const warning of report.warnings) {
-      lines.push(`  ${warning.skillPath === '' ? '' : `${warning.skillPath}: `}${warning.message}`);
+      lines.push(`  ${warning.skillPath === '' ? '' : `${inline(warning.skillPath)}: `}${inline(warning.message)}`);
     }
   }
   if (report.collisions.length > 0) {
     lines.push('', paint(output, 'bold', 'Collisions'));
     for (const collision of report.collisions) {
-      lines.push(`  ${collision.name}: ${collision.winner.filePath} (${collision.winner.source.id}) won over`);
-      for (const lost of collision.shadowed) lines.push(`    ${lost.filePath} (${lost.source.id}, ${lost.reason})`);
+      const winner = collision.winner;
+      lines.push(`  ${inline(collision.name)}: ${inline(winner.filePath)} (${inline(winner.source.id)}) won over`);
+      for (const lost of collision.shadowed) {
+        lines.push(`    ${inline(lost.filePath)} (${inline(lost.source.id)}, ${inline(lost.reason)})`);
+      }
     }
   }
   return `${lines.join('\n')}\n`;
@@ -78,19 +84,18 @@ export function formatReport(report: DoctorReport, output: Output): string {
 export function formatSkillReport(report: SkillDoctorReport, output: Output): string {
   const lines: string[] = [];
   if (report.winner !== null) {
-    lines.push(
-      paint(output, 'bold', `${report.name}: loaded from ${report.winner.filePath} (${report.winner.source.id})`),
-    );
+    const { filePath, source } = report.winner;
+    lines.push(paint(output, 'bold', `${inline(report.name)}: loaded from ${inline(filePath)} (${inline(source.id)})`));
   } else if (report.candidates.length > 0) {
-    lines.push(paint(output, 'bold', `${report.name}: not loaded`));
+    lines.push(paint(output, 'bold', `${inline(report.name)}: not loaded`));
   } else {
-    lines.push(paint(output, 'bold', `${report.name}: no skill of that name was found`));
+    lines.push(paint(output, 'bold', `${inline(report.name)}: no skill of that name was found`));
   }
   if (report.candidates.length > 0) lines.push('', paint(output, 'bold', 'Candidates, in pipeline order'));
   report.candidates.forEach((candidate, index) => {
     const outcome = candidate.outcome === 'loaded' ? paint(output, 'green', candidate.outcome) : candidate.outcome;
-    lines.push(`  ${index + 1}. ${outcome}  ${candidate.source.id}  ${candidate.filePath}`);
-    lines.push(`     ${candidate.reason}`);
+    lines.push(`  ${index + 1}. ${outcome}  ${inline(candidate.source.id)}  ${inline(candidate.filePath)}`);
+    lines.push(`     ${inline(candidate.reason)}`);
     lines.push(...formatFindings(candidate.findings, output, '     '));
   });
   if (report.findings.length > 0) {
@@ -112,12 +117,14 @@ function formatFindings(findings: readonly Finding[], output: Output, indent: st
   }
   const lines: string[] = [];
   for (const [path, group] of groups) {
-    lines.push(`${indent}${path}`);
+    lines.push(`${indent}${inline(path)}`);
     for (const finding of group) {
       const severity = paint(output, SEVERITY_STYLE[finding.severity], finding.severity.padEnd(7));
       const where = finding.line === undefined ? '' : ` (line ${finding.line})`;
-      lines.push(`${indent}  ${severity} ${finding.rule}${where}: ${finding.message}`);
-      if (finding.hint !== undefined) lines.push(`${indent}          ${paint(output, 'dim', `fix: ${finding.hint}`)}`);
+      lines.push(`${indent}  ${severity} ${inline(finding.rule)}${where}: ${inline(finding.message)}`);
+      if (finding.hint !== undefined) {
+        lines.push(`${indent}          ${paint(output, 'dim', `fix: ${inline(finding.hint)}`)}`);
+      }
     }
   }
   return lines;

@@ -2,7 +2,7 @@
 // an invocation of a loaded skill (SKILLS.md §7).
 
 import { CliError } from '../cli-error.js';
-import { formatJson } from '../output.js';
+import { formatJson, printable } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const invokeCommand: ClientCommand = {
@@ -18,7 +18,8 @@ export const invokeCommand: ClientCommand = {
       throw new CliError('option --paths: expected local or url');
     const answer = await client.invoke(positionals[0]!, paths === undefined ? {} : { paths });
     if (values.json === true) output.out(formatJson(answer));
-    else if (answer.handled) output.out(`${answer.message ?? ''}\n`);
+    // The message is a skill's body: multi-line, its control characters escaped (colour included).
+    else if (answer.handled) output.out(`${printable(answer.message ?? '')}\n`);
     else output.err('not a /skill: invocation of a loaded skill\n');
     return answer.handled ? EXIT.ok : EXIT.negative;
   },

@@ -1,6 +1,7 @@
 // `skillsd prompt`: the system-prompt skills block (GET /prompt), exactly as the daemon renders it.
 
 import { CliError } from '../cli-error.js';
+import { formatJsonLine, printable } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const promptCommand: ClientCommand = {
@@ -27,9 +28,10 @@ export const promptCommand: ClientCommand = {
       ...(typeof values.tools === 'string' ? { tools: values.tools.split(',') } : {}),
       ...(paths === undefined ? {} : { paths }),
     });
-    if (values.json === true) output.out(`${JSON.stringify({ prompt: text })}\n`);
-    // Exactly the block the API answers; a terminal gets a final newline so that the shell prompt starts a new line.
-    else output.out(output.isTTY && text !== '' && !text.endsWith('\n') ? `${text}\n` : text);
+    if (values.json === true) output.out(formatJsonLine({ prompt: text }));
+    // The block the API answers (control characters from skills escaped, as everywhere); a terminal gets a final
+    // newline so that the shell prompt starts a new line.
+    else output.out(printable(output.isTTY && text !== '' && !text.endsWith('\n') ? `${text}\n` : text));
     return EXIT.ok;
   },
 };

@@ -1,6 +1,6 @@
 // `skillsd show NAME`: one skill (GET /skills/{name}), its frontmatter and the candidates it shadowed.
 
-import { formatJson, paint } from '../output.js';
+import { formatJson, formatJsonLine, inline, paint } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const showCommand: ClientCommand = {
@@ -15,20 +15,24 @@ export const showCommand: ClientCommand = {
       output.out(formatJson(skill));
       return EXIT.ok;
     }
+    // Every field is one line: a name or description holding a line break or escape sequences cannot draw lines of
+    // its own (docs/cli.md "Output").
     const lines = [
-      `${paint(output, 'bold', skill.name)}`,
-      `  description  ${skill.description === '' ? paint(output, 'dim', '(empty)') : skill.description}`,
-      `  source       ${skill.source.id} (${skill.source.providerName})`,
-      `  file         ${skill.filePath}`,
+      `${paint(output, 'bold', inline(skill.name))}`,
+      `  description  ${skill.description === '' ? paint(output, 'dim', '(empty)') : inline(skill.description)}`,
+      `  source       ${inline(skill.source.id)} (${inline(skill.source.providerName)})`,
+      `  file         ${inline(skill.filePath)}`,
       `  hidden       ${skill.hide ? 'yes' : 'no'}`,
       '  frontmatter',
     ];
     const keys = Object.entries(skill.frontmatter);
     if (keys.length === 0) lines.push(`    ${paint(output, 'dim', '(none)')}`);
-    for (const [key, value] of keys) lines.push(`    ${key}: ${JSON.stringify(value)}`);
+    for (const [key, value] of keys) lines.push(`    ${inline(key)}: ${inline(formatJsonLine(value).trimEnd())}`);
     if (skill.shadowed.length > 0) {
       lines.push('  shadowed');
-      for (const lost of skill.shadowed) lines.push(`    ${lost.filePath} (${lost.source.id}, ${lost.reason})`);
+      for (const lost of skill.shadowed) {
+        lines.push(`    ${inline(lost.filePath)} (${inline(lost.source.id)}, ${inline(lost.reason)})`);
+      }
     }
     output.out(`${lines.join('\n')}\n`);
     return EXIT.ok;

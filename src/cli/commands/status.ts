@@ -1,6 +1,6 @@
 // `skillsd status`: the running daemon: pid, URL, workspace, uptime, skills (GET /health and the runtime file).
 
-import { formatJson } from '../output.js';
+import { formatJson, inline } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const statusCommand: ClientCommand = {
@@ -31,7 +31,7 @@ export const statusCommand: ClientCommand = {
         '  ',
         ' ',
       ),
-      `  workspace   ${cwd}`,
+      `  workspace   ${inline(cwd)}`,
       `  status      ${health.status}, up ${uptime(health.uptimeS)}`,
       `  index       generation ${health.generation}, ${health.skills} skills`,
       `  workspaces  ${health.workspaces}, watchers ${health.watchers}`,

@@ -6,6 +6,7 @@
 // (`skillsd status --json`, `GET /skills`), does its work, then waits with `--since GEN`.
 
 import { CliError } from '../cli-error.js';
+import { formatJsonLine } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const waitCommand: ClientCommand = {
@@ -50,7 +51,7 @@ export const waitCommand: ClientCommand = {
       output.err(`skillsd wait: timed out after ${timeoutS} s: the index did not move past ${past}\n`);
       return EXIT.timeout;
     }
-    output.out(values.json === true ? `${JSON.stringify({ generation: reached })}\n` : `${reached}\n`);
+    output.out(values.json === true ? formatJsonLine({ generation: reached }) : `${reached}\n`);
     return EXIT.ok;
   },
 };

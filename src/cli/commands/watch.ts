@@ -4,7 +4,7 @@
 
 import type { SkillsdEvent } from '../../client/api-types.js';
 import type { Output } from '../output.js';
-import { paint } from '../output.js';
+import { formatJsonLine, inline, paint } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const watchCommand: ClientCommand = {
@@ -24,7 +24,7 @@ export const watchCommand: ClientCommand = {
       maxRetryMs: 1000,
       onEvent(event) {
         lost = false;
-        if (json) output.out(`${JSON.stringify(event)}\n`);
+        if (json) output.out(formatJsonLine(event));
         else if (event.event === 'hello') output.err(`${describe(event, output)}\n`);
         else output.out(`${describe(event, output)}\n`);
       },
@@ -48,35 +48,48 @@ export const watchCommand: ClientCommand = {
   },
 };
 
-/** One human line for an event. */
+/**
+ * One human line for an event. Every value from a skill (names, paths, messages) is made one line and escaped
+ * (docs/cli.md "Output"): a name holding a line break must not print what looks like an event line of its own.
+ */
 export function describe(event: SkillsdEvent, output: Output): string {
   const data = (event.data ?? {}) as Record<string, unknown>;
-  const list = (value: unknown) => (Array.isArray(value) ? value.join(', ') : '');
+  const finding = (data.finding ?? {}) as Record<string, unknown>;
+  const of = (record: Record<string, unknown>, key: string) => shown(record[key]);
+  const list = (value: unknown) => (Array.isArray(value) ? value.map(shown).join(', ') : '');
   switch (event.event) {
     case 'hello':
-      return `watching: generation ${data.generation}, ${data.skills} skills`;
+      return `watching: generation ${of(data, 'generation')}, ${of(data, 'skills')} skills`;
     case 'index': {
-      const parts = [`generation ${data.generation}:`];
+      const parts = [`generation ${of(data, 'generation')}:`];
       if (list(data.added) !== '') parts.push(`${paint(output, 'green', 'added')} ${list(data.added)}`);
       if (list(data.removed) !== '') parts.push(`${paint(output, 'red', 'removed')} ${list(data.removed)}`);
       if (list(data.changed) !== '') parts.push(`${paint(output, 'yellow', 'changed')} ${list(data.changed)}`);
       return parts.join(' ');
     }
     case 'collision':
-      return `collision ${data.state}: ${JSON.stringify(data.name)}`;
-    case 'warning':
-      return `${paint(output, 'yellow', 'warning')}: ${data.skillPath === '' ? '' : `${data.skillPath}: `}${data.message}`;
-    case 'diagnostic': {
-      const finding = (data.finding ?? {}) as Record<string, unknown>;
-      return `diagnostic ${data.state}: ${finding.severity} ${finding.rule} ${finding.path}: ${finding.message}`;
+      return `collision ${of(data, 'state')}: ${inline(JSON.stringify(data.name) ?? '')}`;
+    case 'warning': {
+      const where = of(data, 'skillPath') === '' ? '' : `${of(data, 'skillPath')}: `;
+      return `${paint(output, 'yellow', 'warning')}: ${where}${of(data, 'message')}`;
     }
+    case 'diagnostic':
+      return (
+        `diagnostic ${of(data, 'state')}: ${of(finding, 'severity')} ${of(finding, 'rule')} ${of(finding, 'path')}: ` +
+        of(finding, 'message')
+      );
     case 'settings':
-      return `settings re-applied from ${data.source} (generation ${data.generation})`;
+      return `settings re-applied from ${of(data, 'source')} (generation ${of(data, 'generation')})`;
     case 'settings-error':
-      return `${paint(output, 'red', 'settings refused')}: ${data.source}: ${data.message}`;
+      return `${paint(output, 'red', 'settings refused')}: ${of(data, 'source')}: ${of(data, 'message')}`;
     case 'reset':
-      return `reset: events were missed; the index is at generation ${data.generation}`;
+      return `reset: events were missed; the index is at generation ${of(data, 'generation')}`;
     default:
-      return `${event.event}: ${JSON.stringify(event.data)}`;
+      return `${inline(event.event ?? '')}: ${inline(JSON.stringify(event.data) ?? '')}`;
   }
+}
+
+/** A value of an event as one line of text. */
+function shown(value: unknown): string {
+  return inline(typeof value === 'string' ? value : String(value));
 }

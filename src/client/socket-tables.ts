@@ -1,0 +1,221 @@
+// The kernel's TCP socket tables (Linux `/proc/net/tcp` and `/proc/net/tcp6`): every socket of the network namespace,
+// with the uid that created it. Two checks read them: the daemon, to learn which user is at the other end of a
+// loopback connection (src/server/peer-uid.ts), and the client, to learn which user listens on the port it is about to
+// send its token to (listener-owner.ts). Both are explained in SECURITY.md §2.
+//
+// Kept here, below both faces and free of any server import, so that the typed client (which an editor plugin uses
+// on its own) can read them too.
+
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
+import { isIPv4, isIPv6 } from 'node:net';
+import { endianness } from 'node:os';
+
+export const SOCKET_TABLES = ['/proc/net/tcp', '/proc/net/tcp6'] as const;
+/** Column of `uid` in a table line (`sl local rem st tx:rx tr:when retrnsmt uid …`). */
+export const UID_COLUMN = 7;
+/** Column of the socket state (`0A`: listening, `06`: time-wait). */
+export const STATE_COLUMN = 3;
+export const LISTEN = '0A';
+const SYN_RECV = '03';
+const LITTLE_ENDIAN = endianness() === 'LE';
+const MAPPED_V4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
+const ANY_V4 = '00000000';
+const ANY_V6 = '0'.repeat(32);
+
+/** The two tables' descriptors; either is undefined where it cannot be opened (tcp6 on a kernel without IPv6). */
+export interface TableDescriptors {
+  tcp: number | undefined;
+  tcp6: number | undefined;
+}
+
+/** Opens both tables; undefined where this platform has neither (then sockets cannot be told apart by owner). */
+export function openTables(paths: readonly [tcp: string, tcp6: string] = SOCKET_TABLES): TableDescriptors | undefined {
+  const [tcp, tcp6] = paths.map((path) => {
+    try {
+      return openSync(path, 'r');
+    } catch {
+      return undefined;
+    }
+  });
+  if (tcp === undefined && tcp6 === undefined) return undefined;
+  return { tcp, tcp6 };
+}
+
+export function closeTables(tables: TableDescriptors): void {
+  for (const fd of [tables.tcp, tables.tcp6]) if (fd !== undefined) closeSync(fd);
+}
+
+/**
+ * Reads a table from its start (the kernel regenerates it on every read from offset 0) and calls `visit` with the
+ * columns of every complete line holding `needle`, until `visit` returns true (found) or the table ends.
+ */
+export function scanTable(fd: number, buffer: Buffer, needle: string, visit: (columns: string[]) => boolean): void {
+  let text = '';
+  let position = 0;
+  let from = 0;
+  for (;;) {
+    const read = readSync(fd, buffer, 0, buffer.length, position);
+    if (read > 0) text += buffer.toString('latin1', 0, read);
+    position += read;
+    let incomplete = false;
+    for (;;) {
+      const at = text.indexOf(needle, from);
+      if (at < 0) break;
+      const end = text.indexOf('\n', at);
+      // The line is not complete yet: read on (unless the table ended without a final newline).
+      if (end < 0 && read > 0) {
+        from = at;
+        incomplete = true;
+        break;
+      }
+      from = at + needle.length;
+      const start = text.lastIndexOf('\n', at) + 1;
+      const columns = text
+        .slice(start, end < 0 ? undefined : end)
+        .trim()
+        .split(/\s+/);
+      if (visit(columns)) return;
+    }
+    if (read === 0) return;
+    // A needle cut by the chunk's end is searched again once the rest has arrived.
+    if (!incomplete) from = Math.max(from, text.length - needle.length);
+  }
+}
+
+/**
+ * How many TCP sockets of each family are open (`/proc/net/sockstat` and `sockstat6`, `inuse`), where the platform
+ * says; listening ones included.
+ */
+export function socketsInUse(): { 4: number; 6: number } {
+  const count = (path: string, label: string) => {
+    try {
+      const match = new RegExp(`^${label}: inuse (\\d+)`, 'm').exec(readFileSync(path, 'latin1'));
+      return match === null ? Number.POSITIVE_INFINITY : Number(match[1]);
+    } catch {
+      return Number.POSITIVE_INFINITY;
+    }
+  };
+  return { 4: count('/proc/net/sockstat', 'TCP'), 6: count('/proc/net/sockstat6', 'TCP6') };
+}
+
+/** A line's uid, or undefined when the column does not hold one. */
+export function uidOf(columns: readonly string[]): number | undefined {
+  const uid = Number(columns[UID_COLUMN]);
+  return Number.isInteger(uid) && uid >= 0 ? uid : undefined;
+}
+
+export type Family = 4 | 6;
+export type Spelling = [family: Family, hex: string];
+
+/**
+ * `<client> <server> ` in each table the client's socket of a connection can be in: an IPv4 client in tcp, or,
+ * reaching a dual-stack server through an IPv6 socket, in tcp6 as `::ffff:a.b.c.d`; an IPv6 client in tcp6.
+ */
+export function connectionNeedles(
+  client: { address: string; port: number },
+  server: { address: string; port: number },
+): Array<[family: Family, needle: string]> {
+  const servers = addressSpellings(server.address);
+  const out: Array<[Family, string]> = [];
+  for (const [family, hex] of addressSpellings(client.address)) {
+    const serverHex = servers.find(([serverFamily]) => serverFamily === family)?.[1];
+    if (serverHex !== undefined) {
+      out.push([family, ` ${hex}:${hexPort(client.port)} ${serverHex}:${hexPort(server.port)} `]);
+    }
+  }
+  return out;
+}
+
+/**
+ * The local addresses (`hex:port`, as the tables print them) of every socket that could take a connection to
+ * `address:port`: one listening on that address, on the wildcard address of its family, or (for an IPv4 address) an
+ * IPv6 socket listening on the mapped address or on `::`.
+ */
+export function listenerAddresses(address: string, port: number): Array<[family: Family, local: string]> {
+  const out: Array<[Family, string]> = [];
+  for (const [family, hex] of addressSpellings(address)) {
+    const any = family === 4 ? ANY_V4 : ANY_V6;
+    for (const local of new Set([hex, any])) out.push([family, `${local}:${hexPort(port)}`]);
+  }
+  return out;
+}
+
+/**
+ * The columns of every listening socket of a table, read from its start. The kernel lists the listening sockets
+ * first (with, on older kernels, the half-open connections of each, state `03`), then every other socket: reading
+ * stops at the first line of another state, so a check costs a few reads however many connections are open.
+ */
+export function listeningSockets(fd: number, buffer: Buffer, inUse = Number.POSITIVE_INFINITY): string[][] {
+  const out: string[][] = [];
+  // Every socket of the family already listed as listening: the rest of the table (a walk of every bucket of the
+  // kernel's connection hash, milliseconds when it holds none of this family) cannot hold another.
+  if (inUse <= 0) return out;
+  let partial = '';
+  let position = 0;
+  let header = true;
+  for (;;) {
+    // The kernel makes only as many lines as a read asks for: small reads stop the walk of its socket tables soon
+    // after the last listening socket, where one large read would walk every connection.
+    const read = readSync(fd, buffer, 0, buffer.length, position);
+    position += read;
+    const lines = (partial + buffer.toString('latin1', 0, read)).split('\n');
+    partial = read === 0 ? '' : (lines.pop() ?? '');
+    for (const line of lines) {
+      if (header) {
+        header = false;
+        continue;
+      }
+      const columns = line.trim().split(/\s+/);
+      if (columns.length <= UID_COLUMN) continue;
+      if (columns[STATE_COLUMN] === LISTEN) {
+        out.push(columns);
+        if (out.length >= inUse) return out;
+      } else if (columns[STATE_COLUMN] !== SYN_RECV) return out;
+    }
+    if (read === 0) return out;
+  }
+}
+
+/** An address as the tables print it: each 32-bit word in host byte order, as 8 upper-case hex digits. */
+export function addressSpellings(address: string): Spelling[] {
+  const mapped = MAPPED_V4.exec(address)?.[1];
+  const v4 = mapped ?? (isIPv4(address) ? address : undefined);
+  if (v4 !== undefined) {
+    const bytes = v4.split('.').map(Number);
+    const mappedBytes = [...new Array<number>(10).fill(0), 0xff, 0xff, ...bytes];
+    return [
+      [4, words(bytes)],
+      [6, words(mappedBytes)],
+    ];
+  }
+  if (isIPv6(address)) return [[6, words(ipv6Bytes(address))]];
+  return [];
+}
+
+function words(bytes: readonly number[]): string {
+  let out = '';
+  for (let index = 0; index < bytes.length; index += 4) {
+    const word = bytes.slice(index, index + 4);
+    if (LITTLE_ENDIAN) word.reverse();
+    out += word.map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  }
+  return out.toUpperCase();
+}
+
+function hexPort(port: number): string {
+  return port.toString(16).toUpperCase().padStart(4, '0');
+}
+
+/** The 16 bytes of an IPv6 address (Node reports them compressed, `::1`, possibly with a zone `%lo`). */
+function ipv6Bytes(address: string): number[] {
+  const bare = address.split('%')[0] ?? '';
+  const [head = '', tail] = bare.split('::');
+  const groups = (part: string) => (part === '' ? [] : part.split(':'));
+  const before = groups(head);
+  const after = tail === undefined ? [] : groups(tail);
+  const all = [...before, ...new Array<string>(8 - before.length - after.length).fill('0'), ...after];
+  return all.flatMap((group) => {
+    const value = Number.parseInt(group, 16);
+    return [value >> 8, value & 0xff];
+  });
+}

@@ -1,0 +1,68 @@
+// socket-tables.ts: reading only the listening head of a socket table (the kernel lists listening sockets first),
+// over table text written to a file in the kernel's format.
+
+import assert from 'node:assert/strict';
+import { closeSync, openSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import { listenerAddresses, listeningSockets } from '../../src/client/socket-tables.js';
+import { makeTempDir } from '../helpers/temp-tree.js';
+
+const HEADER = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
+const line = (n: number, local: string, remote: string, state: string, uid: number) =>
+  `  ${n}: ${local} ${remote} ${state} 00000000:00000000 00:00000000 00000000  ${uid}        0 ${1000 + n} 1 0000000000000000 100 0 0 10 0`;
+
+async function table(t: { after(fn: () => Promise<void>): void }, lines: string[]): Promise<number> {
+  const { dir, cleanup } = await makeTempDir('skillsd-tables-');
+  t.after(cleanup);
+  await writeFile(`${dir}/tcp`, `${[HEADER, ...lines].join('\n')}\n`);
+  const fd = openSync(`${dir}/tcp`, 'r');
+  t.after(async () => closeSync(fd));
+  return fd;
+}
+
+describe('listeningSockets', () => {
+  it('reads the listening sockets (half-open ones between them skipped) and stops at the first other state', async (t) => {
+    const fd = await table(t, [
+      line(0, '0100007F:1CF4', '00000000:0000', '0A', 1000),
+      line(1, '0100007F:1CF4', '0100007F:D431', '03', 1000),
+      line(2, '00000000:0016', '00000000:0000', '0A', 0),
+      line(3, '0100007F:1CF4', '0100007F:D432', '01', 1000),
+      line(4, '0100007F:1F90', '00000000:0000', '0A', 1002),
+    ]);
+    // Small reads: lines cut between reads are put together.
+    const sockets = listeningSockets(fd, Buffer.alloc(64));
+    assert.deepEqual(
+      sockets.map((columns) => [columns[1], columns[7]]),
+      [
+        ['0100007F:1CF4', '1000'],
+        ['00000000:0016', '0'],
+      ],
+    );
+  });
+
+  it('stops once as many listening sockets as the family has in use were read', async (t) => {
+    const fd = await table(t, [
+      line(0, '0100007F:1CF4', '00000000:0000', '0A', 1000),
+      line(1, '0100007F:1F90', '00000000:0000', '0A', 1002),
+    ]);
+    assert.equal(listeningSockets(fd, Buffer.alloc(512), 1).length, 1);
+    assert.equal(listeningSockets(fd, Buffer.alloc(512), 0).length, 0);
+    assert.equal(listeningSockets(fd, Buffer.alloc(512)).length, 2);
+  });
+});
+
+describe('listenerAddresses', () => {
+  it('names the address, the wildcard, and for IPv4 the mapped address and :: in tcp6', () => {
+    assert.deepEqual(listenerAddresses('127.0.0.1', 7420), [
+      [4, '0100007F:1CFC'],
+      [4, '00000000:1CFC'],
+      [6, '0000000000000000FFFF00000100007F:1CFC'],
+      [6, '00000000000000000000000000000000:1CFC'],
+    ]);
+    assert.deepEqual(listenerAddresses('::1', 80), [
+      [6, '00000000000000000000000001000000:0050'],
+      [6, '00000000000000000000000000000000:0050'],
+    ]);
+  });
+});
