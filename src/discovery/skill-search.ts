@@ -36,6 +36,16 @@ const MAX_TERM_LENGTH = 40;
 const MIN_PREFIX_LENGTH = 3;
 /** Shorter query terms are not read with a typo: `pdf` within one edit matches any 3-letter term with two of its letters. */
 const MIN_FUZZY_LENGTH = 4;
+/**
+ * Words that say nothing about what a skill does ("extract tables *from* pdf"): left out of the index and the query,
+ * so that they neither rank a skill nor cost a posting per body.
+ */
+const STOP_WORDS = new Set(
+  'a an and are as at be by for from if in into is it of on or so than that the then this to was were when with'.split(
+    ' ',
+  ),
+);
+
 /** A query is cut to this many terms: each costs a walk of the term tree. */
 export const MAX_QUERY_TERMS = 32;
 
@@ -85,9 +95,10 @@ function toHit(result: SearchResult): SearchHit {
 
 function indexTerm(term: string): string | null {
   if (term.length > MAX_TERM_LENGTH) return null;
-  return stemmer(term.toLowerCase());
+  return queryTerm(term);
 }
 
 function queryTerm(term: string): string | null {
-  return term === '' ? null : stemmer(term.toLowerCase());
+  const lower = term.toLowerCase();
+  return lower === '' || STOP_WORDS.has(lower) ? null : stemmer(lower);
 }
