@@ -94,11 +94,30 @@ function toHit(result: SearchResult): SearchHit {
 }
 
 function indexTerm(term: string): string | null {
-  if (term.length > MAX_TERM_LENGTH) return null;
-  return queryTerm(term);
+  return term.length > MAX_TERM_LENGTH ? null : stemOf(term);
 }
 
 function queryTerm(term: string): string | null {
+  const stem = stemOf(term);
+  // A stem cut under the prefix length (`bis` → `bi`) would lose the prefix match the word was typed for.
+  return stem !== null && stem.length < MIN_PREFIX_LENGTH && term.length >= MIN_PREFIX_LENGTH
+    ? term.toLowerCase()
+    : stem;
+}
+
+/**
+ * Stems by word, remembered: a body repeats its words, and the Porter rules cost about as much as MiniSearch's own work
+ * per token (docs/performance.md §Search). Bounded: emptied when full.
+ */
+const STEMS = new Map<string, string | null>();
+const MAX_STEMS = 100_000;
+
+function stemOf(term: string): string | null {
+  const known = STEMS.get(term);
+  if (known !== undefined) return known;
   const lower = term.toLowerCase();
-  return lower === '' || STOP_WORDS.has(lower) ? null : stemmer(lower);
+  const stem = lower === '' || STOP_WORDS.has(lower) ? null : stemmer(lower);
+  if (STEMS.size >= MAX_STEMS) STEMS.clear();
+  STEMS.set(term, stem);
+  return stem;
 }
