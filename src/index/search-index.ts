@@ -10,6 +10,7 @@
 
 import { createHash } from 'node:crypto';
 import { type Stats, stat } from 'node:fs';
+import { SkillsdError } from '../discovery/errors.js';
 import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from '../discovery/read-skill-file.js';
 import {
   createSkillSearch,
@@ -115,7 +116,8 @@ export class SkillSearchIndex {
   async answer(query: string, limit: number): Promise<SearchAnswerWithTag> {
     await this.settled();
     const snapshot = this.applied;
-    if (snapshot === undefined) throw new Error('the search index has no snapshot');
+    // Only a workspace closed before its first build gets here.
+    if (snapshot === undefined) throw new SkillsdError('NotReady', 'The search index of this workspace is not built');
     const results: SearchResultEntry[] = [];
     for (const hit of searchSkills(this.search, query, limit)) {
       const skill = this.indexed.get(hit.id)?.skill;
