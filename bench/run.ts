@@ -1,5 +1,5 @@
 // Runs the benchmarks and prints their tables; writes them to bench/results/latest.md.
-// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory ...]]
+// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory|search ...]]
 // --large (or SKILLSD_BENCH_LARGE=1) adds N = 50,000 where a benchmark has it; without it the suite stays at 10,000.
 // The daemon benchmarks rebuild dist/ first when a file under src/ is newer than dist/cli.js (--no-build: never).
 
@@ -19,6 +19,7 @@ import { DAEMON_CLI, REPO_ROOT } from './lib/server-process.js';
 import { type BenchSection, renderSection } from './lib/table.js';
 import { runMemoryBench } from './memory.bench.js';
 import { runReloadBench } from './reload.bench.js';
+import { runSearchBench } from './search.bench.js';
 import { runStartupBench } from './startup.bench.js';
 
 interface Bench {
@@ -34,6 +35,7 @@ const BENCHES: Bench[] = [
   { name: 'startup', needsDaemon: true, run: runStartupBench },
   { name: 'reload', needsDaemon: true, run: runReloadBench },
   { name: 'http', needsDaemon: true, run: runHttpBench },
+  { name: 'search', needsDaemon: false, run: runSearchBench },
 ];
 
 const RESULTS = fileURLToPath(new URL('./results/latest.md', import.meta.url));

@@ -18,6 +18,7 @@ import { doctorCommand } from './commands/doctor.js';
 import { invokeCommand } from './commands/invoke.js';
 import { lsCommand } from './commands/ls.js';
 import { promptCommand } from './commands/prompt.js';
+import { searchCommand } from './commands/search.js';
 import { showCommand } from './commands/show.js';
 import { statusCommand } from './commands/status.js';
 import { stopCommand } from './commands/stop.js';
@@ -32,6 +33,7 @@ const COMMANDS: Record<ClientCommandName, ClientCommand> = {
   cat: catCommand,
   prompt: promptCommand,
   invoke: invokeCommand,
+  search: searchCommand,
   watch: watchCommand,
   wait: waitCommand,
   doctor: doctorCommand,

@@ -60,6 +60,25 @@ export interface SkillsFilter {
   q?: string;
 }
 
+/** One result of `GET /search`, best first. */
+export interface SearchResult {
+  name: string;
+  description: string;
+  score: number;
+  /** The fields a query term matched in. */
+  matched: Array<'name' | 'description' | 'body'>;
+  hide: boolean;
+  source: Skill['source'];
+  filePath: string;
+}
+
+/** `GET /search?q=…`: the skills ranked by name, description and body. */
+export interface SearchAnswer {
+  query: string;
+  generation: number;
+  results: SearchResult[];
+}
+
 /** One Server-Sent Event of `GET /events`, its data parsed. */
 export interface SkillsdEvent {
   id: string | undefined;

@@ -12,6 +12,7 @@ import type {
   DoctorReport,
   HealthAnswer,
   InvocationAnswer,
+  SearchAnswer,
   SkillDetail,
   SkillDoctorReport,
   SkillsAnswer,
@@ -154,6 +155,11 @@ export class SkillsdClient {
     const tag = response.headers.get('etag') ?? '';
     if (response.status === 304) return { notModified: true, etag: tag };
     return { notModified: false, etag: tag, answer: (await response.json()) as SkillsAnswer };
+  }
+
+  /** `GET /search`: skills ranked by how well they match `query` (at most `limit`, default 10, at most 100). */
+  search(query: string, options: { limit?: number } = {}): Promise<SearchAnswer> {
+    return this.json('/search', { q: query, ...(options.limit === undefined ? {} : { limit: String(options.limit) }) });
   }
 
   skill(name: string): Promise<SkillDetail> {

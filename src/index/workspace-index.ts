@@ -17,6 +17,7 @@ import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Settings } from '
 import { DiagnosticTracker } from './diagnostic-tracker.js';
 import { diffSnapshots } from './diff-snapshots.js';
 import { EventLog, type PendingEvent } from './event-log.js';
+import { type SearchAnswerWithTag, SkillSearchIndex } from './search-index.js';
 import type { SkillWatcher } from './skill-watcher.js';
 import { WorkspaceSnapshot } from './snapshot.js';
 import { SnapshotSerializer } from './snapshot-json.js';
@@ -133,6 +134,8 @@ export class WorkspaceIndex {
   private pluginInputs: { files: string[]; markers: string[] } = { files: [], markers: [] };
   /** Doctor findings that appear or go after a rebuild (watched workspaces only). */
   private readonly diagnostics: DiagnosticTracker | undefined;
+  /** Ranked search over the loaded skills (docs/api.md §GET /search), following every build. */
+  private readonly search = new SkillSearchIndex();
 
   constructor(options: WorkspaceIndexOptions) {
     this.cwd = options.cwd;
@@ -281,9 +284,23 @@ export class WorkspaceIndex {
     return this.diagnostics?.idle() ?? Promise.resolve();
   }
 
+  /**
+   * The ranked answer of `GET /search` over this workspace. A watched workspace builds its search index once the
+   * watcher is armed; an unwatched one (the command line without a daemon) on its first search.
+   */
+  async searchAnswer(query: string, limit: number): Promise<SearchAnswerWithTag> {
+    return this.search.answer(query, limit);
+  }
+
+  /** Resolves once the search index follows every build so far (the benchmark; tests). */
+  searchSettled(): Promise<void> {
+    return this.search.settled();
+  }
+
   async close(): Promise<void> {
     if (this.isClosed) return;
     this.isClosed = true;
+    this.search.close();
     this.diagnostics?.close();
     clearTimeout(this.retryTimer);
     for (const listener of [...this.closeListeners]) listener();
@@ -323,6 +340,8 @@ export class WorkspaceIndex {
     // An edit made between the first discovery's reads and the watcher being armed has no event: look once more
     // (cheap: unchanged files come from the cache, and an unchanged answer keeps its generation).
     await this.rebuild();
+    // After the first answers and the arming, so that reading every body does not delay either.
+    this.search.start();
   }
 
   /** Resolves when `promise` settles or the index closes, whichever comes first. */
@@ -369,6 +388,7 @@ export class WorkspaceIndex {
     // Always swap: an unchanged answer may still come with new settings (symlink mode) or new watched dirs.
     const next = new WorkspaceSnapshot({ generation, cwd: this.cwd, settings, result, content });
     this.current = next;
+    this.search.follow(next, { full, paths });
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
     // The watcher follows the new answer's directories and files before clients hear of it: a client that edits a
     // file the answer now depends on (a new plugin's manifest) as soon as the event arrives is then seen.

@@ -1,12 +1,14 @@
 // Tools (MCP.md §Prompts and tools), for hosts with neither resources nor the Skills Extension:
 // - `load_skill { name, args? }`: the invocation text of `POST /invocations`, plus the skill's base URI;
-// - `read_skill_file { name, path }`: one file of the skill under the guards of the file route.
+// - `read_skill_file { name, path }`: one file of the skill under the guards of the file route;
+// - `search_skills { query, limit? }`: `GET /search` as lines of text, and its JSON as structured content.
 // A refused call is a result with `isError: true` carrying the REST message, so the model reads why.
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isSkillsdError, SkillsdError } from '../discovery/errors.js';
 import { skillUri, uriSegment } from '../discovery/skill-locations.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../index/search-index.js';
 import { invalidParams } from './mcp-errors.js';
 import type { McpSession } from './mcp-session.js';
 import { invocableSkills, invocationText } from './prompts.js';
@@ -41,6 +43,26 @@ const TOOLS = [
       required: ['name', 'path'],
     },
   },
+  {
+    name: 'search_skills',
+    title: 'Search the skills',
+    description:
+      'Finds the skills that fit a task, best first, by their name, description and instructions (prefixes and ' +
+      'one typo per word match too). Use it to pick a skill when the catalog is large, then load_skill.',
+    inputSchema: {
+      type: 'object' as const,
+      properties: {
+        query: { type: 'string', description: 'What the skill should do, in words: "extract tables from pdf"' },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_SEARCH_LIMIT,
+          description: `At most this many results (default ${DEFAULT_SEARCH_LIMIT})`,
+        },
+      },
+      required: ['query'],
+    },
+  },
 ];
 
 export function registerTools(server: Server, session: McpSession): void {
@@ -49,7 +71,7 @@ export function registerTools(server: Server, session: McpSession): void {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     try {
-      const { snapshot } = await session.view(extra.sendRequest);
+      const { workspace, snapshot } = await session.view(extra.sendRequest);
       switch (request.params.name) {
         case 'load_skill': {
           const name = stringArgument(args, 'name');
@@ -83,6 +105,18 @@ export function registerTools(server: Server, session: McpSession): void {
           if ('text' in contents) return { content: [{ type: 'text' as const, text: contents.text }] };
           return { content: [{ type: 'resource' as const, resource: contents }] };
         }
+        case 'search_skills': {
+          const query = stringArgument(args, 'query');
+          if (query.trim() === '') throw new SkillsdError('BadRequest', 'arguments.query: the search text is blank');
+          const { answer } = await workspace.searchAnswer(query, limitArgument(args));
+          const lines = answer.results.map(
+            (result) => `${result.name}\t${result.score}\t${result.description}\t${skillUri(result.name)}`,
+          );
+          return {
+            content: [{ type: 'text' as const, text: lines.length > 0 ? lines.join('\n') : 'No skill matches.' }],
+            structuredContent: answer as unknown as Record<string, unknown>,
+          };
+        }
         default:
           throw invalidParams(`Unknown tool: ${request.params.name}`);
       }
@@ -96,6 +130,15 @@ export function registerTools(server: Server, session: McpSession): void {
 function stringArgument(args: Record<string, unknown>, key: string): string {
   const value = args[key];
   if (typeof value !== 'string') throw new SkillsdError('BadRequest', `arguments.${key} must be a string`);
+  return value;
+}
+
+function limitArgument(args: Record<string, unknown>): number {
+  const value = args.limit;
+  if (value === undefined) return DEFAULT_SEARCH_LIMIT;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_SEARCH_LIMIT) {
+    throw new SkillsdError('BadRequest', `arguments.limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}`);
+  }
   return value;
 }
 

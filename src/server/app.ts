@@ -33,6 +33,7 @@ import { healthRoutes } from './routes/health.js';
 import { invocationsRoutes } from './routes/invocations.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { promptRoutes } from './routes/prompt.js';
+import { searchRoutes } from './routes/search.js';
 import { skillFilesRoutes } from './routes/skill-files.js';
 import { skillsRoutes } from './routes/skills.js';
 import { securityChecks } from './security-checks.js';
@@ -212,6 +213,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(openApiPlugin, { ui: options.docs });
 
   await app.register(skillsRoutes);
+  await app.register(searchRoutes);
   await app.register(skillFilesRoutes);
   await app.register(collisionsRoutes);
   await app.register(promptRoutes);

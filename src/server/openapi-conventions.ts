@@ -32,6 +32,7 @@ interface TagRule {
 const TAGS: Record<string, TagRule> = {
   skills: { tag: 'skills', description: 'The index: loaded skills, warnings, collisions, diagnostics' },
   collisions: { tag: 'skills', description: '' },
+  search: { tag: 'skills', description: '' },
   skill: { tag: 'files', description: 'The files of a skill: the HTTP face of `skill://`' },
   events: { tag: 'events', description: 'Live changes of the index as Server-Sent Events' },
   prompt: { tag: 'agent-text', description: 'Texts an agent puts in front of its model' },

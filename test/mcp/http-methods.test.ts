@@ -234,7 +234,7 @@ describe('MCP over Streamable HTTP: methods', () => {
     const tools = await client.listTools();
     assert.deepEqual(
       tools.tools.map((tool) => tool.name),
-      ['load_skill', 'read_skill_file'],
+      ['load_skill', 'read_skill_file', 'search_skills'],
     );
     const loaded = await client.callTool({ name: 'load_skill', arguments: { name: 'pdf', args: 'on tables' } });
     assert.deepEqual(loaded.content, [

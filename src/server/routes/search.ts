@@ -1,0 +1,54 @@
+// `GET /search` (docs/api.md §GET /search): the workspace's search index, ranked; the route only parses and tags.
+
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { SkillsdError } from '../../discovery/errors.js';
+import { DEFAULT_SEARCH_LIMIT, type SearchAnswer } from '../../index/search-index.js';
+import { ConditionalHeaders, ETAG_HEADER, errorResponses, NotModified, withHeaders } from '../schemas/common.js';
+import { SearchQuery, SearchResponse } from '../schemas/search.js';
+import { matchesIfNoneMatch } from './conditional.js';
+
+export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/search',
+    {
+      schema: {
+        operationId: 'searchSkills',
+        summary: 'Skills ranked by how well their name, description and body match the query',
+        description:
+          'Prefix matches and one typo per word are found; hidden skills are searched too (`hide`). `ETag` on every ' +
+          'answer; `If-None-Match` with the current tag answers 304. A missing or blank `q` is 400 `BadRequest`.',
+        querystring: SearchQuery,
+        headers: ConditionalHeaders,
+        response: {
+          200: withHeaders(SearchResponse, { ETag: ETAG_HEADER }),
+          304: NotModified,
+          ...errorResponses(),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { cwd, q, limit = DEFAULT_SEARCH_LIMIT } = request.query;
+      const query = searchText(q);
+      const { workspace } = await app.workspaceView(cwd);
+      const { answer, etag } = await workspace.searchAnswer(query, limit);
+      sendAnswer(reply, answer, etag, request.headers['if-none-match']);
+      return reply;
+    },
+  );
+};
+
+function sendAnswer(reply: FastifyReply, answer: SearchAnswer, etag: string, ifNoneMatch: string | undefined): void {
+  reply.header('etag', etag).header('cache-control', 'no-cache');
+  // No payload at all on a 304 (as `GET /skills`): nothing would announce a Content-Length.
+  if (matchesIfNoneMatch(ifNoneMatch, etag)) reply.code(304).send();
+  else reply.send(answer);
+}
+
+/** The query text, or 400 `BadRequest` when there is none to rank by. */
+export function searchText(q: string | undefined): string {
+  if (q === undefined || q.trim() === '') {
+    throw new SkillsdError('BadRequest', 'q: the search text is missing or blank (GET /search?q=TEXT)');
+  }
+  return q;
+}

@@ -1,0 +1,62 @@
+// The ranking rules of docs/api.md §GET /search over a MiniSearch index fed directly (no files): table-driven.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { createSkillSearch, type SearchDocument, searchSkills, skillBody } from '../../src/discovery/skill-search.js';
+
+const DOCS: SearchDocument[] = [
+  { id: '/a', name: 'git-bisect', description: 'Find the commit that broke the build', body: 'Run git bisect.' },
+  { id: '/b', name: 'xlsx', description: 'Read and write spreadsheets', body: 'Workbooks with openpyxl.' },
+  { id: '/c', name: 'pdf', description: 'PDF tools', body: 'Extracting tables from PDF files.' },
+  { id: '/d', name: 'docx', description: 'Word documents', body: 'The tables of a document.' },
+];
+
+const search = createSkillSearch();
+search.addAll(DOCS);
+
+describe('searchSkills', () => {
+  const cases: Array<[string, string, Array<[string, string[]]>]> = [
+    ['a prefix of three letters or more', 'bis', [['/a', ['name', 'body']]]],
+    ['no prefix under three letters', 'bi', []],
+    ['one typo in a word of four letters or more', 'spredsheets', [['/b', ['description']]]],
+    ['no typo in a shorter word', 'pdx', []],
+    [
+      'a stem: extract meets extracting, table meets tables',
+      'extract table',
+      [
+        ['/c', ['body']],
+        ['/d', ['body']],
+      ],
+    ],
+    ['the name before the body', 'pdf', [['/c', ['name', 'description', 'body']]]],
+    ['stop words alone match nothing', 'the from with', []],
+    ['punctuation alone matches nothing', '?! --', []],
+  ];
+  for (const [label, query, expected] of cases) {
+    it(label, () => {
+      assert.deepEqual(
+        searchSkills(search, query, 10).map((hit) => [hit.id, hit.fields]),
+        expected,
+      );
+    });
+  }
+
+  it('keeps the best `limit`', () => {
+    const all = searchSkills(search, 'tables documents', 10);
+    assert.deepEqual(
+      all.map((hit) => hit.id),
+      ['/d', '/c'],
+    );
+    assert.deepEqual(searchSkills(search, 'tables documents', 1), all.slice(0, 1));
+  });
+});
+
+describe('skillBody', () => {
+  const cases: Array<[string, string, string]> = [
+    ['after the frontmatter', '---\nname: x\n---\n\n# Body\n', '\n\n# Body\n'],
+    ['the whole text without frontmatter', '# Body\n', '# Body\n'],
+    ['the whole text when the block never closes', '---\nname: x\n', '---\nname: x\n'],
+    ['past a byte order mark', '\ufeff---\nname: x\n---\nBody', '\nBody'],
+  ];
+  for (const [label, text, body] of cases) it(label, () => assert.equal(skillBody(text), body));
+});
