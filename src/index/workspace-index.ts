@@ -285,8 +285,9 @@ export class WorkspaceIndex {
   }
 
   /**
-   * The ranked answer of `GET /search` over this workspace. A watched workspace builds its search index once the
-   * watcher is armed; an unwatched one (the command line without a daemon) on its first search.
+   * The ranked answer of `GET /search` over this workspace. The search index is built on the first search and
+   * follows every build after it: a daemon nobody searches holds no postings and reads no bodies (docs/api.md
+   * §GET /search).
    */
   async searchAnswer(query: string, limit: number): Promise<SearchAnswerWithTag> {
     return this.search.answer(query, limit);
@@ -340,8 +341,6 @@ export class WorkspaceIndex {
     // An edit made between the first discovery's reads and the watcher being armed has no event: look once more
     // (cheap: unchanged files come from the cache, and an unchanged answer keeps its generation).
     await this.rebuild();
-    // After the first answers and the arming, so that reading every body does not delay either.
-    this.search.start();
   }
 
   /** Resolves when `promise` settles or the index closes, whichever comes first. */
