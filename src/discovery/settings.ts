@@ -2,7 +2,15 @@
 // Unknown keys are an error naming the key: a typo in a toggle must not silently re-enable a source.
 
 import { SkillsdError } from './errors.js';
-import type { LocalPeers, Profile, ServerSettings, Settings, SkillsSettings, SymlinkMode } from './types.js';
+import type {
+  LocalPeers,
+  Profile,
+  ServerSettings,
+  Settings,
+  SkillsSettings,
+  SymlinkMode,
+  WalkLimitSettings,
+} from './types.js';
 
 const PROFILES: readonly Profile[] = ['musepi', 'omp', 'xcsh'];
 const SYMLINK_MODES: readonly SymlinkMode[] = ['contain', 'follow'];
@@ -125,9 +133,29 @@ function parseServer(input: Record<string, unknown>, base: ServerSettings): Serv
         throw invalid(`"${path}" must be an integer from 50 to 3600000, got ${describe(value)}`);
       }
       out.pollIntervalMs = value;
+    } else if (key === 'walkLimits') {
+      out.walkLimits = parseWalkLimits(expectObject(value, path), path);
     } else {
       throw invalid(`unknown setting "${path}"`);
     }
+  }
+  return out;
+}
+
+const WALK_LIMITS = ['maxEntries', 'maxDirectories', 'maxDepth'] as const;
+/** Far past any skill, still a bound: a walk of this many entries takes seconds, not hours. */
+const MAX_WALK_LIMIT = 10_000_000;
+
+function parseWalkLimits(input: Record<string, unknown>, path: string): Partial<WalkLimitSettings> {
+  const out: Partial<WalkLimitSettings> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (!(WALK_LIMITS as readonly string[]).includes(key)) {
+      throw invalid(`unknown setting "${path}.${key}" (one of ${WALK_LIMITS.join(', ')})`);
+    }
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_WALK_LIMIT) {
+      throw invalid(`"${path}.${key}" must be an integer from 1 to ${MAX_WALK_LIMIT}, got ${describe(value)}`);
+    }
+    out[key as (typeof WALK_LIMITS)[number]] = value;
   }
   return out;
 }

@@ -133,6 +133,14 @@ export interface ServerSettings {
   watchMode?: 'events' | 'poll';
   /** Poll period of `watchMode: poll`, in milliseconds (default 1000). */
   pollIntervalMs?: number;
+  /** Bounds of one walk of a skill's files (docs/api.md "Limits on walks"); each absent one keeps its default. */
+  walkLimits?: Partial<WalkLimitSettings>;
+}
+
+export interface WalkLimitSettings {
+  maxEntries: number;
+  maxDirectories: number;
+  maxDepth: number;
 }
 
 export type LocalPeers = 'same-user' | 'any';
