@@ -190,6 +190,17 @@ export function renderListing(entries: readonly SkillDirectoryEntry[]): string {
   return lines.length > 0 ? lines.join('\n') : EMPTY_LISTING;
 }
 
+/**
+ * The path below the skill's directory that `rawRelative` names, `/`-separated without `.` or empty segments (`''`
+ * for the skill's directory itself), as a walk's listing keys it (skill-file-list.ts). Throws the guards' errors.
+ */
+export function skillRelativePath(rawRelative: string): string {
+  return decodeRelative(rawRelative)
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.')
+    .join('/');
+}
+
 /** Decodes once and applies the lexical guards of §6.4 (plus NUL and malformed encoding, API.md). */
 function decodeRelative(raw: string): string {
   let relative: string;

@@ -6,6 +6,7 @@
 // is counted where it happens. Other faces report their own sessions through `setMcpSessions`.
 
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { skillListingStats } from '../index/skill-listings.js';
 
 /** What the metrics read at scrape time. */
 export interface MetricsSources {
@@ -30,6 +31,7 @@ export class SkillsdMetrics {
   private readonly reloadSeconds: Histogram;
   private readonly shed: Counter;
   private readonly mcpSessions: Gauge;
+  private readonly doctorReports: Counter;
   private sources: MetricsSources | undefined;
 
   constructor() {
@@ -68,6 +70,38 @@ export class SkillsdMetrics {
       name: 'skillsd_mcp_sessions',
       help: 'Open MCP sessions (Streamable HTTP)',
       registers,
+    });
+    this.doctorReports = new Counter({
+      name: 'skillsd_doctor_reports_total',
+      help: 'Doctor reports computed (one per workspace generation, shared by the requests that ask for it)',
+      registers,
+    });
+    // The walks of skill files are the process's (skill-listings.ts): read when scraped.
+    new Counter({
+      name: 'skillsd_skill_walks_total',
+      help: "Walks of a skill's files started (archives, MCP listings)",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(skillListingStats().walks);
+      },
+    });
+    new Counter({
+      name: 'skillsd_skill_walk_entries_total',
+      help: 'Directory entries examined by walks of skill files, refused ones included',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(skillListingStats().examined);
+      },
+    });
+    new Gauge({
+      name: 'skillsd_skill_walks_running',
+      help: "Walks of a skill's files running now (at most 4; the others wait)",
+      registers,
+      collect() {
+        this.set(skillListingStats().running);
+      },
     });
     const metrics = this;
     new Gauge({
@@ -141,6 +175,11 @@ export class SkillsdMetrics {
   /** The number of open MCP sessions: the MCP face sets it whenever a session opens or closes. */
   setMcpSessions(count: number): void {
     this.mcpSessions.set(count);
+  }
+
+  /** One doctor report computed. */
+  countDoctorReport(): void {
+    this.doctorReports.inc();
   }
 
   /** The exposition text and its content type. */
