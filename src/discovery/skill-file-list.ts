@@ -81,6 +81,8 @@ export interface SkillWalkOptions {
   signal?: AbortSignal;
   /** Called for every entry examined (a counter the daemon shows). */
   onEntry?: () => void;
+  /** Called for every directory the walk lists. */
+  onDirectory?: () => void;
 }
 
 /**
@@ -98,7 +100,7 @@ export async function listSkillFiles(
   // Directories are listed whatever the profile: xcsh refuses a directory URL, not a directory walk.
   // An unknown (or empty) name is the resolution error of the skill itself.
   if (!skills.some((skill) => skill.name === name)) await resolveSkillResource(skills, name, undefined, options);
-  const budget = new WalkBudget(limits, walk.signal, walk.onEntry);
+  const budget = new WalkBudget(limits, walk.signal, walk.onEntry, walk.onDirectory);
   const walkOptions: ResolveOptions = {
     ...options,
     profile: options.profile === 'xcsh' ? 'musepi' : options.profile,

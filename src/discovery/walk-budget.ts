@@ -44,11 +44,13 @@ export class WalkBudget implements EntryBudget {
   private readonly limits: WalkLimits;
   private readonly signal: AbortSignal | undefined;
   private readonly onEntry: (() => void) | undefined;
+  private readonly onDirectory: (() => void) | undefined;
 
-  constructor(limits: WalkLimits, signal?: AbortSignal, onEntry?: () => void) {
+  constructor(limits: WalkLimits, signal?: AbortSignal, onEntry?: () => void, onDirectory?: () => void) {
     this.limits = limits;
     this.signal = signal;
     this.onEntry = onEntry;
+    this.onDirectory = onDirectory;
   }
 
   entry(): void {
@@ -56,13 +58,14 @@ export class WalkBudget implements EntryBudget {
     this.examined++;
     this.onEntry?.();
     if (this.examined > this.limits.maxEntries) {
-      throw new WalkBoundPassed(`more than ${this.limits.maxEntries} entries examined (server.walkLimits.maxEntries)`);
+      throw new WalkBoundPassed(`more than ${this.limits.maxEntries} entries (server.walkLimits.maxEntries)`);
     }
   }
 
   directory(): void {
     this.signal?.throwIfAborted();
     this.directories++;
+    this.onDirectory?.();
     if (this.directories > this.limits.maxDirectories) {
       throw new WalkBoundPassed(
         `more than ${this.limits.maxDirectories} directories (server.walkLimits.maxDirectories)`,

@@ -14,7 +14,7 @@ import {
   type SkillFileList,
   stillCurrent,
 } from '../discovery/skill-file-list.js';
-import type { Skill } from '../discovery/types.js';
+import type { Skill, SymlinkMode } from '../discovery/types.js';
 import { WalkGate } from '../discovery/walk-gate.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
 
@@ -32,6 +32,8 @@ export interface SkillListingStats {
   shared: number;
   /** Directory entries examined by all walks, refused ones included. */
   examined: number;
+  /** Directories listed by all walks. */
+  directories: number;
   running: number;
   waiting: number;
   peak: number;
@@ -47,7 +49,7 @@ interface SharedWalk {
 
 const gate = new WalkGate(WALKS_AT_ONCE);
 const bySnapshot = new WeakMap<WorkspaceSnapshot, Map<string, SharedWalk>>();
-const counts = { walks: 0, finished: 0, aborted: 0, shared: 0, examined: 0 };
+const counts = { walks: 0, finished: 0, aborted: 0, shared: 0, examined: 0, directories: 0 };
 
 export function skillListingStats(): SkillListingStats {
   return { ...counts, ...gate.stats };
@@ -56,7 +58,8 @@ export function skillListingStats(): SkillListingStats {
 export interface ListingRequest {
   snapshot: WorkspaceSnapshot;
   name: string;
-  options: ResolveOptions;
+  /** The symlink mode in force (a setting, which can change within a generation). */
+  symlinks: SymlinkMode;
   limits: SkillFileLimits;
   /** The request's own signal: aborts when its client goes away. */
   signal?: AbortSignal;
@@ -64,14 +67,14 @@ export interface ListingRequest {
 
 /** The listing of skill `name` in `snapshot`: remembered, shared, or walked now. */
 export async function skillListing(request: ListingRequest): Promise<SkillFileList> {
-  const { snapshot, name, options, limits, signal } = request;
+  const { snapshot, name, symlinks, limits, signal } = request;
   signal?.throwIfAborted();
   let walks = bySnapshot.get(snapshot);
   if (walks === undefined) {
     walks = new Map();
     bySnapshot.set(snapshot, walks);
   }
-  const key = keyOf(name, options, limits);
+  const key = keyOf(name, symlinks, limits);
   const known = walks.get(key);
   if (known?.result !== undefined) {
     if (await stillCurrent(known.result)) {
@@ -89,7 +92,8 @@ export async function skillListing(request: ListingRequest): Promise<SkillFileLi
 
 function start(walks: Map<string, SharedWalk>, key: string, request: ListingRequest): SharedWalk {
   const controller = new AbortController();
-  const { snapshot, name, options, limits } = request;
+  const { snapshot, name, symlinks, limits } = request;
+  const options = listingOptions(snapshot, symlinks);
   const walk: SharedWalk = { controller, waiters: 0, promise: Promise.resolve(undefined as never) };
   walk.promise = gate.run(() => {
     counts.walks++;
@@ -97,6 +101,9 @@ function start(walks: Map<string, SharedWalk>, key: string, request: ListingRequ
       signal: controller.signal,
       onEntry: () => {
         counts.examined++;
+      },
+      onDirectory: () => {
+        counts.directories++;
       },
     });
   }, controller.signal);
@@ -151,9 +158,22 @@ function wait(
   });
 }
 
-/** What makes two walks of one snapshot's skill the same walk: the name, the resolution rules and the bounds. */
-function keyOf(name: string, options: ResolveOptions, limits: SkillFileLimits): string {
-  const plugin = options.pluginRoot === undefined ? '' : 'plugin-root';
+/**
+ * The resolution rules of a listing, the file route's (`GET /skill/<name>/<path>`): every face lists exactly the
+ * files that route would serve, so the archive, `skills/list` and `resources/directory/read` share one walk.
+ */
+export function listingOptions(snapshot: WorkspaceSnapshot, symlinks: SymlinkMode): ResolveOptions {
+  return {
+    profile: snapshot.profile,
+    symlinks,
+    knownRealPath: (filePath) => snapshot.knownRealPath(filePath),
+    pluginRoot: (filePath) => snapshot.pluginRoot(filePath),
+    skillNamed: (skillName) => snapshot.skill(skillName),
+  };
+}
+
+/** What makes two walks of one snapshot's skill the same walk: the name, the symlink mode and the bounds. */
+function keyOf(name: string, symlinks: SymlinkMode, limits: SkillFileLimits): string {
   const bounds = [limits.maxEntries, limits.maxDirectories, limits.maxDepth, limits.maxFiles, limits.maxBytes];
-  return [name, options.profile, options.symlinks, plugin, bounds.join(',')].join('\n');
+  return [name, symlinks, bounds.join(',')].join('\n');
 }

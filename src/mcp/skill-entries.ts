@@ -57,8 +57,14 @@ export async function skillEntry(
     );
   }
   // The skill's one listing of this generation, shared with the archive and `resources/directory/read`.
-  const limits = skillFileLimits(session.deps.getSettings());
-  const list = await skillListing({ snapshot, name: skill.name, options, limits, ...(signal ? { signal } : {}) });
+  const settings = session.deps.getSettings();
+  const list = await skillListing({
+    snapshot,
+    name: skill.name,
+    symlinks: settings.symlinks,
+    limits: skillFileLimits(settings),
+    ...(signal ? { signal } : {}),
+  });
   if (list.complete) {
     const resources: SkillResourceEntry[] = [];
     for (const file of list.files) {

@@ -90,10 +90,11 @@ async function directoryEntries(
   signal: AbortSignal,
 ): Promise<readonly SkillDirectoryEntry[] | undefined> {
   const options = session.resolveOptions(snapshot);
-  const limits = skillFileLimits(session.deps.getSettings());
+  const settings = session.deps.getSettings();
+  const limits = skillFileLimits(settings);
   if (snapshot.skill(name) !== undefined) {
     const relative = skillRelativePath(raw);
-    const listing = await skillListing({ snapshot, name, options, limits, signal });
+    const listing = await skillListing({ snapshot, name, symlinks: settings.symlinks, limits, signal });
     const entries = listing.directories.get(relative);
     if (entries !== undefined) return entries;
   }

@@ -47,7 +47,7 @@ describe('listSkillFiles', () => {
     ['files', { maxFiles: 2 }, 'more than 2 files'],
     ['bytes', { maxBytes: 3 }, 'more than 3 bytes'],
     ['depth', { maxDepth: 0 }, 'directories nested deeper than 0 levels (server.walkLimits.maxDepth)'],
-    ['entries', { maxEntries: 3 }, 'more than 3 entries examined (server.walkLimits.maxEntries)'],
+    ['entries', { maxEntries: 3 }, 'more than 3 entries (server.walkLimits.maxEntries)'],
     ['directories', { maxDirectories: 1 }, 'more than 1 directories (server.walkLimits.maxDirectories)'],
   ];
   for (const [what, limits, reason] of bounds) {

@@ -62,7 +62,7 @@ export async function sendSkillArchive(
   digests: FileDigests,
 ) {
   const signal = requestSignal(request, reply);
-  const list = await skillListing({ snapshot, name, options, limits, signal });
+  const list = await skillListing({ snapshot, name, symlinks: options.symlinks, limits, signal });
   if (!list.complete) {
     throw new SkillsdError('TooLarge', `Skill ${name} is too large to archive: ${list.reason}`);
   }
