@@ -140,6 +140,37 @@ describe('Limits on walks: a skill of 100,000 empty directories', () => {
     t.diagnostic(`the aborted walk listed ${listed} of 100,002 directories`);
   });
 
+  it('stops the walk of skills/get when the MCP client cancels the request', async (t) => {
+    const s = await startServer(t, { sharedRoot: root, settings: ROOMY });
+    const client = await mcpClient(t, s);
+    const before = skillListingStats();
+    const cancel = new AbortController();
+    const answer = client
+      .request({ method: 'skills/get', params: { uri: 'skill://w2/SKILL.md' } }, SkillsGetResult, {
+        signal: cancel.signal,
+        timeout: 600_000,
+      })
+      .then(
+        () => 'answered',
+        (error: unknown) => (error as Error).name,
+      );
+    await waitUntil(
+      'the walk lists directories below d/',
+      () => skillListingStats().directories - before.directories > 100,
+    );
+    cancel.abort();
+    // The SDK's client rejects a cancelled request with its own error, and tells the server (notifications/cancelled).
+    assert.equal(await answer, 'McpError');
+    await waitUntil('no walk runs', () => skillListingStats().running === 0);
+    const stopped = skillListingStats();
+    assert.equal(stopped.walks - before.walks, 1);
+    assert.equal(stopped.aborted - before.aborted, 1);
+    assert.equal(stopped.finished - before.finished, 0);
+    // The session still answers (a method that walks nothing), and no walk has moved since.
+    assert.equal((await client.listResources()).resources.length, 7);
+    assert.equal(skillListingStats().directories, stopped.directories);
+  });
+
   it('runs at most 4 walks at once; the others wait, and leave the queue when their client goes', async (t) => {
     const names = ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'];
     const s = await startServer(t, { sharedRoot: root, settings: ROOMY });
