@@ -1,7 +1,7 @@
 // `GET /doctor` and `GET /doctor/{name}` (docs/api.md §GET /doctor): why the index is what it is. Computed from the
 // workspace's snapshot (what loaded, who lost to whom) and a look at its directories, once per snapshot: concurrent
 // requests share the computation in flight, later ones of the same generation its result, and a new generation
-// computes afresh (docs/api.md "Security defaults": a report of thousands of skills costs up to a second of CPU).
+// computes afresh (docs/api.md "Security defaults"; a report of thousands of skills costs up to a second of CPU).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { diagnoseName, diagnoseWorkspace } from '../../discovery/doctor/diagnose-workspace.js';
