@@ -26,6 +26,7 @@ describe('parseSettings (SKILLS.md §10)', () => {
         metrics: 'public',
         watchMode: 'poll',
         pollIntervalMs: 2000,
+        walkLimits: { maxEntries: 50_000, maxDepth: 8 },
       },
     });
     assert.equal(settings.profile, 'xcsh');
@@ -40,6 +41,7 @@ describe('parseSettings (SKILLS.md §10)', () => {
       [settings.server.generation, settings.server.metrics, settings.server.watchMode, settings.server.pollIntervalMs],
       ['content', 'public', 'poll', 2000],
     );
+    assert.deepEqual(settings.server.walkLimits, { maxEntries: 50_000, maxDepth: 8 });
   });
 
   const rejected: Array<[string, unknown, string]> = [
@@ -72,6 +74,17 @@ describe('parseSettings (SKILLS.md §10)', () => {
       { server: { pollIntervalMs: 10 } },
       '"server.pollIntervalMs" must be an integer from 50 to 3600000, got number',
     ],
+    [
+      'walk limit of zero',
+      { server: { walkLimits: { maxEntries: 0 } } },
+      '"server.walkLimits.maxEntries" must be an integer from 1 to 10000000, got number',
+    ],
+    [
+      'unknown walk limit',
+      { server: { walkLimits: { maxFiles: 9 } } },
+      'unknown setting "server.walkLimits.maxFiles" (one of maxEntries, maxDirectories, maxDepth)',
+    ],
+    ['walk limits not an object', { server: { walkLimits: 5 } }, '"server.walkLimits" must be an object, got number'],
   ];
   for (const [label, input, message] of rejected) {
     it(`rejects ${label}`, () => {
