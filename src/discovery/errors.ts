@@ -14,7 +14,7 @@ export type SkillsdErrorCode =
   | 'FileNotFound'
   | 'NotADirectory'
   | 'NotAFile'
-  | 'SkillTooLarge'
+  | 'TooLarge'
   | 'NotReady'
   | 'Overloaded'
   | 'InvalidSettings';

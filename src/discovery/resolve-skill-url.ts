@@ -6,13 +6,14 @@
 // `%2e%2e`, `..%2f`, `..%5c` and `%00` before a route saw them (FINDINGS.md), so the raw URL text is what gets checked.
 
 import { constants, type Dirent, type Stats } from 'node:fs';
-import { type FileHandle, lstat, open, readdir, readlink, realpath, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, open, opendir, readlink, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, posix, resolve, sep } from 'node:path';
 import { SkillsdError } from './errors.js';
 import { linkNotFollowed, untrustedLinkOnPath } from './link-trust.js';
 import { descriptorDirectory, descriptorPath, hasDescriptorPaths, openPathOnly } from './open-descriptor.js';
 import { skillDirOnDisk, skillFileOnDisk } from './skill-paths.js';
 import type { Profile, Skill, SymlinkMode } from './types.js';
+import { DEFAULT_WALK_LIMITS, type EntryBudget, WalkBudget } from './walk-budget.js';
 
 export type SkillContentType = 'text/markdown' | 'text/plain';
 
@@ -73,6 +74,12 @@ export interface ResolveOptions {
    * resolution scans `skills`, which at 10,000 skills cost more than the rest of a file answer.
    */
   skillNamed?: (name: string) => Skill | undefined;
+  /**
+   * Counts the entries a directory listing reads (docs/api.md "Limits on walks"); it throws to stop the listing. A
+   * walk passes its own, shared by every directory it lists; without one a listing may read the default number of
+   * entries.
+   */
+  budget?: EntryBudget;
 }
 
 const MARKDOWN_EXTENSIONS: ReadonlySet<string> = new Set(['md', 'markdown', 'mdx', 'mdc', 'mkd', 'mdown']);
@@ -185,6 +192,17 @@ export function renderListing(entries: readonly SkillDirectoryEntry[]): string {
 }
 
 /**
+ * The path below the skill's directory that `rawRelative` names, `/`-separated without `.` or empty segments (`''`
+ * for the skill's directory itself), as a walk's listing keys it (skill-file-list.ts). Throws the guards' errors.
+ */
+export function skillRelativePath(rawRelative: string, profile: Profile): string {
+  return decodeRelative(rawRelative, profile)
+    .split('/')
+    .filter((segment) => segment !== '' && segment !== '.')
+    .join('/');
+}
+
+/**
  * Decodes once and applies the lexical guards of docs/discovery.md §6 (plus NUL and malformed encoding, docs/api.md).
  * MusePi and omp refuse any `..` segment, split on `/` or `\`; xcsh refuses only a path whose POSIX normal form
  * climbs out (starts with `..` or holds `/..`), a `\` being an ordinary character there, so `sub/../ref.md` is
@@ -266,7 +284,8 @@ async function resolveTarget(
   if (info.isDirectory()) {
     // xcsh only asks whether a file exists there: a directory is simply not found, and never listed.
     if (options.profile === 'xcsh') throw new SkillsdError('FileNotFound', `File not found: ${target}`);
-    const entries = await listDirectory(realTarget, contain ? realBase : null, target);
+    const budget = options.budget ?? new WalkBudget(DEFAULT_WALK_LIMITS);
+    const entries = await listDirectory(realTarget, contain ? realBase : null, target, budget);
     return { kind: 'directory', skill, path: target, entries, listing: renderListing(entries), url };
   }
   if (!info.isFile()) {
@@ -402,9 +421,14 @@ async function stillInside(handle: FileHandle, opened: Stats, realPath: string, 
  * The entries of a directory with their types. A symlink is listed as what it points to; in contain mode a link
  * that leaves the skill's real directory is listed as a plain file of size 0, so a listing reveals nothing outside.
  */
-async function listDirectory(dir: string, realBase: string | null, target: string): Promise<SkillDirectoryEntry[]> {
-  if (realBase !== null && (await hasDescriptorPaths())) return listOpenedDirectory(dir, realBase, target);
-  return listDirectoryByPath(dir, realBase);
+async function listDirectory(
+  dir: string,
+  realBase: string | null,
+  target: string,
+  budget: EntryBudget,
+): Promise<SkillDirectoryEntry[]> {
+  if (realBase !== null && (await hasDescriptorPaths())) return listOpenedDirectory(dir, realBase, target, budget);
+  return listDirectoryByPath(dir, realBase, budget);
 }
 
 /**
@@ -412,7 +436,12 @@ async function listDirectory(dir: string, realBase: string | null, target: strin
  * a directory on its path swapped for a link out of the skill after the check cannot make it list the outside.
  * Each entry is classified through a descriptor as well (`O_PATH`: nothing is opened for I/O, not even a FIFO).
  */
-async function listOpenedDirectory(dir: string, realBase: string, target: string): Promise<SkillDirectoryEntry[]> {
+async function listOpenedDirectory(
+  dir: string,
+  realBase: string,
+  target: string,
+  budget: EntryBudget,
+): Promise<SkillDirectoryEntry[]> {
   let handle: FileHandle;
   try {
     handle = await open(dir, constants.O_RDONLY | (constants.O_DIRECTORY ?? 0) | (constants.O_NOFOLLOW ?? 0));
@@ -428,7 +457,9 @@ async function listOpenedDirectory(dir: string, realBase: string, target: string
     if (where === undefined || !isInside(realBase, where)) throw changedAfterCheck(target);
     const view = descriptorDirectory(handle);
     const entries: SkillDirectoryEntry[] = [];
-    for (const dirent of await readdir(view, { withFileTypes: true })) {
+    // Read as it goes (opendir), not all at once: a directory of a million entries stops at the budget's bound.
+    for await (const dirent of await opendir(view)) {
+      budget.entry();
       entries.push(await classifyEntry(dirent, join(view, dirent.name), realBase));
     }
     return entries;
@@ -474,10 +505,14 @@ async function classifyEntry(dirent: Dirent, path: string, realBase: string): Pr
 }
 
 /** Follow mode, or contain mode where descriptors cannot be resolved: the entries by path. */
-async function listDirectoryByPath(dir: string, realBase: string | null): Promise<SkillDirectoryEntry[]> {
-  const dirents = await readdir(dir, { withFileTypes: true });
+async function listDirectoryByPath(
+  dir: string,
+  realBase: string | null,
+  budget: EntryBudget,
+): Promise<SkillDirectoryEntry[]> {
   const entries: SkillDirectoryEntry[] = [];
-  for (const dirent of dirents) {
+  for await (const dirent of await opendir(dir)) {
+    budget.entry();
     const path = join(dir, dirent.name);
     if (dirent.isDirectory()) {
       entries.push({ name: dirent.name, type: 'directory', size: 0 });

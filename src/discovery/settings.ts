@@ -10,6 +10,7 @@ import type {
   Settings,
   SkillsSettings,
   SymlinkMode,
+  WalkLimitSettings,
 } from './types.js';
 
 const PROFILES: readonly Profile[] = ['musepi', 'omp', 'xcsh'];
@@ -135,6 +136,8 @@ function parseServer(input: Record<string, unknown>, base: ServerSettings): Serv
       out.pollIntervalMs = value;
     } else if (key === 'mcp') {
       out.mcp = parseMcpServer(expectObject(value, path), out.mcp ?? {});
+    } else if (key === 'walkLimits') {
+      out.walkLimits = parseWalkLimits(expectObject(value, path), path);
     } else {
       throw invalid(`unknown setting "${path}"`);
     }
@@ -154,6 +157,24 @@ function parseMcpServer(input: Record<string, unknown>, base: McpServerSettings)
     } else {
       throw invalid(`unknown setting "${path}"`);
     }
+  }
+  return out;
+}
+
+const WALK_LIMITS = ['maxEntries', 'maxDirectories', 'maxDepth'] as const;
+/** Far past any skill, still a bound: a walk of this many entries takes seconds, not hours. */
+const MAX_WALK_LIMIT = 10_000_000;
+
+function parseWalkLimits(input: Record<string, unknown>, path: string): Partial<WalkLimitSettings> {
+  const out: Partial<WalkLimitSettings> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (!(WALK_LIMITS as readonly string[]).includes(key)) {
+      throw invalid(`unknown setting "${path}.${key}" (one of ${WALK_LIMITS.join(', ')})`);
+    }
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_WALK_LIMIT) {
+      throw invalid(`"${path}.${key}" must be an integer from 1 to ${MAX_WALK_LIMIT}, got ${describe(value)}`);
+    }
+    out[key as (typeof WALK_LIMITS)[number]] = value;
   }
   return out;
 }

@@ -135,6 +135,8 @@ export interface ServerSettings {
   pollIntervalMs?: number;
   /** Bounds of the MCP face's sessions over Streamable HTTP (docs/mcp.md "Session bounds"). */
   mcp?: McpServerSettings;
+  /** Bounds of one walk of a skill's files (docs/api.md "Limits on walks"); each absent one keeps its default. */
+  walkLimits?: Partial<WalkLimitSettings>;
 }
 
 export interface McpServerSettings {
@@ -142,6 +144,12 @@ export interface McpServerSettings {
   maxSessions?: number;
   /** Seconds without a request after which a session ends (default 600). */
   idleTimeoutS?: number;
+}
+
+export interface WalkLimitSettings {
+  maxEntries: number;
+  maxDirectories: number;
+  maxDepth: number;
 }
 
 export type LocalPeers = 'same-user' | 'any';

@@ -99,7 +99,7 @@ export async function readSkillResource(
   let bytes: Buffer;
   try {
     if (stat.size > MAX_READ_BYTES) {
-      throw new SkillsdError('SkillTooLarge', `File is larger than ${MAX_READ_BYTES} bytes: ${resource.path}`);
+      throw new SkillsdError('TooLarge', `File is larger than ${MAX_READ_BYTES} bytes: ${resource.path}`);
     }
     bytes = Buffer.alloc(stat.size);
     let filled = 0;

@@ -6,9 +6,10 @@
 import { parseFrontmatter } from '../discovery/frontmatter.js';
 import { MAX_SKILL_FILE_BYTES } from '../discovery/read-skill-file.js';
 import { openSkillFile, resolveSkillResource, type SkillFileResource } from '../discovery/resolve-skill-url.js';
-import { listSkillFiles } from '../discovery/skill-file-list.js';
+import { skillFileLimits } from '../discovery/skill-file-list.js';
 import { skillUri } from '../discovery/skill-locations.js';
 import type { Skill } from '../discovery/types.js';
+import { skillListing } from '../index/skill-listings.js';
 import type { WorkspaceSnapshot } from '../index/snapshot.js';
 import type { McpSession } from './mcp-session.js';
 
@@ -33,7 +34,13 @@ const AGENT_SKILLS_NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const frontmatterCache = new Map<string, { identity: string; frontmatter: Record<string, unknown> }>();
 const MAX_FRONTMATTER_CACHE = 20_000;
 
-export async function skillEntry(session: McpSession, snapshot: WorkspaceSnapshot, skill: Skill): Promise<SkillEntry> {
+/** `signal`: the request's; the walk of the skill's files stops when it aborts (docs/api.md "Limits on walks"). */
+export async function skillEntry(
+  session: McpSession,
+  snapshot: WorkspaceSnapshot,
+  skill: Skill,
+  signal?: AbortSignal,
+): Promise<SkillEntry> {
   const skills = session.skills(snapshot);
   const options = session.resolveOptions(snapshot);
   const entryFile = await resolveSkillResource(skills, skill.name, undefined, options);
@@ -49,7 +56,15 @@ export async function skillEntry(session: McpSession, snapshot: WorkspaceSnapsho
         'hyphens): it is served, percent-encoded in its URIs',
     );
   }
-  const list = await listSkillFiles(skills, skill.name, options);
+  // The skill's one listing of this generation, shared with the archive and `resources/directory/read`.
+  const settings = session.deps.getSettings();
+  const list = await skillListing({
+    snapshot,
+    name: skill.name,
+    symlinks: settings.symlinks,
+    limits: skillFileLimits(settings),
+    ...(signal ? { signal } : {}),
+  });
   if (list.complete) {
     const resources: SkillResourceEntry[] = [];
     for (const file of list.files) {

@@ -3,8 +3,12 @@
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import * as z from 'zod';
-import { resolveSkillResource } from '../discovery/resolve-skill-url.js';
+import { resolveSkillResource, type SkillDirectoryEntry, skillRelativePath } from '../discovery/resolve-skill-url.js';
+import { skillFileLimits } from '../discovery/skill-file-list.js';
 import { skillUri, uriSegment } from '../discovery/skill-locations.js';
+import { WalkBudget } from '../discovery/walk-budget.js';
+import { skillListing } from '../index/skill-listings.js';
+import type { WorkspaceSnapshot } from '../index/snapshot.js';
 import { answering, invalidParams } from './mcp-errors.js';
 import type { McpSession } from './mcp-session.js';
 import { paginate } from './pagination.js';
@@ -28,7 +32,7 @@ export function registerSkillsExtension(server: Server, session: McpSession): vo
       const { snapshot } = await session.view(extra.sendRequest);
       const { page, nextCursor } = paginate(session.skills(snapshot), request.params?.cursor, session.pageSize);
       const skills: SkillEntry[] = [];
-      for (const skill of page) skills.push(await skillEntry(session, snapshot, skill));
+      for (const skill of page) skills.push(await skillEntry(session, snapshot, skill, extra.signal));
       return (nextCursor === undefined ? { skills } : { skills, nextCursor }) as AnyResult;
     }),
   );
@@ -43,7 +47,7 @@ export function registerSkillsExtension(server: Server, session: McpSession): vo
       if (skill === undefined || rawRelative !== 'SKILL.md' || skillUri(name, 'SKILL.md') !== uri) {
         throw invalidParams(`No skill is served at ${uri}`);
       }
-      return { skill: await skillEntry(session, snapshot, skill) } as AnyResult;
+      return { skill: await skillEntry(session, snapshot, skill, extra.signal) } as AnyResult;
     }),
   );
 
@@ -54,15 +58,11 @@ export function registerSkillsExtension(server: Server, session: McpSession): vo
       const { name, rawRelative } = parseSkillUri(uri);
       // `skill://<name>` is the skill's root directory (no trailing slash).
       const raw = rawRelative === undefined || rawRelative === '' ? '.' : rawRelative;
-      const options = session.resolveOptions(snapshot);
-      const resource = await resolveSkillResource(session.skills(snapshot), name, raw, {
-        ...options,
-        profile: options.profile === 'xcsh' ? 'musepi' : options.profile,
-      });
-      if (resource.kind !== 'directory') throw invalidParams(`${uri} is not a directory resource`);
+      const entries = await directoryEntries(session, snapshot, name, raw, extra.signal);
+      if (entries === undefined) throw invalidParams(`${uri} is not a directory resource`);
       // Directory URIs have no trailing slash: children are `<directory>/<name>` whichever form was asked for.
       const base = uri.replace(/\/+$/, '');
-      const children = [...resource.entries].sort(
+      const children = [...entries].sort(
         (a, b) => Number(a.type === 'file') - Number(b.type === 'file') || a.name.localeCompare(b.name),
       );
       const resources = children.map((entry) => {
@@ -74,6 +74,38 @@ export function registerSkillsExtension(server: Server, session: McpSession): vo
       return (nextCursor === undefined ? { resources: page } : { resources: page, nextCursor }) as AnyResult;
     }),
   );
+}
+
+/**
+ * The entries of one directory of a skill, undefined when the path is a file. Every page of a directory comes from
+ * the skill's one listing of this generation (skill-listings.ts), so paging does not list the directory again; a
+ * directory that listing does not hold (the walk passed a bound first, or reached it through a link to a directory
+ * already walked) is listed on its own, under the same bound on entries (docs/api.md "Limits on walks").
+ */
+async function directoryEntries(
+  session: McpSession,
+  snapshot: WorkspaceSnapshot,
+  name: string,
+  raw: string,
+  signal: AbortSignal,
+): Promise<readonly SkillDirectoryEntry[] | undefined> {
+  const options = session.resolveOptions(snapshot);
+  const settings = session.deps.getSettings();
+  const limits = skillFileLimits(settings);
+  // Directories are listed over MCP under every profile: xcsh reads them with MusePi's guards.
+  const profile = options.profile === 'xcsh' ? 'musepi' : options.profile;
+  if (snapshot.skill(name) !== undefined) {
+    const relative = skillRelativePath(raw, profile);
+    const listing = await skillListing({ snapshot, name, symlinks: settings.symlinks, limits, signal });
+    const entries = listing.directories.get(relative);
+    if (entries !== undefined) return entries;
+  }
+  const resource = await resolveSkillResource(session.skills(snapshot), name, raw, {
+    ...options,
+    profile,
+    budget: new WalkBudget(limits, signal),
+  });
+  return resource.kind === 'directory' ? resource.entries : undefined;
 }
 
 export function requireUri(value: unknown): string {

@@ -19,7 +19,7 @@ export const STATUS_BY_CODE: Record<SkillsdErrorCode, number> = {
   FileNotFound: 404,
   NotADirectory: 404,
   NotAFile: 409,
-  SkillTooLarge: 413,
+  TooLarge: 413,
   NotReady: 503,
   Overloaded: 503,
 };

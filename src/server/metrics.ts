@@ -6,6 +6,7 @@
 // is counted where it happens. The MCP face's live sessions are read from its session table, like the streams.
 
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { skillListingStats } from '../index/skill-listings.js';
 
 /** What the metrics read at scrape time. */
 export interface MetricsSources {
@@ -31,6 +32,7 @@ export class SkillsdMetrics {
   private readonly reloads: Counter<'changed'>;
   private readonly reloadSeconds: Histogram;
   private readonly shed: Counter;
+  private readonly doctorReports: Counter;
   private sources: MetricsSources | undefined;
 
   constructor() {
@@ -72,6 +74,38 @@ export class SkillsdMetrics {
       registers,
       collect() {
         this.set(metrics.sources?.mcpSessions() ?? 0);
+      },
+    });
+    this.doctorReports = new Counter({
+      name: 'skillsd_doctor_reports_total',
+      help: 'Doctor reports computed (one per workspace generation, shared by the requests that ask for it)',
+      registers,
+    });
+    // The walks of skill files are the process's (skill-listings.ts): read when scraped.
+    new Counter({
+      name: 'skillsd_skill_walks_total',
+      help: "Walks of a skill's files started (archives, MCP listings)",
+      registers,
+      collect() {
+        this.reset();
+        this.inc(skillListingStats().walks);
+      },
+    });
+    new Counter({
+      name: 'skillsd_skill_walk_entries_total',
+      help: 'Directory entries examined by walks of skill files, refused ones included',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(skillListingStats().examined);
+      },
+    });
+    new Gauge({
+      name: 'skillsd_skill_walks_running',
+      help: "Walks of a skill's files running now (at most 4; the others wait)",
+      registers,
+      collect() {
+        this.set(skillListingStats().running);
       },
     });
     new Gauge({
@@ -140,6 +174,11 @@ export class SkillsdMetrics {
   /** One request refused for load. */
   countShed(): void {
     this.shed.inc();
+  }
+
+  /** One doctor report computed. */
+  countDoctorReport(): void {
+    this.doctorReports.inc();
   }
 
   /** The exposition text and its content type. */

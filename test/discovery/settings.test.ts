@@ -27,6 +27,7 @@ describe('parseSettings (SKILLS.md §10)', () => {
         watchMode: 'poll',
         pollIntervalMs: 2000,
         mcp: { maxSessions: 8, idleTimeoutS: 120 },
+        walkLimits: { maxEntries: 50_000, maxDepth: 8 },
       },
     });
     assert.equal(settings.profile, 'xcsh');
@@ -42,6 +43,7 @@ describe('parseSettings (SKILLS.md §10)', () => {
       ['content', 'public', 'poll', 2000],
     );
     assert.deepEqual(settings.server.mcp, { maxSessions: 8, idleTimeoutS: 120 });
+    assert.deepEqual(settings.server.walkLimits, { maxEntries: 50_000, maxDepth: 8 });
   });
 
   const rejected: Array<[string, unknown, string]> = [
@@ -85,6 +87,17 @@ describe('parseSettings (SKILLS.md §10)', () => {
       { server: { mcp: { idleTimeoutS: 1.5 } } },
       '"server.mcp.idleTimeoutS" must be an integer from 1 to 86400, got number',
     ],
+    [
+      'walk limit of zero',
+      { server: { walkLimits: { maxEntries: 0 } } },
+      '"server.walkLimits.maxEntries" must be an integer from 1 to 10000000, got number',
+    ],
+    [
+      'unknown walk limit',
+      { server: { walkLimits: { maxFiles: 9 } } },
+      'unknown setting "server.walkLimits.maxFiles" (one of maxEntries, maxDirectories, maxDepth)',
+    ],
+    ['walk limits not an object', { server: { walkLimits: 5 } }, '"server.walkLimits" must be an object, got number'],
   ];
   for (const [label, input, message] of rejected) {
     it(`rejects ${label}`, () => {

@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { utimes, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, utimes, writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { createFileDigests } from '../../src/discovery/file-digests.js';
-import { listSkillFiles } from '../../src/discovery/skill-file-list.js';
+import {
+  DEFAULT_SKILL_FILE_LIMITS,
+  listSkillFiles,
+  type SkillFileLimits,
+  stillCurrent,
+} from '../../src/discovery/skill-file-list.js';
 import type { Skill } from '../../src/discovery/types.js';
 import { makeTempDir, writeTree } from '../helpers/temp-tree.js';
 
@@ -38,17 +43,77 @@ describe('listSkillFiles', () => {
     assert.equal(list.bytes, 4);
   });
 
-  const bounds: Array<[string, { maxFiles: number; maxBytes: number; maxDepth: number }, string]> = [
-    ['files', { maxFiles: 2, maxBytes: 1000, maxDepth: 8 }, 'more than 2 files'],
-    ['bytes', { maxFiles: 10, maxBytes: 3, maxDepth: 8 }, 'more than 3 bytes'],
-    ['depth', { maxFiles: 10, maxBytes: 1000, maxDepth: 0 }, 'directories nested deeper than 0 levels'],
+  const bounds: Array<[string, Partial<SkillFileLimits>, string]> = [
+    ['files', { maxFiles: 2 }, 'more than 2 files'],
+    ['bytes', { maxBytes: 3 }, 'more than 3 bytes'],
+    ['depth', { maxDepth: 0 }, 'directories nested deeper than 0 levels (server.walkLimits.maxDepth)'],
+    ['entries', { maxEntries: 3 }, 'more than 3 entries (server.walkLimits.maxEntries)'],
+    ['directories', { maxDirectories: 1 }, 'more than 1 directories (server.walkLimits.maxDirectories)'],
   ];
   for (const [what, limits, reason] of bounds) {
     it(`says which bound a skill passes: ${what}`, async (t) => {
       const { skill } = await skillAt(t, { 'pdf/SKILL.md': 'x', 'pdf/b/c.txt': 'cc', 'pdf/a.txt': 'a' });
-      assert.deepEqual(await listSkillFiles([skill], 'pdf', OPTIONS, limits), { complete: false, reason });
+      const list = await listSkillFiles([skill], 'pdf', OPTIONS, { ...DEFAULT_SKILL_FILE_LIMITS, ...limits });
+      assert.equal(list.complete, false);
+      assert.equal(list.complete === false && list.reason, reason);
     });
   }
+
+  it('counts the entries it refuses: dangling links, links out of the skill, FIFOs', async (t) => {
+    const { dir, skill } = await skillAt(t, { 'pdf/SKILL.md': 'x', 'outside.txt': 'secret' });
+    for (let i = 0; i < 5; i++) await symlink(`missing-${i}`, `${dir}/pdf/dangling-${i}`);
+    for (let i = 0; i < 5; i++) await symlink('../outside.txt', `${dir}/pdf/out-${i}`);
+    execFileSync('mkfifo', [`${dir}/pdf/pipe`]);
+    const limits = { ...DEFAULT_SKILL_FILE_LIMITS, maxEntries: 11 };
+    // 12 entries, of which only SKILL.md is served: the eleven refused ones still count.
+    const list = await listSkillFiles([skill], 'pdf', OPTIONS, limits);
+    assert.equal(list.complete, false);
+    assert.equal(list.examined, 12);
+    const roomy = await listSkillFiles([skill], 'pdf', OPTIONS, { ...limits, maxEntries: 12 });
+    assert.ok(roomy.complete);
+    assert.deepEqual(
+      roomy.files.map((file) => file.relative),
+      ['SKILL.md'],
+    );
+    assert.equal(roomy.examined, 12);
+  });
+
+  it('stops at the first entry past the bound, even in one directory of many', async (t) => {
+    const { dir, skill } = await skillAt(t, { 'pdf/SKILL.md': 'x' });
+    for (let i = 0; i < 3000; i++) await mkdir(`${dir}/pdf/d${i}`);
+    const list = await listSkillFiles([skill], 'pdf', OPTIONS, { ...DEFAULT_SKILL_FILE_LIMITS, maxEntries: 100 });
+    assert.equal(list.complete, false);
+    assert.equal(list.examined, 101);
+  });
+
+  it('stops when its signal aborts, with the signal’s reason', async (t) => {
+    const { dir, skill } = await skillAt(t, { 'pdf/SKILL.md': 'x' });
+    for (let i = 0; i < 50; i++) await mkdir(`${dir}/pdf/d${i}`);
+    const controller = new AbortController();
+    const reason = new Error('gone');
+    let examined = 0;
+    const walk = listSkillFiles([skill], 'pdf', OPTIONS, DEFAULT_SKILL_FILE_LIMITS, {
+      signal: controller.signal,
+      onEntry: () => {
+        examined++;
+        if (examined === 10) controller.abort(reason);
+      },
+    });
+    await assert.rejects(walk, (error) => error === reason);
+    assert.equal(examined, 10);
+  });
+
+  it('tells whether a listing still describes the disk', async (t) => {
+    const { dir, skill } = await skillAt(t, { 'pdf/SKILL.md': 'x', 'pdf/b/c.txt': 'cc' });
+    const list = await listSkillFiles([skill], 'pdf', OPTIONS);
+    assert.equal(await stillCurrent(list), true);
+    await writeFile(`${dir}/pdf/b/new.txt`, 'n');
+    assert.equal(await stillCurrent(list), false);
+    const again = await listSkillFiles([skill], 'pdf', OPTIONS);
+    assert.equal(await stillCurrent(again), true);
+    await writeFile(`${dir}/pdf/b/c.txt`, 'changed');
+    assert.equal(await stillCurrent(again), false);
+  });
 
   it('throws the resolution error of an unknown skill', async (t) => {
     const { skill } = await skillAt(t, { 'pdf/SKILL.md': 'x' });

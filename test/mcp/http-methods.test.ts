@@ -358,7 +358,7 @@ describe('MCP over Streamable HTTP: methods', () => {
     assert.equal(archive.status, 413);
     assert.deepEqual(await archive.json(), {
       statusCode: 413,
-      code: 'SkillTooLarge',
+      code: 'TooLarge',
       error: 'Payload Too Large',
       message: 'Skill many is too large to archive: more than 512 files',
     });

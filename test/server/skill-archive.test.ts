@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
+import { Parser } from 'tar';
 import { startServer as startAppServer, type TestServerOptions } from '../helpers/app-server.js';
 import { makeTempDir, SK } from '../helpers/temp-tree.js';
 
@@ -112,6 +113,54 @@ describe('GET /skill/{name}?archive=tar.gz', () => {
     assert.notEqual(edited.response.headers.get('etag'), etag);
     const out = await extract(t, edited.bytes);
     assert.equal(await readFile(join(out, 'docs/guide.md'), 'utf8'), '# Guide, edited\n');
+  });
+
+  it('keeps owner-only files owner-only: 0600 stays 0600 and 0700 stays 0700 in the tar headers', async (t) => {
+    const s = await startServer(t, {
+      tree: {
+        'work/.musepi/skills/pdf/SKILL.md': PDF,
+        'work/.musepi/skills/pdf/private.txt': 'owner only\n',
+        'work/.musepi/skills/pdf/read-only.txt': 'owner may read\n',
+        'work/.musepi/skills/pdf/private.sh': '#!/bin/sh\n',
+        'work/.musepi/skills/pdf/shared.txt': 'group may read\n',
+        'work/.musepi/skills/pdf/run.sh': '#!/bin/sh\n',
+      },
+    });
+    const skillDir = `${s.cwd}/.musepi/skills/pdf`;
+    await chmod(`${skillDir}/SKILL.md`, 0o644);
+    await chmod(`${skillDir}/private.txt`, 0o600);
+    await chmod(`${skillDir}/read-only.txt`, 0o400);
+    await chmod(`${skillDir}/private.sh`, 0o700);
+    await chmod(`${skillDir}/shared.txt`, 0o640);
+    await chmod(`${skillDir}/run.sh`, 0o750);
+    const { response, bytes } = await fetchArchive(`${s.base}/skill/pdf?archive=tar.gz`);
+    assert.equal(response.status, 200);
+    // The headers as written, read with the tar package (not as an extraction under a umask would leave them).
+    const modes: Record<string, string> = {};
+    const parser = new Parser({
+      onReadEntry: (entry) => {
+        modes[entry.path] = (entry.mode ?? 0).toString(8);
+        entry.resume();
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      parser.on('end', resolve);
+      parser.on('error', reject);
+      parser.end(bytes);
+    });
+    assert.deepEqual(modes, {
+      'SKILL.md': '644',
+      'private.sh': '700',
+      'private.txt': '600',
+      'read-only.txt': '600',
+      'run.sh': '755',
+      'shared.txt': '644',
+    });
+    // A chmod changes the archive, so it changes the tag too.
+    const etag = response.headers.get('etag') ?? '';
+    await chmod(`${skillDir}/shared.txt`, 0o600);
+    const again = await fetchArchive(`${s.base}/skill/pdf?archive=tar.gz`, { headers: { 'if-none-match': etag } });
+    assert.equal(again.response.status, 200);
   });
 
   it('answers HEAD with the headers only', async (t) => {

@@ -1,13 +1,31 @@
-// `GET /doctor` and `GET /doctor/{name}` (API.md §GET /doctor): why the index is what it is. Computed on request from
-// the workspace's current snapshot (what loaded, who lost to whom) and a fresh look at its directories.
+// `GET /doctor` and `GET /doctor/{name}` (docs/api.md §GET /doctor): why the index is what it is. Computed from the
+// workspace's snapshot (what loaded, who lost to whom) and a look at its directories, once per snapshot: concurrent
+// requests share the computation in flight, later ones of the same generation its result, and a new generation
+// computes afresh (docs/api.md "Security defaults"; a report of thousands of skills costs up to a second of CPU).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { diagnoseName, diagnoseWorkspace } from '../../discovery/doctor/diagnose-workspace.js';
+import type { WorkspaceDiagnosis } from '../../discovery/doctor/types.js';
+import type { WorkspaceSnapshot } from '../../index/snapshot.js';
 import type { WorkspaceView } from '../plugins/workspaces.js';
 import { errorResponses } from '../schemas/common.js';
 import { DoctorNameParams, DoctorQuery, DoctorResponse, SkillDoctorResponse } from '../schemas/doctor.js';
 
 export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Dropped with their snapshot when the index moves on.
+  const reports = new WeakMap<WorkspaceSnapshot, Promise<WorkspaceDiagnosis>>();
+  const diagnose = (view: WorkspaceView): Promise<WorkspaceDiagnosis> => {
+    let report = reports.get(view.snapshot);
+    if (report === undefined) {
+      app.metrics.countDoctorReport();
+      report = computeDiagnosis(view);
+      reports.set(view.snapshot, report);
+      // A failure is not remembered: the next request tries again.
+      report.catch(() => reports.delete(view.snapshot));
+    }
+    return report;
+  };
+
   app.get(
     '/doctor',
     {
@@ -55,7 +73,7 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
-function diagnose({ workspace, snapshot }: WorkspaceView) {
+function computeDiagnosis({ workspace, snapshot }: WorkspaceView): Promise<WorkspaceDiagnosis> {
   return diagnoseWorkspace({
     // The snapshot's settings: the findings explain the answer they sit next to.
     ctx: { ...workspace.discoveryContext(), settings: snapshot.settings },

@@ -2,8 +2,11 @@
 // and revalidate it with one conditional request.
 //
 // - The files are those of skill-file-list.ts: every file the file route would serve, under the same guards.
+// - The walk is the skill's one listing of this generation (skill-listings.ts), bounded as docs/api.md "Limits on
+//   walks" says: past a bound the answer is 413 `TooLarge` naming it, and a client that goes away stops the walk.
 // - Stable order and stable bytes: entries sorted by path; `portable` headers (no owner, no device numbers, no
-//   atime/ctime); the mode reduced to 0644 or 0755; mtimes in whole seconds; gzip without a timestamp. The same files
+//   atime/ctime); the mode reduced as docs/api.md states it (0644 or 0755, and a file its owner alone may read
+//   stays owner-only: 0600 or 0700); mtimes in whole seconds; gzip without a timestamp. The same files
 //   therefore give the same bytes, and the ETag, a hash of every entry's path, mode, mtime and `sha256:` digest,
 //   changes exactly when the bytes would.
 // - Streamed: each file is opened through the guarded open as it is reached and fed into the tar stream, hashed on
@@ -18,9 +21,11 @@ import { Header, Pack, ReadEntry } from 'tar';
 import { SkillsdError } from '../../discovery/errors.js';
 import type { FileDigests } from '../../discovery/file-digests.js';
 import { openSkillFile, type ResolveOptions } from '../../discovery/resolve-skill-url.js';
-import { listSkillFiles, type SkillFileEntry } from '../../discovery/skill-file-list.js';
+import type { SkillFileEntry, SkillFileLimits } from '../../discovery/skill-file-list.js';
 import { uriSegment } from '../../discovery/skill-locations.js';
-import type { Skill } from '../../discovery/types.js';
+import { skillListing } from '../../index/skill-listings.js';
+import type { WorkspaceSnapshot } from '../../index/snapshot.js';
+import { requestSignal } from '../request-signal.js';
 import { matchesIfNoneMatch } from './conditional.js';
 
 export const ARCHIVE_FORMATS = ['tar.gz'] as const;
@@ -34,25 +39,40 @@ interface ArchiveEntry {
 }
 
 const EXECUTABLE_BITS = 0o111;
+const GROUP_AND_OTHER_BITS = 0o077;
+
+/**
+ * The mode a file gets in the archive (docs/api.md, the archive): executable or not, and shared or owner-only. A
+ * file that grants nothing to its group and to others (0600, 0400, 0700) is 0600, or 0700 when executable, so
+ * extracting the archive does not widen it; every other file is 0644, or 0755 when executable.
+ */
+export function archiveMode(mode: number): number {
+  const executable = (mode & EXECUTABLE_BITS) !== 0;
+  if ((mode & GROUP_AND_OTHER_BITS) === 0) return executable ? 0o700 : 0o600;
+  return executable ? 0o755 : 0o644;
+}
 
 export async function sendSkillArchive(
   request: FastifyRequest,
   reply: FastifyReply,
-  skills: Skill[],
+  snapshot: WorkspaceSnapshot,
   name: string,
   options: ResolveOptions,
+  limits: SkillFileLimits,
   digests: FileDigests,
 ) {
-  const list = await listSkillFiles(skills, name, options);
+  const signal = requestSignal(request, reply);
+  const list = await skillListing({ snapshot, name, symlinks: options.symlinks, limits, signal });
   if (!list.complete) {
-    throw new SkillsdError('SkillTooLarge', `Skill ${name} is too large to archive: ${list.reason}`);
+    throw new SkillsdError('TooLarge', `Skill ${name} is too large to archive: ${list.reason}`);
   }
   const entries: ArchiveEntry[] = [];
   for (const file of list.files) {
+    signal.throwIfAborted();
     entries.push({
       file,
       digest: await digests.digest(file.resource),
-      mode: file.resource.mode & EXECUTABLE_BITS ? 0o755 : 0o644,
+      mode: archiveMode(file.resource.mode),
       mtime: Math.floor(file.resource.mtimeMs / 1000),
     });
   }

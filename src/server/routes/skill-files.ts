@@ -15,11 +15,14 @@ import { CheckedFileMemo, checkedFileKey, reopenCheckedFile } from '../../discov
 import { SkillsdError } from '../../discovery/errors.js';
 import { hasDescriptorPaths } from '../../discovery/open-descriptor.js';
 import { openSkillFile, resolveSkillResource, type SkillResource } from '../../discovery/resolve-skill-url.js';
+import { skillFileLimits } from '../../discovery/skill-file-list.js';
 import { checkPathDepth } from '../../discovery/skill-path-depth.js';
 import type { Skill } from '../../discovery/types.js';
+import { isWalkBoundPassed, WalkBudget } from '../../discovery/walk-budget.js';
 import type { WorkspaceSnapshot } from '../../index/snapshot.js';
 import { capEcho } from '../echo.js';
 import { pathOf } from '../request-log.js';
+import { requestSignal } from '../request-signal.js';
 import { ConditionalHeaders, errorResponses, NotModified } from '../schemas/common.js';
 import { SkillFileOk, SkillFileParams, SkillFileQuery } from '../schemas/skill-files.js';
 import { matchesIfNoneMatch } from './conditional.js';
@@ -78,7 +81,9 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const { name, rawRelative } = splitSkillTarget(request.raw.url ?? '');
         const cwd = request.query.cwd;
         const { snapshot } = app.readyDefaultView(cwd) ?? (await app.workspaceView(cwd));
-        const symlinks = app.getSettings().symlinks;
+        const settings = app.getSettings();
+        const symlinks = settings.symlinks;
+        const limits = skillFileLimits(settings);
         const memo = request.query.archive === undefined ? memoOf(snapshot) : undefined;
         const key = checkedFileKey(name, rawRelative);
         const checked = memo?.get(key, snapshot.skill(name), symlinks);
@@ -100,9 +105,18 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (rawRelative !== undefined && rawRelative !== '') {
             throw new SkillsdError('BadRequest', 'archive is only served for the skill itself: /skill/<name>');
           }
-          return sendSkillArchive(request, reply, snapshot.skills as Skill[], name, options, app.fileDigests);
+          return sendSkillArchive(request, reply, snapshot, name, options, limits, app.fileDigests);
         }
-        const resource = await resolveSkillResource(snapshot.skills as Skill[], name, rawRelative, options);
+        // A directory's listing is bounded like a walk (docs/api.md "Limits on walks"): 413 past the bound.
+        const budget = new WalkBudget(limits, requestSignal(request, reply));
+        let resource: SkillResource;
+        try {
+          resource = await resolveSkillResource(snapshot.skills as Skill[], name, rawRelative, { ...options, budget });
+        } catch (error) {
+          if (!isWalkBoundPassed(error)) throw error;
+          const shown = capEcho(`skill://${name}/${rawRelative ?? ''}`);
+          throw new SkillsdError('TooLarge', `Directory ${shown} is too large to list: ${error.message}`);
+        }
         if (resource.kind === 'directory') return sendDirectory(request, reply, resource);
         // Headers describe the descriptor actually read, which openSkillFile checked is the file that was resolved.
         const { handle, stat } = await openSkillFile(resource);
