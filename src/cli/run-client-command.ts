@@ -87,17 +87,28 @@ export async function runClientCommand(
   }
   const explicitCwd = typeof values.cwd === 'string' ? resolve(values.cwd) : undefined;
 
-  const daemon = await findDaemon({
-    env,
-    home: homedir(),
-    cwd: process.cwd(),
-    ...(typeof values.url === 'string' ? { url: values.url } : {}),
-    ...(typeof values['token-file'] === 'string' ? { tokenFile: values['token-file'] } : {}),
-  }).catch((error: unknown) => {
+  const lookUp = () =>
+    findDaemon({
+      env,
+      home: homedir(),
+      cwd: process.cwd(),
+      ...(typeof values.url === 'string' ? { url: values.url } : {}),
+      ...(typeof values['token-file'] === 'string' ? { tokenFile: values['token-file'] } : {}),
+    });
+  const daemon = await lookUp().catch((error: unknown) => {
     throw new CliError(`cannot read the token: ${(error as Error).message}`);
   });
   const client = new SkillsdClient({ ...daemon, ...(explicitCwd === undefined ? {} : { cwd: explicitCwd }) });
-  const context: CommandContext = { client, daemon, local: false, output, values, positionals, env };
+  const context: CommandContext = {
+    client,
+    daemon,
+    local: false,
+    output,
+    values,
+    positionals,
+    env,
+    ...(daemon.source === 'option' || daemon.source === 'env' ? {} : { relocate: () => relocate(lookUp) }),
+  };
   try {
     return await command.run(context);
   } catch (error) {
@@ -136,6 +147,16 @@ async function runInProcess(
   } finally {
     await local.close();
   }
+}
+
+/**
+ * The daemon a runtime file names now, for `watch` and `wait` after a lost connection (docs/cli.md "Following the
+ * daemon"): a daemon started with `--port 0` comes back on another port. Only a runtime file is followed; without
+ * one the address in use is kept.
+ */
+async function relocate(lookUp: () => Promise<DaemonLocation>): Promise<DaemonLocation | undefined> {
+  const found = await lookUp();
+  return found.source === 'runtime-file' ? found : undefined;
 }
 
 /** An error answer: 400 is bad usage (exit 2), anything else a negative answer (exit 1). */

@@ -89,6 +89,7 @@ export class DaemonProcess {
     });
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       this.stderr += chunk;
+      this.notify();
     });
   }
 
@@ -113,6 +114,32 @@ export class DaemonProcess {
         } else if (!this.running) {
           finish();
           reject(new Error(`the daemon exited; stdout:\n${this.stdout}\nstderr:\n${this.stderr}`));
+        }
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        const index = this.watchers.indexOf(check);
+        if (index >= 0) this.watchers.splice(index, 1);
+      };
+      this.watchers.push(check);
+      check();
+    });
+  }
+
+  /** Resolves once stderr matches `pattern`; rejects at the deadline or when the process exits without it. */
+  waitForStderr(pattern: RegExp, deadlineMs = WAIT_MS): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`stderr did not match ${pattern} within ${deadlineMs} ms; stderr:\n${this.stderr}`));
+      }, deadlineMs);
+      const check = () => {
+        if (pattern.test(this.stderr)) {
+          finish();
+          resolve();
+        } else if (!this.running) {
+          finish();
+          reject(new Error(`the process exited; stderr:\n${this.stderr}`));
         }
       };
       const finish = () => {

@@ -1,6 +1,8 @@
 // `skillsd watch`: one line per change of the index (GET /events), NDJSON with `--json`. A dropped connection is
 // resumed with `Last-Event-ID`, so nothing is missed; when the daemon cannot replay the gap it says `reset`, printed
-// like any other event. Runs until interrupted (exit 0).
+// like any other event. A lost daemon is looked up again (its runtime file) before each reconnection, so a daemon
+// started with `--port 0` is followed to its new port (docs/cli.md "Following the daemon"). Runs until interrupted
+// (exit 0).
 
 import type { SkillsdEvent } from '../../client/api-types.js';
 import type { Output } from '../output.js';
@@ -14,14 +16,20 @@ export const watchCommand: ClientCommand = {
   optionHelp: ['--types LIST      only these event types (hello and reset always come)'],
   positionals: { min: 0, max: 0 },
   inProcess: false,
-  async run({ client, output, values }) {
+  async run({ client, output, values, relocate }) {
     // No daemon: fails here, before anything is printed (exit 3).
     await client.health();
     const json = values.json === true;
     let lost = false;
+    let url = client.url;
     const subscription = client.subscribe({
       ...(typeof values.types === 'string' ? { types: values.types.split(',') } : {}),
       maxRetryMs: 1000,
+      ...(relocate === undefined ? {} : { relocate }),
+      onRelocate(next) {
+        url = next;
+        output.err(`skillsd watch: following the daemon now at ${next}\n`);
+      },
       onEvent(event) {
         lost = false;
         if (json) output.out(`${JSON.stringify(event)}\n`);
@@ -29,7 +37,7 @@ export const watchCommand: ClientCommand = {
         else output.out(`${describe(event, output)}\n`);
       },
       onDisconnect() {
-        if (!lost) output.err(`skillsd watch: connection to ${client.url} lost; reconnecting\n`);
+        if (!lost) output.err(`skillsd watch: connection to ${url} lost; reconnecting\n`);
         lost = true;
       },
     });
