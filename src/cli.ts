@@ -4,6 +4,7 @@
 
 import closeWithGrace from 'close-with-grace';
 import { CliError } from './cli/cli-error.js';
+import { currentDirectoryGoneError, isCurrentDirectoryGone } from './cli/current-directory.js';
 import { parseArgs, readVersion, USAGE } from './cli/parse-args.js';
 
 /** close-with-grace exits 1 after this long; the daemon's own close cuts connections well before. */
@@ -52,7 +53,8 @@ const stderrLogger = {
   },
 };
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+main(process.argv.slice(2)).catch((thrown: unknown) => {
+  const error = isCurrentDirectoryGone(thrown) ? currentDirectoryGoneError() : thrown;
   const message = error instanceof Error ? error.message : String(error);
   // One line on stderr (API.md §Starting it), and the exit code of the failure: 2 for bad input, else 1.
   process.stderr.write(`skillsd: ${message.replace(/\s*\n\s*/g, ' ')}\n`);

@@ -3,7 +3,7 @@
 // in-process for `--cwd` (default: the current directory) and says so on stderr, the others exit 3.
 
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { isDaemonUnreachable, SkillsdApiError } from '../client/errors.js';
 import { type DaemonLocation, findDaemon } from '../client/find-daemon.js';
@@ -21,6 +21,7 @@ import { statusCommand } from './commands/status.js';
 import { stopCommand } from './commands/stop.js';
 import { waitCommand } from './commands/wait.js';
 import { watchCommand } from './commands/watch.js';
+import { currentDirectory } from './current-directory.js';
 import { createOutput, type Output } from './output.js';
 import { type ClientCommandName, PROFILES } from './parse-args.js';
 
@@ -61,37 +62,61 @@ export async function runClientCommand(
   env: Readonly<Record<string, string | undefined>>,
   output: Output = createOutput(process.stdout, process.stderr, env),
 ): Promise<number> {
+  try {
+    return await runCommand(name, argv, env, output);
+  } catch (error) {
+    // One error style for every client command: `skillsd: <command>: <what went wrong>` (docs/cli.md "Errors").
+    if (error instanceof CliError) throw new CliError(`${name}: ${error.message}`, error.exitCode);
+    throw error;
+  }
+}
+
+async function runCommand(
+  name: ClientCommandName,
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>>,
+  output: Output,
+): Promise<number> {
   const command = COMMANDS[name];
+  // The command's own flags first: the order an unknown flag's message lists them in.
+  const options = { ...command.options, ...COMMON_OPTIONS };
   let values: OptionValues;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: { ...COMMON_OPTIONS, ...command.options },
-      allowPositionals: true,
-      strict: true,
-    }) as { values: OptionValues; positionals: string[] });
+    ({ values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true }) as {
+      values: OptionValues;
+      positionals: string[];
+    });
   } catch (error) {
-    throw new CliError(`${name}: ${(error as Error).message}`);
+    throw new CliError(parseErrorMessage(error, options));
   }
   if (values.help === true) {
     output.out(helpText(command));
     return EXIT.ok;
   }
-  if (positionals.length < command.positionals.min || positionals.length > command.positionals.max) {
-    throw new CliError(`usage: skillsd ${command.usage}`);
+  if (positionals.length < command.positionals.min) {
+    throw new CliError(`missing argument (usage: skillsd ${command.usage})`);
+  }
+  if (positionals.length > command.positionals.max) {
+    const extra = positionals[command.positionals.max];
+    throw new CliError(`unexpected argument ${JSON.stringify(extra)} (usage: skillsd ${command.usage})`);
   }
   const profile = values.profile as string | undefined;
   if (profile !== undefined && !(PROFILES as readonly string[]).includes(profile)) {
     throw new CliError(`option --profile: unknown profile "${profile}" (expected ${PROFILES.join(', ')})`);
   }
-  const explicitCwd = typeof values.cwd === 'string' ? resolve(values.cwd) : undefined;
+  const explicitCwd =
+    typeof values.cwd === 'string'
+      ? isAbsolute(values.cwd)
+        ? values.cwd
+        : resolve(currentDirectory(), values.cwd)
+      : undefined;
 
   const lookUp = () =>
     findDaemon({
       env,
       home: homedir(),
-      cwd: process.cwd(),
+      cwd: explicitCwd ?? currentDirectory(),
       ...(typeof values.url === 'string' ? { url: values.url } : {}),
       ...(typeof values['token-file'] === 'string' ? { tokenFile: values['token-file'] } : {}),
     });
@@ -118,7 +143,14 @@ export async function runClientCommand(
       return EXIT.noDaemon;
     }
   }
-  return runInProcess(name, command, context, daemon, explicitCwd ?? process.cwd(), profile as Profile | undefined);
+  return runInProcess(
+    name,
+    command,
+    context,
+    daemon,
+    explicitCwd ?? currentDirectory(),
+    profile as Profile | undefined,
+  );
 }
 
 async function runInProcess(
@@ -159,13 +191,39 @@ async function relocate(lookUp: () => Promise<DaemonLocation>): Promise<DaemonLo
   return found.source === 'runtime-file' ? found : undefined;
 }
 
-/** An error answer: 400 is bad usage (exit 2), anything else a negative answer (exit 1). */
+/**
+ * An error answer, as one line: 400 is bad usage (exit 2), anything else a negative answer (exit 1). A multi-line
+ * message (`Unknown skill: x` and its `Available:` line) is joined with `; `.
+ */
 function reportError(name: string, error: unknown, output: Output): number {
   if (error instanceof SkillsdApiError) {
-    output.err(`skillsd ${name}: ${error.message}\n`);
+    output.err(`skillsd: ${name}: ${error.message.replace(/\n/g, '; ')}\n`);
     return error.status === 400 ? EXIT.usage : EXIT.negative;
   }
+  if (error instanceof CliError) {
+    output.err(`skillsd: ${name}: ${error.message}\n`);
+    return error.exitCode;
+  }
   throw error;
+}
+
+/**
+ * node:util parseArgs reports an unknown flag with advice about positional arguments that fits no command here:
+ * the flag at fault and the flags the command takes instead (docs/cli.md "Errors").
+ */
+function parseErrorMessage(error: unknown, options: NonNullable<ParseArgsConfig['options']>): string {
+  const { code, message } = error as { code?: string; message: string };
+  const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
+    const known = Object.entries(options).map(([long, option]) =>
+      long.length === 1 ? `-${long}` : option.short === undefined ? `--${long}` : `--${long}/-${option.short}`,
+    );
+    return `unknown option ${flag} (expected ${known.join(', ')})`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag !== undefined) {
+    return /argument missing/.test(message) ? `option ${flag} needs a value` : `option ${flag} takes no value`;
+  }
+  return message;
 }
 
 function helpText(command: ClientCommand): string {

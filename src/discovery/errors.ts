@@ -15,6 +15,7 @@ export type SkillsdErrorCode =
   | 'NotADirectory'
   | 'NotAFile'
   | 'SkillTooLarge'
+  | 'TooLarge'
   | 'NotReady'
   | 'Overloaded'
   | 'InvalidSettings';

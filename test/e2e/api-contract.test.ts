@@ -238,7 +238,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
     });
 
     const bad: Array<[string, string]> = [
-      ['level=team', 'querystring/level must be equal to one of the allowed values'],
+      ['level=team', 'querystring/level must be equal to one of the allowed values: "user", "project"'],
       ['hidden=maybe', 'querystring/hidden must be boolean'],
       ['provider=', 'querystring/provider must NOT have fewer than 1 characters'],
       ['cwd=relative/dir', 'cwd must be an absolute path: relative/dir'],

@@ -46,7 +46,7 @@ describe('watch and wait follow a restarted daemon', () => {
     assert.deepEqual((index as Event).data?.added, ['after-restart']);
     assert.equal(
       watch.stderr,
-      `skillsd watch: connection to ${first.url} lost; reconnecting\nskillsd watch: following the daemon now at ${second.url}\n`,
+      `skillsd: watch: connection to ${first.url} lost; reconnecting\nskillsd: watch: following the daemon now at ${second.url}\n`,
     );
     assert.equal(watch.running, true);
   });

@@ -2,7 +2,9 @@
 // without its frontmatter, stripped exactly as a `/skill:` invocation hands it to the model (SKILLS.md §7): the text
 // a script gets is the text the agent reads.
 
+import { SkillsdApiError } from '../../client/errors.js';
 import { stripFrontmatter } from '../../discovery/skill-invocation.js';
+import { unknownSkillError } from '../unknown-skill.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const catCommand: ClientCommand = {
@@ -16,7 +18,11 @@ export const catCommand: ClientCommand = {
   inProcess: true,
   async run({ client, output, values, positionals }) {
     const [name, path] = positionals as [string, string | undefined];
-    const file = await client.file(name, path);
+    const file = await client.file(name, path).catch(async (error: unknown) => {
+      if (error instanceof SkillsdApiError && error.code === 'SkillNotFound')
+        throw await unknownSkillError(client, name);
+      throw error;
+    });
     if (values.body !== true) {
       output.out(file.body);
       return EXIT.ok;

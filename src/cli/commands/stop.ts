@@ -20,14 +20,14 @@ export const stopCommand: ClientCommand = {
     await client.health();
     const pid = daemon?.runtime?.pid;
     if (pid === undefined) {
-      output.err(`skillsd stop: no runtime file names the daemon at ${client.url}; stop it where it runs\n`);
+      output.err(`skillsd: stop: no runtime file names the daemon at ${client.url}; stop it where it runs\n`);
       return EXIT.negative;
     }
     process.kill(pid, 'SIGTERM');
     const deadline = Date.now() + STOP_DEADLINE_MS;
     while (isProcessAlive(pid)) {
       if (Date.now() > deadline) {
-        output.err(`skillsd stop: pid ${pid} is still running after ${STOP_DEADLINE_MS / 1000} s\n`);
+        output.err(`skillsd: stop: pid ${pid} is still running after ${STOP_DEADLINE_MS / 1000} s\n`);
         return EXIT.negative;
       }
       await sleep(POLL_MS);

@@ -59,7 +59,7 @@ export const waitCommand: ClientCommand = {
     }
     if (reached === undefined) {
       const past = threshold === undefined ? 'its current generation' : `generation ${threshold}`;
-      output.err(`skillsd wait: timed out after ${timeoutS} s: the index did not move past ${past}\n`);
+      output.err(`skillsd: wait: timed out after ${timeoutS} s: the index did not move past ${past}\n`);
       return EXIT.timeout;
     }
     output.out(values.json === true ? `${JSON.stringify({ generation: reached })}\n` : `${reached}\n`);

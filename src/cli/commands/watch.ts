@@ -28,7 +28,7 @@ export const watchCommand: ClientCommand = {
       ...(relocate === undefined ? {} : { relocate }),
       onRelocate(next) {
         url = next;
-        output.err(`skillsd watch: following the daemon now at ${next}\n`);
+        output.err(`skillsd: watch: following the daemon now at ${next}\n`);
       },
       onEvent(event) {
         lost = false;
@@ -37,7 +37,7 @@ export const watchCommand: ClientCommand = {
         else output.out(`${describe(event, output)}\n`);
       },
       onDisconnect() {
-        if (!lost) output.err(`skillsd watch: connection to ${url} lost; reconnecting\n`);
+        if (!lost) output.err(`skillsd: watch: connection to ${url} lost; reconnecting\n`);
         lost = true;
       },
     });
