@@ -100,3 +100,23 @@ describe('client command errors (built CLI)', () => {
     );
   });
 });
+
+describe('cat of a directory (built CLI)', () => {
+  it('prints the listing with a final newline, leaving out a link the route refuses', async (t) => {
+    const { dir, home, project } = await fixture(t);
+    await writeTree(dir, {
+      'outside.txt': 'secret\n',
+      'project/.musepi/skills/pdf/references/a.md': 'a\n',
+      'project/.musepi/skills/pdf/references/b.md': 'b\n',
+      'project/.musepi/skills/pdf/references/out.md': { symlink: '../../../../../outside.txt' },
+    });
+    const daemon = await startDaemon(['serve', '--port', '0', '--cwd', project], { home });
+    t.after(() => daemon.process.kill());
+    const run = await runClient(['cat', 'pdf', 'references/'], { home, cwd: project });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, 'a.md\nb.md\n');
+    const refused = await runClient(['cat', 'pdf', 'references/out.md'], { home, cwd: project });
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^skillsd: cat: .*references\/out\.md\n$/);
+  });
+});
