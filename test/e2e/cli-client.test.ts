@@ -347,9 +347,7 @@ describe('skillsd doctor', () => {
         `  1. loaded  native:project  ${project}/.musepi/skills/lint/SKILL.md`,
         '     loaded: the first enabled candidate of this name in priority order',
         `  2. shadowed  claude:project  ${project}/.claude/skills/lint/SKILL.md`,
-        `     shadowed by ${project}/.musepi/skills/lint/SKILL.md (native:project), a higher-priority candidate of the same name`,
-        `     ${project}/.claude/skills/lint/SKILL.md`,
-        `       info    shadowed: shadowed by ${project}/.musepi/skills/lint/SKILL.md (native:project), a higher-priority candidate of the same name`,
+        `     shadowed by ${project}/.musepi/skills/lint/SKILL.md (native:project): MusePi comes before Claude Code in priority order`,
         '',
       ].join('\n'),
     );

@@ -128,18 +128,27 @@ export class DaemonProcess {
 
   /** Resolves once stderr matches `pattern`; rejects at the deadline or when the process exits without it. */
   waitForStderr(pattern: RegExp, deadlineMs = WAIT_MS): Promise<void> {
+    return this.waitForText('stderr', pattern, deadlineMs);
+  }
+
+  /** Resolves once stdout (the whole text, log lines or not) matches `pattern`; rejects as `waitForStderr`. */
+  waitForStdout(pattern: RegExp, deadlineMs = WAIT_MS): Promise<void> {
+    return this.waitForText('stdout', pattern, deadlineMs);
+  }
+
+  private waitForText(stream: 'stdout' | 'stderr', pattern: RegExp, deadlineMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         finish();
-        reject(new Error(`stderr did not match ${pattern} within ${deadlineMs} ms; stderr:\n${this.stderr}`));
+        reject(new Error(`${stream} did not match ${pattern} within ${deadlineMs} ms; ${stream}:\n${this[stream]}`));
       }, deadlineMs);
       const check = () => {
-        if (pattern.test(this.stderr)) {
+        if (pattern.test(this[stream])) {
           finish();
           resolve();
         } else if (!this.running) {
           finish();
-          reject(new Error(`the process exited; stderr:\n${this.stderr}`));
+          reject(new Error(`the process exited; ${stream}:\n${this[stream]}`));
         }
       };
       const finish = () => {

@@ -22,14 +22,25 @@ export const promptCommand: ClientCommand = {
     const paths = values.paths as string | undefined;
     if (paths !== undefined && paths !== 'local' && paths !== 'url')
       throw new CliError('option --paths: expected local or url');
+    const tools = typeof values.tools === 'string' ? values.tools.split(',') : undefined;
     const text = await client.prompt({
       ...(format === undefined ? {} : { format }),
-      ...(typeof values.tools === 'string' ? { tools: values.tools.split(',') } : {}),
+      ...(tools === undefined ? {} : { tools }),
       ...(paths === undefined ? {} : { paths }),
     });
+    // An empty block is the right answer, but an empty output alone does not say why (docs/cli.md "Commands").
+    if (text === '') output.err(`skillsd: prompt: the block is empty: ${emptyBecause(tools)}\n`);
     if (values.json === true) output.out(`${JSON.stringify({ prompt: text })}\n`);
     // Exactly the block the API answers; a terminal gets a final newline so that the shell prompt starts a new line.
     else output.out(output.isTTY && text !== '' && !text.endsWith('\n') ? `${text}\n` : text);
     return EXIT.ok;
   },
 };
+
+/** Why the daemon answered no block: the agents list skills only for a model that has the read tool. */
+function emptyBecause(tools: readonly string[] | undefined): string {
+  if (tools !== undefined && !tools.map((tool) => tool.trim()).includes('read')) {
+    return `--tools ${tools.join(',')} has no read tool, and skills are listed only for a model that can read them`;
+  }
+  return 'no loaded skill is listed in the prompt (none is loaded, or all are hidden)';
+}

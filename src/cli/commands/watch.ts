@@ -68,10 +68,13 @@ export function describe(event: SkillsdEvent, output: Output): string {
       if (list(data.added) !== '') parts.push(`${paint(output, 'green', 'added')} ${list(data.added)}`);
       if (list(data.removed) !== '') parts.push(`${paint(output, 'red', 'removed')} ${list(data.removed)}`);
       if (list(data.changed) !== '') parts.push(`${paint(output, 'yellow', 'changed')} ${list(data.changed)}`);
+      // No loaded skill differs: what moved the generation is a losing candidate (its collision line follows) or a
+      // reference warning (docs/cli.md "Commands").
+      if (parts.length === 1) parts.push('no skill added, removed or changed (a collision or a warning changed)');
       return parts.join(' ');
     }
     case 'collision':
-      return `collision ${data.state}: ${JSON.stringify(data.name)}`;
+      return `collision ${data.state}: ${JSON.stringify(data.name)}${data.state === 'resolved' ? '' : describeCollision(data.collision)}`;
     case 'warning':
       return `${paint(output, 'yellow', 'warning')}: ${data.skillPath === '' ? '' : `${data.skillPath}: `}${data.message}`;
     case 'diagnostic': {
@@ -87,4 +90,20 @@ export function describe(event: SkillsdEvent, output: Output): string {
     default:
       return `${event.event}: ${JSON.stringify(event.data)}`;
   }
+}
+
+interface CollisionCandidate {
+  filePath?: string;
+  source?: { id?: string };
+}
+
+/** `: <winner> (<source>) over <loser> (<source>), …`, or nothing for a resolved collision. */
+function describeCollision(value: unknown): string {
+  const collision = (value ?? undefined) as
+    | { winner?: CollisionCandidate; shadowed?: CollisionCandidate[] }
+    | undefined;
+  if (collision?.winner === undefined) return '';
+  const one = (candidate: CollisionCandidate) => `${candidate.filePath} (${candidate.source?.id})`;
+  const losers = (collision.shadowed ?? []).map(one).join(', ');
+  return `: ${one(collision.winner)} wins${losers === '' ? '' : ` over ${losers}`}`;
 }
