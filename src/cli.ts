@@ -26,6 +26,11 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   if (command.kind === 'client') {
+    // A reader that stops early (`skillsd cat big | head`) closes the pipe: the command is done, not failed.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(process.exitCode ?? 0);
+    });
     // A client command never loads the server unless it has to answer in-process (no daemon running).
     const { runClientCommand } = await import('./cli/run-client-command.js');
     process.exitCode = await runClientCommand(command.command, command.args, process.env);

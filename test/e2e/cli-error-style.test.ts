@@ -120,3 +120,17 @@ describe('cat of a directory (built CLI)', () => {
     assert.match(refused.stderr, /^skillsd: cat: .*references\/out\.md\n$/);
   });
 });
+
+describe('a reader that stops early (built CLI)', () => {
+  it('cat into a closed pipe ends quietly with exit 0, not an EPIPE stack trace', async (t) => {
+    const { dir, home, project } = await fixture(t);
+    await writeTree(dir, { 'project/.musepi/skills/pdf/big.txt': `${'x'.repeat(4 * 1024 * 1024)}\n` });
+    const daemon = await startDaemon(['serve', '--port', '0', '--cwd', project], { home });
+    t.after(() => daemon.process.kill());
+    // `head -c 1` exits after one byte; pipefail makes the pipeline's status the CLI's.
+    const wrapper = ['bash', '-c', 'set -o pipefail; "$@" | head -c 1 > /dev/null', 'bash'];
+    const run = await runCli(['cat', 'pdf', 'big.txt'], { home, cwd: project, wrapper });
+    assert.equal(run.stderr, '');
+    assert.equal(run.code, 0);
+  });
+});
