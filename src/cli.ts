@@ -4,6 +4,7 @@
 
 import closeWithGrace from 'close-with-grace';
 import { CliError } from './cli/cli-error.js';
+import { currentDirectoryGoneError, isCurrentDirectoryGone } from './cli/current-directory.js';
 import { parseArgs, readVersion, USAGE } from './cli/parse-args.js';
 
 /** close-with-grace exits 1 after this long; the daemon's own close cuts connections well before. */
@@ -25,6 +26,11 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   if (command.kind === 'client') {
+    // A reader that stops early (`skillsd cat big | head`) closes the pipe: the command is done, not failed.
+    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EPIPE') throw error;
+      process.exit(process.exitCode ?? 0);
+    });
     // A client command never loads the server unless it has to answer in-process (no daemon running).
     const { runClientCommand } = await import('./cli/run-client-command.js');
     process.exitCode = await runClientCommand(command.command, command.args, process.env);
@@ -52,7 +58,8 @@ const stderrLogger = {
   },
 };
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+main(process.argv.slice(2)).catch((thrown: unknown) => {
+  const error = isCurrentDirectoryGone(thrown) ? currentDirectoryGoneError() : thrown;
   const message = error instanceof Error ? error.message : String(error);
   // One line on stderr (API.md §Starting it), and the exit code of the failure: 2 for bad input, else 1.
   process.stderr.write(`skillsd: ${message.replace(/\s*\n\s*/g, ' ')}\n`);

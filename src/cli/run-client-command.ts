@@ -5,10 +5,10 @@
 // found there.
 
 import { homedir } from 'node:os';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DaemonNotTrustedError, isDaemonUnreachable, SkillsdApiError } from '../client/errors.js';
-import { findDaemon } from '../client/find-daemon.js';
+import { type DaemonLocation, findDaemon } from '../client/find-daemon.js';
 import { SkillsdClient } from '../client/skillsd-client.js';
 import type { Profile } from '../discovery/types.js';
 import { CliError } from './cli-error.js';
@@ -24,6 +24,7 @@ import { statusCommand } from './commands/status.js';
 import { stopCommand } from './commands/stop.js';
 import { waitCommand } from './commands/wait.js';
 import { watchCommand } from './commands/watch.js';
+import { currentDirectory } from './current-directory.js';
 import { createOutput, type Output } from './output.js';
 import { type ClientCommandName, PROFILES } from './parse-args.js';
 
@@ -66,46 +67,81 @@ export async function runClientCommand(
   env: Readonly<Record<string, string | undefined>>,
   output: Output = createOutput(process.stdout, process.stderr, env),
 ): Promise<number> {
+  try {
+    return await runCommand(name, argv, env, output);
+  } catch (error) {
+    // One error style for every client command: `skillsd: <command>: <what went wrong>` (docs/cli.md "Errors").
+    if (error instanceof CliError) throw new CliError(`${name}: ${error.message}`, error.exitCode);
+    throw error;
+  }
+}
+
+async function runCommand(
+  name: ClientCommandName,
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>>,
+  output: Output,
+): Promise<number> {
   const command = COMMANDS[name];
+  // The command's own flags first: the order an unknown flag's message lists them in.
+  const options = { ...command.options, ...COMMON_OPTIONS };
   let values: OptionValues;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: { ...COMMON_OPTIONS, ...command.options },
-      allowPositionals: true,
-      strict: true,
-    }) as { values: OptionValues; positionals: string[] });
+    ({ values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true }) as {
+      values: OptionValues;
+      positionals: string[];
+    });
   } catch (error) {
-    throw new CliError(`${name}: ${(error as Error).message}`);
+    throw new CliError(parseErrorMessage(error, options));
   }
   if (values.help === true) {
     output.out(helpText(command));
     return EXIT.ok;
   }
-  if (positionals.length < command.positionals.min || positionals.length > command.positionals.max) {
-    throw new CliError(`usage: skillsd ${command.usage}`);
+  if (positionals.length < command.positionals.min) {
+    throw new CliError(`missing argument (usage: skillsd ${command.usage})`);
+  }
+  if (positionals.length > command.positionals.max) {
+    const extra = positionals[command.positionals.max];
+    throw new CliError(`unexpected argument ${JSON.stringify(extra)} (usage: skillsd ${command.usage})`);
   }
   const profile = values.profile as string | undefined;
   if (profile !== undefined && !(PROFILES as readonly string[]).includes(profile)) {
     throw new CliError(`option --profile: unknown profile "${profile}" (expected ${PROFILES.join(', ')})`);
   }
-  const explicitCwd = typeof values.cwd === 'string' ? resolve(values.cwd) : undefined;
+  const explicitCwd =
+    typeof values.cwd === 'string'
+      ? isAbsolute(values.cwd)
+        ? values.cwd
+        : resolve(currentDirectory(), values.cwd)
+      : undefined;
 
-  const daemon = await findDaemon({
-    env,
-    home: homedir(),
-    cwd: process.cwd(),
-    ...(typeof values.url === 'string' ? { url: values.url } : {}),
-    ...(typeof values['token-file'] === 'string' ? { tokenFile: values['token-file'] } : {}),
-  }).catch((error: unknown) => {
+  const lookUp = () =>
+    findDaemon({
+      env,
+      home: homedir(),
+      cwd: explicitCwd ?? currentDirectory(),
+      ...(typeof values.url === 'string' ? { url: values.url } : {}),
+      ...(typeof values['token-file'] === 'string' ? { tokenFile: values['token-file'] } : {}),
+    });
+  const daemon = await lookUp().catch((error: unknown) => {
     throw new CliError(`cannot read the token: ${(error as Error).message}`);
   });
   for (const stale of daemon.staleRuntimeFiles) {
     if (!stale.ended) output.err(`skillsd: ignoring the runtime file ${stale.file}: ${stale.reason}; removed\n`);
   }
   const client = new SkillsdClient({ ...daemon, ...(explicitCwd === undefined ? {} : { cwd: explicitCwd }) });
-  const context: CommandContext = { client, daemon, local: false, output, values, positionals, env };
+  const context: CommandContext = {
+    client,
+    daemon,
+    local: false,
+    output,
+    values,
+    positionals,
+    env,
+    ...(daemon.source === 'option' || daemon.source === 'env' ? {} : { relocate: () => relocate(lookUp) }),
+  };
   let notTrusted = false;
   try {
     return await command.run(context);
@@ -120,7 +156,7 @@ export async function runClientCommand(
       return EXIT.noDaemon;
     }
   }
-  const cwd = explicitCwd ?? process.cwd();
+  const cwd = explicitCwd ?? currentDirectory();
   const note = notTrusted
     ? `skillsd: answered in-process for ${cwd}\n`
     : `skillsd: no daemon running (nothing answers at ${daemon.url}); answered in-process for ${cwd}\n`;
@@ -156,13 +192,49 @@ async function runInProcess(
   }
 }
 
-/** An error answer: 400 is bad usage (exit 2), anything else a negative answer (exit 1). */
+/**
+ * The daemon a runtime file names now, for `watch` and `wait` after a lost connection (docs/cli.md "Following the
+ * daemon"): a daemon started with `--port 0` comes back on another port. Only a runtime file is followed; without
+ * one the address in use is kept.
+ */
+async function relocate(lookUp: () => Promise<DaemonLocation>): Promise<DaemonLocation | undefined> {
+  const found = await lookUp();
+  return found.source === 'runtime-file' ? found : undefined;
+}
+
+/**
+ * An error answer, as one line: 400 is bad usage (exit 2), anything else a negative answer (exit 1). A multi-line
+ * message (`Unknown skill: x` and its `Available:` line) is joined with `; `.
+ */
 function reportError(name: string, error: unknown, output: Output): number {
   if (error instanceof SkillsdApiError) {
-    output.err(`skillsd ${name}: ${error.message}\n`);
+    output.err(`skillsd: ${name}: ${error.message.replace(/\n/g, '; ')}\n`);
     return error.status === 400 ? EXIT.usage : EXIT.negative;
   }
+  if (error instanceof CliError) {
+    output.err(`skillsd: ${name}: ${error.message}\n`);
+    return error.exitCode;
+  }
   throw error;
+}
+
+/**
+ * node:util parseArgs reports an unknown flag with advice about positional arguments that fits no command here:
+ * the flag at fault and the flags the command takes instead (docs/cli.md "Errors").
+ */
+function parseErrorMessage(error: unknown, options: NonNullable<ParseArgsConfig['options']>): string {
+  const { code, message } = error as { code?: string; message: string };
+  const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
+    const known = Object.entries(options).map(([long, option]) =>
+      long.length === 1 ? `-${long}` : option.short === undefined ? `--${long}` : `--${long}/-${option.short}`,
+    );
+    return `unknown option ${flag} (expected ${known.join(', ')})`;
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag !== undefined) {
+    return /argument missing/.test(message) ? `option ${flag} needs a value` : `option ${flag} takes no value`;
+  }
+  return message;
 }
 
 function helpText(command: ClientCommand): string {

@@ -2,7 +2,7 @@
 // (API.md §Starting it, §Security defaults). This is the one place that reads the process environment and HOME;
 // everything below receives them as arguments.
 
-import { stat } from 'node:fs/promises';
+import { lstat, rm, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -56,6 +56,8 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   const { host, port } = listenAddress(settings);
 
   const tokenFile = settings.server.tokenFile;
+  // A token file this start generates is removed again if the start fails: a failed start leaves nothing behind.
+  const generatedTokenFile = tokenFile !== undefined && !(await pathExists(tokenFile)) ? resolve(tokenFile) : undefined;
   const token = tokenFile !== undefined ? await loadTokenFile(tokenFile, logger) : settings.server.token;
   if (tokenFile === undefined && token !== undefined && config !== undefined) {
     await assertPrivateConfigFile(config.file);
@@ -170,6 +172,9 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     watcher?.close();
     await app?.close().catch(() => undefined);
     await registry.close().catch(() => undefined);
+    if (generatedTokenFile !== undefined) await rm(generatedTokenFile, { force: true });
+    // The log lines of the start come out before the one-line error on stderr, in the order they happened.
+    await drainLogs(logger, LOG_DRAIN_MS);
     throw error;
   }
 
@@ -243,6 +248,10 @@ function writeDaemonRuntimeFile(app: FastifyInstance, input: RuntimeFileInput): 
     }
     return undefined;
   }
+}
+
+async function pathExists(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined)) !== undefined;
 }
 
 export async function workspaceDirectory(path: string): Promise<string> {

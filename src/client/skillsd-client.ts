@@ -84,6 +84,13 @@ export interface SubscribeOptions {
   /** Delay before a reconnection; the daemon's `retry:` replaces it unless `maxRetryMs` caps it (default 3000). */
   retryMs?: number;
   maxRetryMs?: number;
+  /**
+   * Looks the daemon up again before a reconnection (a daemon started with `--port 0` comes back on another port):
+   * the location it answers is used from then on, resuming with `Last-Event-ID`. Undefined keeps the current one.
+   */
+  relocate?(): Promise<{ url: string; token?: string } | undefined>;
+  /** The subscription moved to the daemon at `url` (what `relocate` answered). */
+  onRelocate?(url: string): void;
 }
 
 export interface Subscription {
@@ -128,6 +135,18 @@ export class SkillsdClient {
       timeoutMs: this.timeoutMs,
       retries: this.retries,
       checkListener: this.checksListener,
+    });
+  }
+
+  /** A client of the same workspace on the daemon at another location. */
+  private moveTo(location: { url: string; token?: string }): SkillsdClient {
+    return new SkillsdClient({
+      url: location.url,
+      ...(location.token === undefined ? {} : { token: location.token }),
+      ...(this.cwd === undefined ? {} : { cwd: this.cwd }),
+      fetch: this.fetchFn,
+      timeoutMs: this.timeoutMs,
+      retries: this.retries,
     });
   }
 
@@ -219,13 +238,24 @@ export class SkillsdClient {
     let lastEventId = options.lastEventId;
     let retryMs = options.retryMs ?? DEFAULT_RETRY_MS;
     const maxRetryMs = options.maxRetryMs ?? Number.POSITIVE_INFINITY;
+    let target: SkillsdClient = this;
+    let first = true;
     const run = async (): Promise<void> => {
       while (!controller.signal.aborted) {
+        if (!first && options.relocate !== undefined) {
+          const found = await options.relocate().catch(() => undefined);
+          if (controller.signal.aborted) return;
+          if (found !== undefined && found.url.replace(/\/+$/, '') !== target.url) {
+            target = target.moveTo(found);
+            options.onRelocate?.(target.url);
+          }
+        }
+        first = false;
         try {
           const query: Record<string, string> = options.types === undefined ? {} : { types: options.types.join(',') };
           const headers: Record<string, string> = { accept: 'text/event-stream' };
           if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
-          const response = await this.request('/events', query, { headers, signal: controller.signal });
+          const response = await target.request('/events', query, { headers, signal: controller.signal });
           if (response.body === null) throw new Error('the event stream has no body');
           const parser = new EventStreamParser();
           const decoder = new TextDecoder();

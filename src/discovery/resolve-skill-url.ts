@@ -20,7 +20,7 @@ export type SkillContentType = 'text/markdown' | 'text/plain';
 export interface SkillDirectoryEntry {
   name: string;
   type: 'file' | 'directory';
-  /** Bytes for files; 0 for directories and for entries whose target cannot or may not be read. */
+  /** Bytes for files; 0 for directories. */
   size: number;
 }
 
@@ -418,8 +418,10 @@ async function stillInside(handle: FileHandle, opened: Stats, realPath: string, 
 }
 
 /**
- * The entries of a directory with their types. A symlink is listed as what it points to; in contain mode a link
- * that leaves the skill's real directory is listed as a plain file of size 0, so a listing reveals nothing outside.
+ * The entries of a directory with their types: what the file route would serve there, and nothing else
+ * (docs/api.md "GET /skill/{name}…"). A symlink is listed as what it points to; a link that leaves the skill's real
+ * directory in contain mode, another user's link, a dangling or looping link and a FIFO, socket or device are left
+ * out, so a listing names nothing the route refuses and reveals nothing outside.
  */
 async function listDirectory(
   dir: string,
@@ -460,7 +462,8 @@ async function listOpenedDirectory(
     // Read as it goes (opendir), not all at once: a directory of a million entries stops at the budget's bound.
     for await (const dirent of await opendir(view)) {
       budget.entry();
-      entries.push(await classifyEntry(dirent, join(view, dirent.name), realBase));
+      const entry = await classifyEntry(dirent, join(view, dirent.name), realBase);
+      if (entry !== undefined) entries.push(entry);
     }
     return entries;
   } finally {
@@ -470,35 +473,31 @@ async function listOpenedDirectory(
 
 /**
  * One entry of an opened directory; `path` goes through its descriptor. A plain file or directory is what `lstat`
- * says (it follows nothing); a link is judged by where a descriptor of its target is: one that leaves the skill is an
- * empty file, as in the listing rule.
+ * says (it follows nothing); a link is judged by where a descriptor of its target is. Undefined: not listed.
  */
-async function classifyEntry(dirent: Dirent, path: string, realBase: string): Promise<SkillDirectoryEntry> {
+async function classifyEntry(dirent: Dirent, path: string, realBase: string): Promise<SkillDirectoryEntry | undefined> {
   const name = dirent.name;
   if (dirent.isDirectory()) return { name, type: 'directory', size: 0 };
   if (!dirent.isSymbolicLink()) {
     try {
       const info = await lstat(path);
-      if (info.isDirectory()) return { name, type: 'directory', size: 0 };
-      // Anything but a link that appeared since readdir: a file, or a special file listed with size 0.
-      if (!info.isSymbolicLink()) return { name, type: 'file', size: info.isFile() ? info.size : 0 };
+      if (!info.isSymbolicLink()) return entryOf(name, info);
     } catch {
-      return { name, type: 'file', size: 0 };
+      // Removed since readdir.
+      return undefined;
     }
   }
   let handle: FileHandle;
   try {
     handle = await openPathOnly(path);
   } catch {
-    // Dangling link, a loop, or removed since readdir: still a name in this directory.
-    return { name, type: 'file', size: 0 };
+    // Dangling link, a loop, or removed since readdir: nothing the route would serve.
+    return undefined;
   }
   try {
     const where = await descriptorPath(handle);
-    if (where === undefined || !isInside(realBase, where)) return { name, type: 'file', size: 0 };
-    const info = await handle.stat();
-    if (info.isDirectory()) return { name, type: 'directory', size: 0 };
-    return { name, type: 'file', size: info.isFile() ? info.size : 0 };
+    if (where === undefined || !isInside(realBase, where)) return undefined;
+    return entryOf(name, await handle.stat());
   } finally {
     await handle.close();
   }
@@ -520,21 +519,23 @@ async function listDirectoryByPath(
     }
     try {
       const real = dirent.isSymbolicLink() ? await realpath(path) : path;
-      // Another user's link to what is not theirs is listed as it would be outside the skill: nothing of its target.
-      const untrusted = dirent.isSymbolicLink() && (await untrustedLinkOnPath(path, real)) !== undefined;
-      if (untrusted || (realBase !== null && !isInside(realBase, real))) {
-        entries.push({ name: dirent.name, type: 'file', size: 0 });
-        continue;
-      }
-      const info = await stat(real);
-      if (info.isDirectory()) entries.push({ name: dirent.name, type: 'directory', size: 0 });
-      else entries.push({ name: dirent.name, type: 'file', size: info.isFile() ? info.size : 0 });
+      // Another user's link to what is not theirs is refused by the route: not listed.
+      if (dirent.isSymbolicLink() && (await untrustedLinkOnPath(path, real)) !== undefined) continue;
+      if (realBase !== null && !isInside(realBase, real)) continue;
+      const entry = entryOf(dirent.name, await stat(real));
+      if (entry !== undefined) entries.push(entry);
     } catch {
-      // Dangling link, or removed since readdir: still a name in this directory.
-      entries.push({ name: dirent.name, type: 'file', size: 0 });
+      // Dangling link, or removed since readdir: nothing the route would serve.
     }
   }
   return entries;
+}
+
+/** A directory or a regular file; anything else (FIFO, socket, device) is refused by the route and not listed. */
+function entryOf(name: string, info: Stats): SkillDirectoryEntry | undefined {
+  if (info.isDirectory()) return { name, type: 'directory', size: 0 };
+  if (info.isFile()) return { name, type: 'file', size: info.size };
+  return undefined;
 }
 
 function isInside(base: string, path: string): boolean {

@@ -224,6 +224,8 @@ function expectOneOf<T extends string>(value: unknown, path: string, allowed: re
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
+  // The value itself where it is short and plain (`got 70000`, `got true`), so the message shows what was wrong.
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return typeof value === 'string' ? JSON.stringify(value) : typeof value;
 }
 

@@ -82,7 +82,7 @@ export function parseSkillInvocation(text: string, profile: Profile): SkillInvoc
 /**
  * Handles `text` when it invokes a loaded skill (hidden ones included) and skill commands are enabled. The SKILL.md
  * is read again, not taken from the index: the user invokes what is on disk now. Throws `FileNotFound` when it has
- * gone, and `NotAFile` when it is no longer a regular file or has grown past the read cap.
+ * gone, `NotAFile` when it is no longer a regular file, and `TooLarge` when it has grown past the read cap.
  */
 export async function invokeSkill(
   text: string,
@@ -169,7 +169,10 @@ async function readSkillText(path: string, filePath: string): Promise<string> {
     case 'not-a-file':
       throw new SkillsdError('NotAFile', `Skill file is not a regular file: ${filePath}`);
     case 'too-large':
-      throw new SkillsdError('NotAFile', `Skill file is too large to invoke: ${filePath}`);
+      throw new SkillsdError(
+        'TooLarge',
+        `Skill file is too large to invoke: ${filePath} (over ${MAX_SKILL_FILE_BYTES} bytes)`,
+      );
   }
 }
 

@@ -52,11 +52,28 @@ export function toErrorResponse(error: unknown): ErrorBody {
   }
   const fastifyError = error as { statusCode?: number; code?: string; validation?: unknown; message?: string };
   if (fastifyError?.validation !== undefined) {
-    return errorBody(400, 'BadRequest', fastifyError.message ?? 'Bad request');
+    return errorBody(400, 'BadRequest', validationMessage(fastifyError.message, fastifyError.validation));
   }
   const status = fastifyError?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return errorBody(status, 'BadRequest', fastifyError.message ?? 'Bad request');
   }
   return errorBody(500, 'InternalError', 'Internal server error');
+}
+
+interface ValidationIssue {
+  keyword?: string;
+  params?: { allowedValues?: unknown[] };
+}
+
+/**
+ * Fastify's text for a failed schema, with the allowed values where the schema has a list (`?paths=bogus`): a bad
+ * value is answered with what would have been accepted (docs/api.md §Errors).
+ */
+function validationMessage(message: string | undefined, validation: unknown): string {
+  const text = message ?? 'Bad request';
+  const issues = Array.isArray(validation) ? (validation as ValidationIssue[]) : [];
+  const allowed = issues.find((issue) => issue.keyword === 'enum')?.params?.allowedValues;
+  if (allowed === undefined || !text.endsWith('must be equal to one of the allowed values')) return text;
+  return `${text}: ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
 }

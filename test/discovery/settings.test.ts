@@ -58,7 +58,7 @@ describe('parseSettings (SKILLS.md §10)', () => {
     ],
     ['bad profile', { profile: 'claude' }, '"profile" must be one of musepi, omp, xcsh, got "claude"'],
     ['bad symlinks', { symlinks: 'allow' }, '"symlinks" must be one of contain, follow, got "allow"'],
-    ['bad port', { server: { port: 70000 } }, '"server.port" must be an integer from 0 to 65535, got number'],
+    ['bad port', { server: { port: 70000 } }, '"server.port" must be an integer from 0 to 65535, got 70000'],
     ['root is a list', [1], '"(root)" must be an object, got a list'],
     [
       'bad generation',
@@ -74,7 +74,7 @@ describe('parseSettings (SKILLS.md §10)', () => {
     [
       'poll interval too short',
       { server: { pollIntervalMs: 10 } },
-      '"server.pollIntervalMs" must be an integer from 50 to 3600000, got number',
+      '"server.pollIntervalMs" must be an integer from 50 to 3600000, got 10',
     ],
     ['unknown MCP key', { server: { mcp: { maxSesions: 8 } } }, 'unknown setting "server.mcp.maxSesions"'],
     [

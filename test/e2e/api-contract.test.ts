@@ -238,7 +238,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
     });
 
     const bad: Array<[string, string]> = [
-      ['level=team', 'querystring/level must be equal to one of the allowed values'],
+      ['level=team', 'querystring/level must be equal to one of the allowed values: "user", "project"'],
       ['hidden=maybe', 'querystring/hidden must be boolean'],
       ['provider=', 'querystring/provider must NOT have fewer than 1 characters'],
       ['cwd=relative/dir', 'cwd must be an absolute path: relative/dir'],
@@ -383,7 +383,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       assert.equal(text.status, 200);
       assert.equal(text.headers.get('content-type'), 'text/plain; charset=utf-8');
       assert.equal(text.headers.get('x-skill-source-path'), `${pdfDir}/docs`);
-      assert.equal(await text.text(), 'sub/\nguide.md\nnotes.txt');
+      assert.equal(await text.text(), 'sub/\nguide.md\nnotes.txt\n');
       const json = await getJson(`${base}/skill/pdf/docs/`, { headers: { accept: 'application/json' } });
       assert.equal(json.status, 200);
       assert.equal(json.headers.get('content-type'), JSON_TYPE);
@@ -395,7 +395,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
         ],
       });
       const empty = await fetch(`${base}/skill/pdf/empty`);
-      assert.equal(await empty.text(), '(empty directory)');
+      assert.equal(await empty.text(), '(empty directory)\n');
       const emptyJson = await getJson(`${base}/skill/pdf/empty`, { headers: { accept: 'application/json' } });
       assert.deepEqual(emptyJson.body, { entries: [] });
     });

@@ -133,7 +133,7 @@ describe('client commands against a --port 0 daemon found through the runtime fi
     assert.deepEqual(JSON.parse(showJson.stdout), await getJson(`${daemon.url}/skills/lint`));
     const missing = await runClient(['show', 'nope'], opts);
     assert.equal(missing.code, 1);
-    assert.equal(missing.stderr, 'skillsd show: Unknown skill: nope\nAvailable: lint, pdf\n');
+    assert.equal(missing.stderr, 'skillsd: show: no skill "nope" is loaded (available: lint, pdf)\n');
 
     const cat = await runClient(['cat', 'lint'], opts);
     assert.equal(cat.stdout, '---\nname: lint\ndescription: Lint rules\nhide: true\n---\n\n# Lint\n\nRun it.\n');
@@ -143,10 +143,10 @@ describe('client commands against a --port 0 daemon found through the runtime fi
     assert.equal(note.stdout, 'note a\n');
     const absent = await runClient(['cat', 'lint', 'nope.md'], opts);
     assert.equal(absent.code, 1);
-    assert.equal(absent.stderr, `skillsd cat: File not found: ${project}/.musepi/skills/lint/nope.md\n`);
+    assert.equal(absent.stderr, `skillsd: cat: File not found: ${project}/.musepi/skills/lint/nope.md\n`);
     const traversal = await runClient(['cat', 'lint', '../x'], opts);
     assert.equal(traversal.code, 2);
-    assert.equal(traversal.stderr, 'skillsd cat: Path traversal (..) is not allowed in skill:// URLs\n');
+    assert.equal(traversal.stderr, 'skillsd: cat: Path traversal (..) is not allowed in skill:// URLs\n');
 
     const prompt = await runClient(['prompt'], opts);
     assert.equal(prompt.stdout, await (await served(`${daemon.url}/prompt`)).text());
@@ -207,7 +207,7 @@ describe('client commands with no daemon', () => {
 
     const show = await runClient(['show', 'nope'], opts);
     assert.equal(show.code, 1);
-    assert.equal(show.stderr, `${note}skillsd show: Unknown skill: nope\nAvailable: lint, pdf\n`);
+    assert.equal(show.stderr, `${note}skillsd: show: no skill "nope" is loaded (available: lint, pdf)\n`);
     const body = await runClient(['cat', 'lint', '--body'], opts);
     assert.equal(body.stdout, '# Lint\n\nRun it.\n');
     const prompt = await runClient(['prompt'], opts);
@@ -240,11 +240,11 @@ describe('client commands with no daemon', () => {
     const cases: Array<[string[], string]> = [
       [
         ['ls', '--bogus'],
-        "skillsd: ls: Unknown option '--bogus'. To specify a positional argument starting with a '-', place it at the end of the command after '--', as in '-- \"--bogus\"\n",
+        'skillsd: ls: unknown option --bogus (expected --hidden, --provider, --level, -q, --url, --token-file, --cwd, --json, --config, --profile, --help/-h)\n',
       ],
-      [['show'], 'skillsd: usage: skillsd show NAME [--json]\n'],
-      [['wait', '--since', 'x'], 'skillsd: option --since: expected an integer\n'],
-      [['ls', '--level', 'team'], 'skillsd: option --level: expected user or project\n'],
+      [['show'], 'skillsd: show: missing argument (usage: skillsd show NAME [--json])\n'],
+      [['wait', '--since', 'x'], 'skillsd: wait: option --since: expected an integer\n'],
+      [['ls', '--level', 'team'], 'skillsd: ls: option --level: expected user or project\n'],
     ];
     for (const [args, stderr] of cases) {
       const run = await runClient(args, { home, cwd: project, env: { SKILLSD_URL: await deadUrl(t) } });
@@ -276,7 +276,7 @@ describe('wait and watch against a live daemon', () => {
     assert.equal(timeout.code, 124);
     assert.equal(
       timeout.stderr,
-      `skillsd wait: timed out after 0.2 s: the index did not move past generation ${current}\n`,
+      `skillsd: wait: timed out after 0.2 s: the index did not move past generation ${current}\n`,
     );
     void daemon;
   });
@@ -347,9 +347,7 @@ describe('skillsd doctor', () => {
         `  1. loaded  native:project  ${project}/.musepi/skills/lint/SKILL.md`,
         '     loaded: the first enabled candidate of this name in priority order',
         `  2. shadowed  claude:project  ${project}/.claude/skills/lint/SKILL.md`,
-        `     shadowed by ${project}/.musepi/skills/lint/SKILL.md (native:project), a higher-priority candidate of the same name`,
-        `     ${project}/.claude/skills/lint/SKILL.md`,
-        `       info    shadowed: shadowed by ${project}/.musepi/skills/lint/SKILL.md (native:project), a higher-priority candidate of the same name`,
+        `     shadowed by ${project}/.musepi/skills/lint/SKILL.md (native:project): MusePi comes before Claude Code in priority order`,
         '',
       ].join('\n'),
     );

@@ -1,7 +1,7 @@
 // Start-up failures of the built CLI: exit codes and the one-line stderr of API.md §Starting it.
 
 import assert from 'node:assert/strict';
-import { chmod, writeFile } from 'node:fs/promises';
+import { chmod, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { CLI, runCli } from '../helpers/spawn-daemon.js';
@@ -112,6 +112,22 @@ describe('skillsd command-line errors (built CLI)', () => {
       const result = await runCli(['serve', '--port', String(port), '--cwd', dir], { home: dir });
       assert.equal(result.code, 1);
       assert.equal(result.stderr, `skillsd: port ${port} is already in use on 127.0.0.1\n`);
+    });
+
+    it('prints the start-up log lines before the error, and leaves no generated token file behind', async () => {
+      const tokenFile = `${dir}/generated-token`;
+      // stdout and stderr into one pipe, as on a terminal: the order the lines arrive in is the order they were written.
+      const result = await runCli(['serve', '--port', String(port), '--cwd', dir, '--token-file', tokenFile], {
+        home: dir,
+        wrapper: ['sh', '-c', 'exec "$@" 2>&1', 'sh'],
+      });
+      assert.equal(result.code, 1);
+      const lines = result.stdout.trimEnd().split('\n');
+      assert.equal(lines.at(-1), `skillsd: port ${port} is already in use on 127.0.0.1`);
+      const messages = lines.slice(0, -1).map((line) => (JSON.parse(line) as { msg: string }).msg);
+      assert.ok(messages.includes(`serving the workspace ${dir}`), messages.join('\n'));
+      assert.ok(messages.includes(`generated a new bearer token in ${tokenFile}`), messages.join('\n'));
+      await assert.rejects(stat(tokenFile), { code: 'ENOENT' });
     });
   });
 

@@ -27,6 +27,7 @@ export const API_ERROR_STATUS: Readonly<Record<string, number>> = {
   FileNotFound: 404,
   NotADirectory: 404,
   NotAFile: 409,
+  TooLarge: 413,
   NotReady: 503,
   // Load shedding (SECURITY.md §Overload): a busy machine may answer any route but /health this way.
   Overloaded: 503,

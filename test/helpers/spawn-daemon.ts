@@ -89,6 +89,7 @@ export class DaemonProcess {
     });
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       this.stderr += chunk;
+      this.notify();
     });
   }
 
@@ -113,6 +114,41 @@ export class DaemonProcess {
         } else if (!this.running) {
           finish();
           reject(new Error(`the daemon exited; stdout:\n${this.stdout}\nstderr:\n${this.stderr}`));
+        }
+      };
+      const finish = () => {
+        clearTimeout(timer);
+        const index = this.watchers.indexOf(check);
+        if (index >= 0) this.watchers.splice(index, 1);
+      };
+      this.watchers.push(check);
+      check();
+    });
+  }
+
+  /** Resolves once stderr matches `pattern`; rejects at the deadline or when the process exits without it. */
+  waitForStderr(pattern: RegExp, deadlineMs = WAIT_MS): Promise<void> {
+    return this.waitForText('stderr', pattern, deadlineMs);
+  }
+
+  /** Resolves once stdout (the whole text, log lines or not) matches `pattern`; rejects as `waitForStderr`. */
+  waitForStdout(pattern: RegExp, deadlineMs = WAIT_MS): Promise<void> {
+    return this.waitForText('stdout', pattern, deadlineMs);
+  }
+
+  private waitForText(stream: 'stdout' | 'stderr', pattern: RegExp, deadlineMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`${stream} did not match ${pattern} within ${deadlineMs} ms; ${stream}:\n${this[stream]}`));
+      }, deadlineMs);
+      const check = () => {
+        if (pattern.test(this[stream])) {
+          finish();
+          resolve();
+        } else if (!this.running) {
+          finish();
+          reject(new Error(`the process exited; ${stream}:\n${this[stream]}`));
         }
       };
       const finish = () => {

@@ -170,9 +170,10 @@ describe('MCP over Streamable HTTP: methods', () => {
       { method: 'resources/directory/read', params: { uri: 'skill://pdf', cursor: root.nextCursor } },
       DirectoryReadResult,
     );
+    // leak.txt leads out of the skill (refused when read): not listed.
     assert.deepEqual(
       rest.resources.map((resource) => resource.uri),
-      ['skill://pdf/leak.txt', 'skill://pdf/SKILL.md'],
+      ['skill://pdf/SKILL.md'],
     );
     const docs = await client.request(
       { method: 'resources/directory/read', params: { uri: 'skill://pdf/docs' } },

@@ -156,3 +156,18 @@ describe('POST /invocations', () => {
     });
   });
 });
+
+describe('POST /invocations over the size limit', () => {
+  it('answers 413 TooLarge naming the file and the bound, not 409 NotAFile', async (t) => {
+    const big = `${SK({ name: 'big', description: 'Big' })}${'a'.repeat(2 * 1024 * 1024)}\n`;
+    const s = await startServer(t, { tree: { 'work/.musepi/skills/big/SKILL.md': big } });
+    const { status, body } = await invoke(s.base, { text: '/skill:big' });
+    assert.equal(status, 413);
+    assert.deepEqual(body, {
+      statusCode: 413,
+      code: 'TooLarge',
+      error: 'Payload Too Large',
+      message: `Skill file is too large to invoke: ${s.cwd}/.musepi/skills/big/SKILL.md (over 1048576 bytes)`,
+    });
+  });
+});

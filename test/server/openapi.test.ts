@@ -260,9 +260,7 @@ describe('OpenAPI document', () => {
       '/health/live [{},{"bearer":[]}]',
       '/events [{"bearer":[]},{"queryToken":[]}]',
     ]);
-    assert.deepEqual(document.servers, [
-      { url: 'http://127.0.0.1:7420', description: 'The local daemon on its default port' },
-    ]);
+    assert.deepEqual(document.servers, [{ url: '/', description: 'The daemon that serves this document' }]);
   });
 
   it('gives each route the media types it is served with', async () => {
@@ -294,5 +292,20 @@ describe('OpenAPI document', () => {
     assert.equal(ui.status, 200);
     assert.match(ui.headers.get('content-type') ?? '', /^text\/html/);
     assert.match(await ui.text(), /swagger-ui/i);
+  });
+
+  it('names a server that resolves to the origin it was fetched from, on any host and port', async (t) => {
+    // What the page at /docs does on "Try it out": resolve `servers` against the document's own URL, then call it.
+    const s = await startServer(t, {
+      tree: { 'work/.musepi/skills/pdf/SKILL.md': '---\ndescription: PDF tools\n---\n' },
+    });
+    const origin = `http://localhost:${s.port}`;
+    const served = await getJson(`${origin}/openapi.json`);
+    const documentUrl = `${origin}/openapi.json`;
+    const server = new URL((served.body as { servers: { url: string }[] }).servers[0]!.url, documentUrl);
+    assert.equal(server.origin, origin);
+    const answer = await fetch(new URL('skills/pdf', server), { headers: { 'Sec-Fetch-Site': 'same-origin' } });
+    assert.equal(answer.status, 200);
+    assert.equal(((await answer.json()) as { name: string }).name, 'pdf');
   });
 });

@@ -91,7 +91,7 @@ describe('GET /prompt', () => {
     assert.doesNotMatch(answer.body, /quiet/);
   });
 
-  it('refuses an unknown format with 400 BadRequest', async (t) => {
+  it('refuses an unknown format or paths with 400 BadRequest, listing the allowed values', async (t) => {
     const s = await startServer(t);
     const { status, body } = await getJson(`${s.base}/prompt?format=html`);
     assert.equal(status, 400);
@@ -99,7 +99,10 @@ describe('GET /prompt', () => {
       statusCode: 400,
       code: 'BadRequest',
       error: 'Bad Request',
-      message: 'querystring/format must be equal to one of the allowed values',
+      message: 'querystring/format must be equal to one of the allowed values: "markdown", "xml"',
     });
+    const paths = await getJson(`${s.base}/prompt?paths=bogus`);
+    assert.equal(paths.status, 400);
+    assert.equal(paths.body.message, 'querystring/paths must be equal to one of the allowed values: "local", "url"');
   });
 });

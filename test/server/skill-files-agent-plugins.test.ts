@@ -43,8 +43,8 @@ describe('GET /skill/{name}/{path} of an Agent Plugins skill', () => {
     assert.deepEqual(await status(s.base, '/skill/alpha/escape.md'), [403, 'PathEscapesSkill']);
     assert.deepEqual(await status(s.base, '/skill/alpha/escape-dir/file.txt'), [403, 'PathEscapesSkill']);
     assert.deepEqual(await status(s.base, '/skill/alpha/missing-out'), [403, 'PathEscapesSkill']);
-    // A listing shows a directory link that leaves the root as a plain empty file, as contain mode does.
-    assert.deepEqual(await status(s.base, '/skill/alpha/sub'), [200, 'in/\nok.md\nout']);
+    // A listing leaves out a directory link that leaves the root, as the route refuses it (and as contain mode does).
+    assert.deepEqual(await status(s.base, '/skill/alpha/sub'), [200, 'in/\nok.md\n']);
     // An ordinary skill in follow mode is the reference: its links lead anywhere.
     assert.deepEqual(await status(s.base, '/skill/plain/escape.md'), [200, 'secret\n']);
   });

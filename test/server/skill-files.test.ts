@@ -136,7 +136,7 @@ describe('GET /skill/{name}', () => {
     assert.equal(text.status, 200);
     assert.equal(text.headers.get('content-type'), 'text/plain; charset=utf-8');
     assert.equal(text.headers.get('x-skill-source-path'), `${s.cwd}/.musepi/skills/pdf/docs`);
-    assert.equal(await text.text(), 'sub/\nb.txt\nguide.MDX');
+    assert.equal(await text.text(), 'sub/\nb.txt\nguide.MDX\n');
     const json = await getJson(`${s.base}/skill/pdf/docs/`, { headers: { accept: 'application/json' } });
     assert.equal(json.status, 200);
     assert.equal(json.headers.get('content-type'), 'application/json; charset=utf-8');
@@ -148,11 +148,42 @@ describe('GET /skill/{name}', () => {
       ],
     });
     const empty = await fetch(`${s.base}/skill/pdf/empty`);
-    assert.equal(await empty.text(), '(empty directory)');
+    assert.equal(await empty.text(), '(empty directory)\n');
     const emptyJson = await getJson(`${s.base}/skill/pdf/empty`, { headers: { accept: 'application/json' } });
     assert.deepEqual(emptyJson.body, { entries: [] });
     const refused = await fetch(`${s.base}/skill/pdf/empty`, { headers: { accept: 'application/json;q=0, */*' } });
-    assert.equal(await refused.text(), '(empty directory)');
+    assert.equal(await refused.text(), '(empty directory)\n');
+  });
+
+  it('lists the skill top directory at /skill/{name}/?list, leaving out the link the route refuses', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    // Without ?list the same URL is the SKILL.md.
+    assert.equal(await (await fetch(`${s.base}/skill/pdf/`)).text(), PDF);
+    for (const url of [`${s.base}/skill/pdf/?list`, `${s.base}/skill/pdf?list`, `${s.base}/skill/pdf/?list=1`]) {
+      const text = await fetch(url);
+      assert.equal(text.status, 200, url);
+      assert.equal(text.headers.get('content-type'), 'text/plain; charset=utf-8');
+      assert.equal(text.headers.get('x-skill-source-path'), `${s.cwd}/.musepi/skills/pdf`);
+      // leak.txt leads out of the skill (403 PathEscapesSkill), so it is not listed.
+      assert.equal(await text.text(), 'docs/\nempty/\nscripts/\nSKILL.md\n', url);
+    }
+    assert.equal((await fetch(`${s.base}/skill/pdf/leak.txt`)).status, 403);
+    const json = await getJson(`${s.base}/skill/pdf/?list`, { headers: { accept: 'application/json' } });
+    assert.deepEqual(json.body, {
+      entries: [
+        { name: 'docs', type: 'directory', size: 0 },
+        { name: 'empty', type: 'directory', size: 0 },
+        { name: 'scripts', type: 'directory', size: 0 },
+        { name: 'SKILL.md', type: 'file', size: Buffer.byteLength(PDF) },
+      ],
+    });
+    const head = await fetch(`${s.base}/skill/pdf/?list`, { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    const onFile = await getJson(`${s.base}/skill/pdf/docs/b.txt?list`);
+    assert.deepEqual(
+      onFile.body,
+      errorOf(400, 'BadRequest', 'Bad Request', 'list is for directories: skill://pdf/docs/b.txt is a file'),
+    );
   });
 
   const invalid: Array<[string, string]> = [

@@ -189,7 +189,7 @@ describe('GET /skills', () => {
   });
 
   const badQueries: Array<[string, string]> = [
-    ['level=team', 'querystring/level must be equal to one of the allowed values'],
+    ['level=team', 'querystring/level must be equal to one of the allowed values: "user", "project"'],
     ['hidden=maybe', 'querystring/hidden must be boolean'],
     ['provider=', 'querystring/provider must NOT have fewer than 1 characters'],
   ];

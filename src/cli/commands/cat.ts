@@ -3,8 +3,10 @@
 // text a script gets is the text the agent reads. To a terminal or a pipe, control characters are shown escaped
 // (docs/cli.md "Output"); redirected to a regular file, the bytes are written exactly.
 
+import { SkillsdApiError } from '../../client/errors.js';
 import { stripFrontmatter } from '../../discovery/skill-invocation.js';
 import { printable } from '../output.js';
+import { unknownSkillError } from '../unknown-skill.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const catCommand: ClientCommand = {
@@ -18,7 +20,11 @@ export const catCommand: ClientCommand = {
   inProcess: true,
   async run({ client, output, values, positionals }) {
     const [name, path] = positionals as [string, string | undefined];
-    const file = await client.file(name, path);
+    const file = await client.file(name, path).catch(async (error: unknown) => {
+      if (error instanceof SkillsdApiError && error.code === 'SkillNotFound')
+        throw await unknownSkillError(client, name);
+      throw error;
+    });
     if (values.body !== true) {
       output.out(file.body);
       return EXIT.ok;

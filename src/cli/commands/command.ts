@@ -18,6 +18,11 @@ export interface CommandContext {
   values: OptionValues;
   positionals: string[];
   env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Looks the daemon up again (runtime file first) after a lost connection; absent when the address was given
+   * (`--url`, `SKILLSD_URL`) or the answer is in-process.
+   */
+  relocate?: () => Promise<DaemonLocation | undefined>;
 }
 
 export interface ClientCommand {

@@ -96,7 +96,9 @@ export function formatSkillReport(report: SkillDoctorReport, output: Output): st
     const outcome = candidate.outcome === 'loaded' ? paint(output, 'green', candidate.outcome) : candidate.outcome;
     lines.push(`  ${index + 1}. ${outcome}  ${inline(candidate.source.id)}  ${inline(candidate.filePath)}`);
     lines.push(`     ${inline(candidate.reason)}`);
-    lines.push(...formatFindings(candidate.findings, output, '     '));
+    // The outcome is also one of the candidate's findings (the workspace report lists it there): said once here.
+    const others = candidate.findings.filter((finding) => finding.message !== candidate.reason);
+    lines.push(...formatFindings(others, output, '     '));
   });
   if (report.findings.length > 0) {
     lines.push('', paint(output, 'bold', 'Near misses of that name'));

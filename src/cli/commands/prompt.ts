@@ -23,11 +23,14 @@ export const promptCommand: ClientCommand = {
     const paths = values.paths as string | undefined;
     if (paths !== undefined && paths !== 'local' && paths !== 'url')
       throw new CliError('option --paths: expected local or url');
+    const tools = typeof values.tools === 'string' ? values.tools.split(',') : undefined;
     const text = await client.prompt({
       ...(format === undefined ? {} : { format }),
-      ...(typeof values.tools === 'string' ? { tools: values.tools.split(',') } : {}),
+      ...(tools === undefined ? {} : { tools }),
       ...(paths === undefined ? {} : { paths }),
     });
+    // An empty block is the right answer, but an empty output alone does not say why (docs/cli.md "Commands").
+    if (text === '') output.err(`skillsd: prompt: the block is empty: ${emptyBecause(tools)}\n`);
     if (values.json === true) output.out(formatJsonLine({ prompt: text }));
     // The block the API answers (control characters from skills escaped, as everywhere); a terminal gets a final
     // newline so that the shell prompt starts a new line.
@@ -35,3 +38,11 @@ export const promptCommand: ClientCommand = {
     return EXIT.ok;
   },
 };
+
+/** Why the daemon answered no block: the agents list skills only for a model that has the read tool. */
+function emptyBecause(tools: readonly string[] | undefined): string {
+  if (tools !== undefined && !tools.map((tool) => tool.trim()).includes('read')) {
+    return `--tools ${tools.join(',')} has no read tool, and skills are listed only for a model that can read them`;
+  }
+  return 'no loaded skill is listed in the prompt (none is loaded, or all are hidden)';
+}

@@ -1,6 +1,8 @@
 // `skillsd show NAME`: one skill (GET /skills/{name}), its frontmatter and the candidates it shadowed.
 
+import { SkillsdApiError } from '../../client/errors.js';
 import { formatJson, formatJsonLine, inline, paint } from '../output.js';
+import { unknownSkillError } from '../unknown-skill.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const showCommand: ClientCommand = {
@@ -10,7 +12,12 @@ export const showCommand: ClientCommand = {
   positionals: { min: 1, max: 1 },
   inProcess: true,
   async run({ client, output, values, positionals }) {
-    const skill = await client.skill(positionals[0]!);
+    const name = positionals[0]!;
+    const skill = await client.skill(name).catch(async (error: unknown) => {
+      if (error instanceof SkillsdApiError && error.code === 'SkillNotFound')
+        throw await unknownSkillError(client, name);
+      throw error;
+    });
     if (values.json === true) {
       output.out(formatJson(skill));
       return EXIT.ok;

@@ -22,13 +22,13 @@ export const stopCommand: ClientCommand = {
     await client.health();
     const runtime = daemon?.runtime;
     if (runtime === undefined) {
-      output.err(`skillsd stop: no runtime file names the daemon at ${client.url}; stop it where it runs\n`);
+      output.err(`skillsd: stop: no runtime file names the daemon at ${client.url}; stop it where it runs\n`);
       return EXIT.negative;
     }
     const { pid } = runtime;
     const problem = runtimeProcessProblem(runtime);
     if (problem !== undefined) {
-      output.err(`skillsd stop: not signalling pid ${pid}: ${problem.reason}\n`);
+      output.err(`skillsd: stop: not signalling pid ${pid}: ${problem.reason}\n`);
       return EXIT.negative;
     }
     process.kill(pid, 'SIGTERM');
@@ -36,7 +36,7 @@ export const stopCommand: ClientCommand = {
     // Gone once no process of this user started at the recorded time holds the pid.
     while (runtimeProcessProblem(runtime) === undefined) {
       if (Date.now() > deadline) {
-        output.err(`skillsd stop: pid ${pid} is still running after ${STOP_DEADLINE_MS / 1000} s\n`);
+        output.err(`skillsd: stop: pid ${pid} is still running after ${STOP_DEADLINE_MS / 1000} s\n`);
         return EXIT.negative;
       }
       await sleep(POLL_MS);

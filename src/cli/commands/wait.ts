@@ -19,7 +19,7 @@ export const waitCommand: ClientCommand = {
   ],
   positionals: { min: 0, max: 0 },
   inProcess: false,
-  async run({ client, output, values }) {
+  async run({ client, output, values, relocate }) {
     const since = integerOption(values.since, '--since');
     const timeoutS = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeoutS !== undefined && !(Number.isFinite(timeoutS) && timeoutS >= 0)) {
@@ -27,18 +27,26 @@ export const waitCommand: ClientCommand = {
     }
     await client.health();
     let threshold = since;
+    let behind: number | undefined;
     const reached = await new Promise<number | undefined>((resolve) => {
       const timer =
         timeoutS === undefined ? undefined : setTimeout(() => finish(undefined), Math.round(timeoutS * 1000));
-      const check = (generation: unknown) => {
+      const check = (event: string, generation: unknown) => {
         if (typeof generation !== 'number') return;
         threshold ??= generation;
         if (generation > threshold) finish(generation);
+        // Generations only grow within one daemon: a daemon that says (on connecting) it is before GEN restarted,
+        // and GEN will never be passed in the sense the caller meant (docs/cli.md "Following the daemon").
+        else if (event === 'hello' && generation < threshold) {
+          behind = generation;
+          finish(undefined);
+        }
       };
       const subscription = client.subscribe({
         types: ['index'],
         maxRetryMs: 500,
-        onEvent: (event) => check((event.data as { generation?: unknown } | null)?.generation),
+        ...(relocate === undefined ? {} : { relocate }),
+        onEvent: (event) => check(event.event, (event.data as { generation?: unknown } | null)?.generation),
       });
       function finish(generation: number | undefined) {
         clearTimeout(timer);
@@ -46,9 +54,13 @@ export const waitCommand: ClientCommand = {
         resolve(generation);
       }
     });
+    if (behind !== undefined) {
+      output.err(`skillsd: wait: the daemon is at generation ${behind}, behind --since ${threshold} (it restarted)\n`);
+      return EXIT.negative;
+    }
     if (reached === undefined) {
       const past = threshold === undefined ? 'its current generation' : `generation ${threshold}`;
-      output.err(`skillsd wait: timed out after ${timeoutS} s: the index did not move past ${past}\n`);
+      output.err(`skillsd: wait: timed out after ${timeoutS} s: the index did not move past ${past}\n`);
       return EXIT.timeout;
     }
     output.out(values.json === true ? formatJsonLine({ generation: reached }) : `${reached}\n`);

@@ -1,6 +1,8 @@
 // `skillsd watch`: one line per change of the index (GET /events), NDJSON with `--json`. A dropped connection is
 // resumed with `Last-Event-ID`, so nothing is missed; when the daemon cannot replay the gap it says `reset`, printed
-// like any other event. Runs until interrupted (exit 0).
+// like any other event. A lost daemon is looked up again (its runtime file) before each reconnection, so a daemon
+// started with `--port 0` is followed to its new port (docs/cli.md "Following the daemon"). Runs until interrupted
+// (exit 0).
 
 import type { SkillsdEvent } from '../../client/api-types.js';
 import type { Output } from '../output.js';
@@ -14,14 +16,20 @@ export const watchCommand: ClientCommand = {
   optionHelp: ['--types LIST      only these event types (hello and reset always come)'],
   positionals: { min: 0, max: 0 },
   inProcess: false,
-  async run({ client, output, values }) {
+  async run({ client, output, values, relocate }) {
     // No daemon: fails here, before anything is printed (exit 3).
     await client.health();
     const json = values.json === true;
     let lost = false;
+    let url = client.url;
     const subscription = client.subscribe({
       ...(typeof values.types === 'string' ? { types: values.types.split(',') } : {}),
       maxRetryMs: 1000,
+      ...(relocate === undefined ? {} : { relocate }),
+      onRelocate(next) {
+        url = next;
+        output.err(`skillsd: watch: following the daemon now at ${next}\n`);
+      },
       onEvent(event) {
         lost = false;
         if (json) output.out(formatJsonLine(event));
@@ -29,7 +37,7 @@ export const watchCommand: ClientCommand = {
         else output.out(`${describe(event, output)}\n`);
       },
       onDisconnect() {
-        if (!lost) output.err(`skillsd watch: connection to ${client.url} lost; reconnecting\n`);
+        if (!lost) output.err(`skillsd: watch: connection to ${url} lost; reconnecting\n`);
         lost = true;
       },
     });
@@ -65,10 +73,13 @@ export function describe(event: SkillsdEvent, output: Output): string {
       if (list(data.added) !== '') parts.push(`${paint(output, 'green', 'added')} ${list(data.added)}`);
       if (list(data.removed) !== '') parts.push(`${paint(output, 'red', 'removed')} ${list(data.removed)}`);
       if (list(data.changed) !== '') parts.push(`${paint(output, 'yellow', 'changed')} ${list(data.changed)}`);
+      // No loaded skill differs: what moved the generation is a losing candidate (its collision line follows) or a
+      // reference warning (docs/cli.md "Commands").
+      if (parts.length === 1) parts.push('no skill added, removed or changed (a collision or a warning changed)');
       return parts.join(' ');
     }
     case 'collision':
-      return `collision ${of(data, 'state')}: ${inline(JSON.stringify(data.name) ?? '')}`;
+      return `collision ${of(data, 'state')}: ${inline(JSON.stringify(data.name) ?? '')}${data.state === 'resolved' ? '' : describeCollision(data.collision)}`;
     case 'warning': {
       const where = of(data, 'skillPath') === '' ? '' : `${of(data, 'skillPath')}: `;
       return `${paint(output, 'yellow', 'warning')}: ${where}${of(data, 'message')}`;
@@ -92,4 +103,20 @@ export function describe(event: SkillsdEvent, output: Output): string {
 /** A value of an event as one line of text. */
 function shown(value: unknown): string {
   return inline(typeof value === 'string' ? value : String(value));
+}
+
+interface CollisionCandidate {
+  filePath?: string;
+  source?: { id?: string };
+}
+
+/** `: <winner> (<source>) over <loser> (<source>), …`, or nothing for a resolved collision. */
+function describeCollision(value: unknown): string {
+  const collision = (value ?? undefined) as
+    | { winner?: CollisionCandidate; shadowed?: CollisionCandidate[] }
+    | undefined;
+  if (collision?.winner === undefined) return '';
+  const one = (candidate: CollisionCandidate) => `${shown(candidate.filePath)} (${shown(candidate.source?.id)})`;
+  const losers = (collision.shadowed ?? []).map(one).join(', ');
+  return `: ${one(collision.winner)} wins${losers === '' ? '' : ` over ${losers}`}`;
 }

@@ -5,7 +5,7 @@
 import { fallbackGate, isSourceEnabled } from '../providers.js';
 import { MANAGED_NAME } from '../sanitize-description.js';
 import { compileGlobs, createSkillFilters } from '../skill-filters.js';
-import type { Collision, CollisionReason, Settings, Skill } from '../types.js';
+import type { Collision, CollisionReason, Settings, Skill, SkillSource } from '../types.js';
 import type { CandidateOutcome, Finding } from './types.js';
 
 export interface Outcome {
@@ -37,6 +37,21 @@ export function pipelineView(
   return { settings, winners: new Map(skills.map((skill) => [skill.name, skill])), losses };
 }
 
+/**
+ * Why the winner came first (docs/discovery.md §4, §5): another provider of higher priority, or within one provider
+ * its order of levels (Claude Code reads its user-level skills before its project-level ones; MusePi the other way
+ * round), or an earlier directory of the same level (the nearer project directory).
+ */
+function precedenceCause(winner: SkillSource, loser: SkillSource): string {
+  if (winner.provider !== loser.provider) {
+    return `${winner.providerName} comes before ${loser.providerName} in priority order`;
+  }
+  if (winner.level !== loser.level) {
+    return `${winner.providerName} reads its ${winner.level}-level skills before its ${loser.level}-level ones`;
+  }
+  return `${winner.providerName} found it first, in an earlier ${winner.level}-level directory`;
+}
+
 export function candidateKey(sourceId: string, filePath: string): string {
   return `${sourceId}\0${filePath}`;
 }
@@ -55,7 +70,7 @@ export function explainOutcome(skill: Skill, view: PipelineView, managed: boolea
   const by = loss === undefined ? '' : `${loss.winner.filePath} (${loss.winner.source.id})`;
   switch (loss?.reason) {
     case 'precedence':
-      return shadowed(path, 'shadowed', `shadowed by ${by}, a higher-priority candidate of the same name`);
+      return shadowed(path, 'shadowed', `shadowed by ${by}: ${precedenceCause(loss.winner.source, skill.source)}`);
     case 'custom-override':
       return shadowed(path, 'custom-override', `replaced by ${by} from a custom directory`);
     case 'duplicate-file':

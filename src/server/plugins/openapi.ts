@@ -31,8 +31,10 @@ const openApi: FastifyPluginAsync<OpenApiOptions> = async (app, options) => {
           '`cwd` query parameter selecting the workspace. Errors are `{ statusCode, code, error, message }`. ' +
           'The contract in words: docs/api.md.',
       },
-      // The daemon's default address; a client points its generated code at wherever the daemon listens.
-      servers: [{ url: 'http://127.0.0.1:7420', description: 'The local daemon on its default port' }],
+      // Relative, so it resolves against the address the document was fetched from: the page at `/docs` then calls
+      // the daemon that served it on any host and port (`--port 0`, `localhost`), as docs/api.md "GET /openapi.json"
+      // says. A generated client is given the daemon's address as its base.
+      servers: [{ url: '/', description: 'The daemon that serves this document' }],
       components: {
         securitySchemes: {
           bearer: {

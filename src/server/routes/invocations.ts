@@ -17,7 +17,7 @@ export const invocationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Expand a `/skill:<name>` command',
         querystring: InvocationsQuery,
         body: InvocationBody,
-        response: { 200: InvocationResponse, ...errorResponses() },
+        response: { 200: InvocationResponse, ...errorResponses(404, 409, 413) },
       },
       // The app's validator coerces types, as query strings need (`?hidden=false`); a JSON body has real types, and
       // coercing would take `{"text":["/skill:pdf"]}` or `{"text":null}` for text. Checked before validation runs.

@@ -78,7 +78,14 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { ...schema, operationId: operationIds[url] },
       handler: async (request, reply) => {
         // The target is checked first: a refused path opens no workspace and touches no file.
-        const { name, rawRelative } = splitSkillTarget(request.raw.url ?? '');
+        const target = splitSkillTarget(request.raw.url ?? '');
+        const { name } = target;
+        const listing = request.query.list !== undefined;
+        if (listing && request.query.archive !== undefined) {
+          throw new SkillsdError('BadRequest', 'list and archive cannot be combined: pick one');
+        }
+        // `/skill/<name>/` is the SKILL.md; `?list` asks for the skill's top directory instead (docs/api.md).
+        const rawRelative = listing && isSkillRoot(target.rawRelative) ? '.' : target.rawRelative;
         const cwd = request.query.cwd;
         const { snapshot } = app.readyDefaultView(cwd) ?? (await app.workspaceView(cwd));
         const settings = app.getSettings();
@@ -118,6 +125,9 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           throw new SkillsdError('TooLarge', `Directory ${shown} is too large to list: ${error.message}`);
         }
         if (resource.kind === 'directory') return sendDirectory(request, reply, resource);
+        if (listing) {
+          throw new SkillsdError('BadRequest', `list is for directories: ${capEcho(resource.url)} is a file`);
+        }
         // Headers describe the descriptor actually read, which openSkillFile checked is the file that was resolved.
         const { handle, stat } = await openSkillFile(resource);
         memo?.remember(key, { ...resource, dev: stat.dev, ino: stat.ino, symlinks });
@@ -251,7 +261,13 @@ function sendDirectory(
     );
     return reply.type('application/json; charset=utf-8').send({ entries });
   }
-  return reply.type('text/plain; charset=utf-8').send(resource.listing);
+  // One entry a line, each ending with a newline as text files do (docs/api.md "GET /skill/{name}…").
+  return reply.type('text/plain; charset=utf-8').send(`${resource.listing}\n`);
+}
+
+/** No path after the name (`/skill/pdf`, `/skill/pdf/`): what answers the SKILL.md. */
+function isSkillRoot(rawRelative: string | undefined): boolean {
+  return rawRelative === undefined || rawRelative === '' || rawRelative === '/';
 }
 
 /**

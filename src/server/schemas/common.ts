@@ -37,7 +37,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   404: 'SkillNotFound, FileNotFound or NotADirectory',
   406: 'NotAcceptable: the client does not accept this answer’s media type',
   409: 'NotAFile: the target is a FIFO, socket or device',
-  413: 'TooLarge: the skill or directory is past a bound of docs/api.md "Limits on walks" (the message names it)',
+  413: 'TooLarge: the skill or directory is past a bound of docs/api.md "Limits on walks", or the SKILL.md to invoke is over the size limit (the message names it)',
   503: 'NotReady: the first index is still being built, or Overloaded: shedding load (see Retry-After)',
 };
 

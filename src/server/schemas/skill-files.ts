@@ -15,6 +15,12 @@ export const SkillFileParams = Type.Object({
 
 export const SkillFileQuery = Type.Object({
   cwd: Type.Optional(CwdProperty),
+  list: Type.Optional(
+    Type.String({
+      description:
+        'On `/skill/{name}/`: list the skill’s top directory instead of answering its SKILL.md (any value, even empty)',
+    }),
+  ),
   archive: Type.Optional(
     Type.Enum(['tar.gz'], {
       description:

@@ -247,7 +247,7 @@ describe('doctor: pipeline outcomes', () => {
           'shadowed',
           'claude:project',
           'P/.claude/skills/dup/SKILL.md',
-          `shadowed by ${base}/P/.musepi/skills/dup/SKILL.md (native:project), a higher-priority candidate of the same name`,
+          `shadowed by ${base}/P/.musepi/skills/dup/SKILL.md (native:project): MusePi comes before Claude Code in priority order`,
         ],
         [
           'filtered',
