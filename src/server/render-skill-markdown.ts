@@ -12,6 +12,7 @@
 // markdown-it is loaded on the first render only: a daemon whose page nobody opens does not hold it
 // (docs/performance.md, idle memory).
 
+import { posix } from 'node:path';
 import type { MarkdownIt, RendererRule } from 'markdown-it';
 
 type RenderRule = RendererRule;
@@ -63,6 +64,17 @@ function configure(md: MarkdownIt): MarkdownIt {
     const token = tokens[index]!;
     const href = String(token.attrGet('href') ?? '');
     if (href.startsWith('#')) return self.renderToken(tokens, index, options);
+    if (isInsideSkill(href) && climbsOut(href)) {
+      // `../other/SKILL.md`: the browser would resolve the `..` away and open another skill's file; shown as text.
+      token.tag = 'span';
+      token.attrs = [
+        ['class', 'outside-link'],
+        ['title', `outside the skill: ${href}`],
+      ];
+      const close = tokens.findIndex((each, at) => at > index && each.type === 'link_close');
+      if (close !== -1) tokens[close]!.tag = 'span';
+      return self.renderToken(tokens, index, options);
+    }
     if (isInsideSkill(href)) {
       const path = pathPart(href);
       token.attrSet('href', fileRoute(targetOf(env), href));
@@ -85,6 +97,11 @@ function isInsideSkill(url: string): boolean {
   return url !== '' && !HAS_SCHEME.test(url) && !PROTOCOL_RELATIVE.test(url) && !url.startsWith('/');
 }
 
+/** True when the path, read lexically, leaves the skill's directory (`../x`, `a/../../x`). */
+function climbsOut(url: string): boolean {
+  return posix.normalize(safeDecode(pathPart(url))).startsWith('..');
+}
+
 /** `./docs/a.md#part?x` → `docs/a.md`: the file, without the fragment or query a link may carry. */
 function pathPart(url: string): string {
   const cut = url.search(/[?#]/);
@@ -96,18 +113,10 @@ function fileRoute(target: RenderTarget, url: string): string {
   const path = pathPart(url)
     .split('/')
     .filter((segment) => segment !== '')
-    .map((segment) => encodeSegment(safeDecode(segment)))
+    .map((segment) => encodeURIComponent(safeDecode(segment)))
     .join('/');
   const query = target.cwd === undefined ? '' : `?cwd=${encodeURIComponent(target.cwd)}`;
   return `/skill/${encodeURIComponent(target.name)}/${path}${query}`;
-}
-
-/**
- * A `..` segment stays in the URL, percent-encoded: the browser would otherwise resolve it away and open another
- * skill's file; the file route refuses it with its own message instead.
- */
-function encodeSegment(segment: string): string {
-  return segment === '.' || segment === '..' ? segment.replaceAll('.', '%2E') : encodeURIComponent(segment);
 }
 
 /** markdown-it percent-encodes link targets; decoded once so that they are encoded exactly once again. */

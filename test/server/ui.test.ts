@@ -44,7 +44,7 @@ const HOSTILE_HTML = [
   '<p>![inline](data:image/png;base64,iVBORw0KGgo=)</p>',
   '<p><a href="/skill/evil/reference.md" data-skill-file="reference.md">reference</a> ' +
     '<a href="https://example.com/docs" rel="noopener noreferrer nofollow">elsewhere</a> ' +
-    '<a href="/skill/evil/%2E%2E/other/SKILL.md" data-skill-file="../other/SKILL.md">up</a></p>',
+    '<span class="outside-link" title="outside the skill: ../other/SKILL.md">up</span></p>',
   '',
 ].join('\n');
 

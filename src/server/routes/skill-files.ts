@@ -79,7 +79,11 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { ...schema, operationId: operationIds[url] },
       handler: async (request, reply) => {
         // The target is checked first: a refused path opens no workspace and touches no file.
-        const { name, rawRelative } = splitSkillTarget(request.raw.url ?? '');
+        const target = splitSkillTarget(request.raw.url ?? '');
+        const name = target.name;
+        // `/skill/<name>/` is the SKILL.md; `?list` asks for the directory around it instead (docs/api.md).
+        const rawRelative =
+          request.query.list !== undefined && isSkillRoot(target.rawRelative) ? '.' : target.rawRelative;
         const cwd = request.query.cwd;
         const { snapshot } = app.readyDefaultView(cwd) ?? (await app.workspaceView(cwd));
         const symlinks = app.getSettings().symlinks;
@@ -289,4 +293,8 @@ function acceptsJson(accept: string | undefined): boolean {
     const [type = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase());
     return type === 'application/json' && !params.some((param) => /^q=0(\.0*)?$/.test(param));
   });
+}
+
+function isSkillRoot(rawRelative: string | undefined): boolean {
+  return rawRelative === undefined || rawRelative === '' || rawRelative === '/';
 }

@@ -22,6 +22,13 @@ export const SkillFileQuery = Type.Object({
         "from the files' digests",
     }),
   ),
+  list: Type.Optional(
+    Type.String({
+      description:
+        'On `/skill/{name}/` (which otherwise answers SKILL.md): the listing of the skill’s top directory instead; ' +
+        'any value, usually none (`?list`)',
+    }),
+  ),
 });
 
 export const DirectoryEntriesResponse = Type.Object(

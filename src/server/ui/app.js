@@ -64,14 +64,12 @@ function pageHref(path) {
   return `${target.pathname}${target.search}`;
 }
 
-/** Each segment encoded once; a `..` stays a segment for the file route to refuse, not one the browser resolves. */
+/** Each segment encoded once (the paths come from listings and from the daemon's links: none climbs out). */
 function encodePath(path) {
   return path
     .split('/')
     .filter((segment) => segment !== '')
-    .map((segment) =>
-      segment === '.' || segment === '..' ? segment.replaceAll('.', '%2E') : encodeURIComponent(segment),
-    )
+    .map(encodeURIComponent)
     .join('/');
 }
 
@@ -178,10 +176,14 @@ function follow() {
   const source = new EventSource(apiUrl('/events', { token: token() }));
   source.addEventListener('hello', (event) => {
     const hello = JSON.parse(event.data);
-    if (lost) setConnection('back', 'Connected again: up to date');
-    else setConnection('live', 'Live');
-    if (lost || hello.generation !== shownGeneration) scheduleRefresh();
+    const reconnected = lost;
     lost = false;
+    setConnection(reconnected ? 'back' : 'live', reconnected ? 'Connected again: up to date' : 'Live');
+    // The first answers may have been read before the stream began: once they are in, the generation says whether
+    // anything changed in between. After a lost connection everything is read again (it may be another daemon).
+    (refreshing ?? Promise.resolve()).then(() => {
+      if (reconnected || hello.generation !== shownGeneration) scheduleRefresh();
+    });
   });
   source.addEventListener('error', () => {
     lost = true;
