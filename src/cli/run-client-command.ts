@@ -15,6 +15,7 @@ import { type ClientCommand, type CommandContext, EXIT, type OptionValues } from
 import { doctorCommand } from './commands/doctor.js';
 import { invokeCommand } from './commands/invoke.js';
 import { lsCommand } from './commands/ls.js';
+import { openCommand } from './commands/open.js';
 import { promptCommand } from './commands/prompt.js';
 import { showCommand } from './commands/show.js';
 import { statusCommand } from './commands/status.js';
@@ -35,6 +36,7 @@ const COMMANDS: Record<ClientCommandName, ClientCommand> = {
   doctor: doctorCommand,
   status: statusCommand,
   stop: stopCommand,
+  open: openCommand,
 };
 
 const COMMON_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
