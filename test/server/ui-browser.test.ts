@@ -158,7 +158,7 @@ describe('the page at /ui in a browser', {
     });
     await page.waitForFunction(() => document.querySelectorAll('#skill-rows tr').length === 4);
     const path = SCREENSHOT ?? new URL(`file://${tmpdir()}/skillsd-ui-${process.pid}.png`);
-    await page.screenshot({ path: path.pathname as `${string}.png`, fullPage: true });
+    await page.screenshot({ path: path.pathname as `${string}.png` });
     assert.ok((await stat(path)).size > 0);
     if (SCREENSHOT === undefined) await rm(path);
     const bytes = await page.evaluate(() =>
@@ -168,6 +168,12 @@ describe('the page at /ui in a browser', {
       ]),
     );
     t.diagnostic(`transferred: ${JSON.stringify(bytes)}`);
+    // A phone's width: the page reflows (tables become stacked rows) instead of scrolling sideways.
+    await page.setViewport({ width: 360, height: 640 });
+    assert.deepEqual(
+      await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]),
+      [360, 360],
+    );
     onlyOwnOrigin(watched, s.base);
     assert.deepEqual(watched.errors, []);
   });

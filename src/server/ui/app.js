@@ -292,6 +292,7 @@ function listView() {
   async function refresh() {
     const [list, doctor] = await Promise.all([json('/skills'), json('/doctor')]);
     skills = list.skills;
+    document.getElementById('workspace').textContent = list.cwd;
     renderCollisions(collisionsBox, list.collisions);
     renderFindings(doctorBox, doctor.findings);
     await showRows();
