@@ -41,6 +41,10 @@ describe('OpenAPI document', () => {
       'GET /skill/{name}/{path}',
       'GET /skills',
       'GET /skills/{name}',
+      'GET /ui',
+      'GET /ui/assets/{file}',
+      'GET /ui/render/{name}',
+      'GET /ui/skill/{name}',
       'HEAD /skill/{name}',
       'HEAD /skill/{name}/{path}',
       'POST /invocations',
@@ -118,6 +122,10 @@ describe('OpenAPI document', () => {
       'GET /skill/{name}/{path} getSkillFile files',
       'GET /skills listSkills skills',
       'GET /skills/{name} getSkill skills',
+      'GET /ui getUiPage page',
+      'GET /ui/assets/{file} getUiAsset page',
+      'GET /ui/render/{name} renderSkillBody page',
+      'GET /ui/skill/{name} getUiSkillPage page',
       'HEAD /skill/{name} headSkillDocument files',
       'HEAD /skill/{name}/{path} headSkillFile files',
       'POST /invocations expandInvocation agent-text',
@@ -125,7 +133,7 @@ describe('OpenAPI document', () => {
     ]);
     assert.deepEqual(
       (document.tags as { name: string; description: string }[]).map((tag) => tag.name),
-      ['agent-text', 'doctor', 'events', 'files', 'mcp', 'operations', 'skills'],
+      ['agent-text', 'doctor', 'events', 'files', 'mcp', 'operations', 'page', 'skills'],
     );
   });
 
@@ -153,6 +161,7 @@ describe('OpenAPI document', () => {
       'Liveness',
       'NameDiagnosis',
       'Readiness',
+      'RenderedSkillBody',
       'ResetEvent',
       'ServerSentEvent',
       'SettingsErrorEvent',
@@ -255,6 +264,9 @@ describe('OpenAPI document', () => {
       '/health/ready [{},{"bearer":[]}]',
       '/health/live [{},{"bearer":[]}]',
       '/events [{"bearer":[]},{"queryToken":[]}]',
+      '/ui [{}]',
+      '/ui/skill/{name} [{}]',
+      '/ui/assets/{file} [{}]',
     ]);
     assert.deepEqual(document.servers, [
       { url: 'http://127.0.0.1:7420', description: 'The local daemon on its default port' },

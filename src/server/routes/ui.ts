@@ -73,6 +73,8 @@ export const uiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getUiAsset',
         summary: 'A script, style sheet or icon of the page, shipped in the package',
         params: UiAssetParams,
+        // Taken like everywhere, and the same files for every workspace.
+        querystring: UiPageQuery,
         response: { 200: UiAssetOk, ...errorResponses(403, 404) },
       },
     },
