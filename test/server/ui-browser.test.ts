@@ -229,7 +229,7 @@ describe('the page at /ui in a browser', {
     assert.ok(watched.requests.includes(`${s.base}/skill/pdf/scripts/run.sh`));
     assert.equal(
       await page.$eval('#shadowed', (element) => element.textContent),
-      'Shadowed candidatesIt shadowed no other candidate.',
+      'Other candidates of this nameNo other candidate of this name.',
     );
     onlyOwnOrigin(watched, s.base);
     assert.deepEqual(watched.errors, []);
@@ -264,9 +264,11 @@ describe('the page at /ui in a browser', {
     // The winner's page names what it shadowed, and why.
     await page.click('li[data-collision="dup"] > a');
     await page.waitForSelector('#shadowed li');
-    assert.match(
-      await page.$eval('#shadowed li', (element) => element.textContent ?? ''),
-      new RegExp(`^${s.home}/\\.musepi/agent/skills/dup/SKILL\\.md \\(native:user\\): a source of higher priority won`),
+    const loser = (await getJson(`${s.base}/doctor/dup`)).body.candidates[1];
+    assert.equal(loser.filePath, `${s.home}/.musepi/agent/skills/dup/SKILL.md`);
+    assert.equal(
+      await page.$eval('#shadowed li[data-outcome="shadowed"]', (element) => element.textContent),
+      `${loser.filePath} (native:user): shadowed: ${loser.reason}`,
     );
     onlyOwnOrigin(watched, s.base);
     assert.deepEqual(watched.errors, []);
@@ -287,8 +289,22 @@ describe('the page at /ui in a browser', {
       () =>
         document.querySelector('#skill-rows tr[data-skill="fresh"] td:nth-child(2)')?.textContent === 'Written again',
     );
+    // Its own page follows it too: an edit (the index sees the description; a body alone is no change of the
+    // index), then its removal.
+    const own = await open(t, `${s.base}/ui/skill/fresh`);
+    await own.page.waitForFunction(() => document.querySelector('#skill-body h1')?.textContent === 'Body');
+    await writeFile(`${dir}/SKILL.md`, '---\nname: fresh\ndescription: Rewritten\n---\n# Rewritten\n');
+    await own.page.waitForFunction(() => document.querySelector('#skill-body h1')?.textContent === 'Rewritten');
     await rm(dir, { recursive: true });
+    await own.page.waitForSelector('#skill-missing');
+    // A tab in the background draws no frames, and puppeteer's waits poll on frames: the list comes to the front.
+    await page.bringToFront();
     await page.waitForFunction(() => document.querySelector('#skill-rows tr[data-skill="fresh"]') === null);
+    assert.equal(
+      await own.page.$eval('#skill-missing', (element) => element.textContent),
+      'No skill "fresh" is loaded in this workspace.',
+    );
+    assert.deepEqual(own.errors, []);
     assert.deepEqual(await rowNames(page), ['docx', 'dup', 'pdf', 'quiet']);
     // One page load: the document was requested once.
     assert.equal(watched.requests.filter((url) => url === `${s.base}/ui`).length, 1);

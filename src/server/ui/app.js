@@ -192,7 +192,9 @@ function follow() {
     if (source.readyState === EventSource.CLOSED) setTimeout(follow, REOPEN_MS);
   });
   for (const type of ['index', 'collision', 'diagnostic', 'reset', 'settings']) {
-    source.addEventListener(type, () => scheduleRefresh());
+    source.addEventListener(type, (event) => {
+      if (view.concerns(type, JSON.parse(event.data))) scheduleRefresh();
+    });
   }
 }
 
@@ -303,7 +305,7 @@ function listView() {
     }
     return list.generation;
   }
-  return { refresh };
+  return { refresh, concerns: () => true };
 }
 
 function skillRow(skill) {
@@ -441,12 +443,13 @@ function skillView(name) {
   const encoded = encodeURIComponent(name);
 
   async function refresh() {
-    const answer = await request(`/skills/${encoded}`);
-    if (answer.status === 404 && answer.body?.code === 'SkillNotFound') return showMissing();
-    if (!answer.ok) throw new Error(messageOf(answer));
-    const skill = answer.body;
-    const [rendered, doctor] = await Promise.all([json(`/ui/render/${encoded}`), request(`/doctor/${encoded}`)]);
-    const why = new Map(doctor.ok ? doctor.body.candidates.map((candidate) => [candidate.filePath, candidate]) : []);
+    // The doctor's account of the name answers whether or not a skill of that name is loaded (no 404 to log), with
+    // every candidate and why it lost, in words.
+    const doctor = await json(`/doctor/${encoded}`);
+    const skill = doctor.winner;
+    if (skill === null) return showMissing(doctor.candidates);
+    const rendered = await json(`/ui/render/${encoded}`);
+    const others = doctor.candidates.filter((candidate) => candidate.filePath !== skill.filePath);
     const body = h('div', { id: 'skill-body', class: 'markdown' });
     // Sanitised by the daemon (docs/api.md "GET /ui"); the page's policy forbids inline script besides.
     body.innerHTML = rendered.html;
@@ -496,7 +499,7 @@ function skillView(name) {
         body,
       ),
       h('section', { id: 'files' }, h('h3', { text: 'Files' }), tree, viewer),
-      h('section', { id: 'shadowed' }, h('h3', { text: 'Shadowed candidates' }), shadowedList(skill.shadowed, why)),
+      h('section', { id: 'shadowed' }, h('h3', { text: 'Other candidates of this name' }), candidateList(others)),
     );
     tree.append(await listing(''));
 
@@ -550,45 +553,37 @@ function skillView(name) {
     return rendered.generation;
   }
 
-  async function showMissing() {
-    const doctor = await request(`/doctor/${encoded}`);
-    const candidates = doctor.ok ? doctor.body.candidates : [];
+  function showMissing(candidates) {
     main.replaceChildren(
       h('p', {}, h('a', { href: pageHref('/ui'), text: '← All skills' })),
       h('h2', { text: name }),
       h('p', { id: 'skill-missing', text: `No skill "${name}" is loaded in this workspace.` }),
-      candidates.length === 0
-        ? h('p', { class: 'muted', text: 'No candidate of that name was found.' })
-        : h(
-            'ul',
-            {},
-            candidates.map((candidate) =>
-              h(
-                'li',
-                {},
-                h('span', { class: 'path', text: candidate.filePath }),
-                ` ${candidate.outcome}: ${candidate.reason}`,
-              ),
-            ),
-          ),
+      h('section', { id: 'shadowed' }, h('h3', { text: 'Candidates of this name' }), candidateList(candidates)),
     );
     return undefined;
   }
-  return { refresh };
+
+  /** Only what touches this skill re-renders its page (and closes an open file): its own change or collision. */
+  function concerns(type, data) {
+    if (type === 'index') return [...data.added, ...data.removed, ...data.changed].includes(name);
+    if (type === 'collision') return data.name === name;
+    return true;
+  }
+  return { refresh, concerns };
 }
 
-function shadowedList(shadowed, why) {
-  if (shadowed.length === 0) return h('p', { class: 'muted', text: 'It shadowed no other candidate.' });
+/** Candidates that did not load, each with what happened to it and why (`shadowed`, `filtered`, `skipped`). */
+function candidateList(candidates) {
+  if (candidates.length === 0) return h('p', { class: 'muted', text: 'No other candidate of this name.' });
   return h(
     'ul',
     {},
-    shadowed.map((loser) =>
+    candidates.map((candidate) =>
       h(
         'li',
-        { 'data-shadowed': loser.filePath },
-        h('span', { class: 'path', text: loser.filePath }),
-        ` (${loser.source.id}): ${reasonText(loser.reason)}`,
-        why.get(loser.filePath)?.reason === undefined ? undefined : ` — ${why.get(loser.filePath).reason}`,
+        { 'data-candidate': candidate.filePath, 'data-outcome': candidate.outcome },
+        h('span', { class: 'path', text: candidate.filePath }),
+        ` (${candidate.source.id}): ${candidate.outcome}: ${candidate.reason}`,
       ),
     ),
   );
