@@ -13,8 +13,8 @@ import { defaultSettings } from '../../src/discovery/settings.js';
 import { buildApp } from '../../src/server/app.js';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
+import { HOSTILE_BODY } from '../helpers/hostile-skill.js';
 import { SK } from '../helpers/temp-tree.js';
-import { HOSTILE_BODY } from './ui.test.js';
 
 // The callbacks given to page.evaluate run in the page (puppeteer sends their source): these are the page's globals,
 // typed loosely because this program is compiled without the DOM's library.

@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { ServerSettings } from '../../src/discovery/types.js';
 import { getJson, startServer } from '../helpers/app-server.js';
+import { HOSTILE_BODY } from '../helpers/hostile-skill.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { SK } from '../helpers/temp-tree.js';
@@ -14,24 +15,6 @@ import { SK } from '../helpers/temp-tree.js';
 const CSP = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const TOKEN = 'dWktdGVzdC10b2tlbi12YWx1ZS0zMi1ieXRlcy1sb25n';
 const ASSETS = new URL('../../src/server/ui/', import.meta.url);
-
-/** Every way a SKILL.md author could try to run script or load a remote resource in the reader's browser. */
-export const HOSTILE_BODY = [
-  '# Hostile',
-  '',
-  '<script>alert("script")</script>',
-  '',
-  '<img src="x" onerror="alert(\'onerror\')">',
-  '',
-  '[js](javascript:alert("link")) [vb](vbscript:msgbox) [data](data:text/html,<b>x</b>) <javascript:alert(1)>',
-  '',
-  '![remote](https://images.example/pixel.png) ![protocol-relative](//images.example/p.png)',
-  '',
-  '![inline](data:image/png;base64,iVBORw0KGgo=)',
-  '',
-  '[reference](reference.md) [elsewhere](https://example.com/docs) [up](../other/SKILL.md)',
-  '',
-].join('\n');
 
 const HOSTILE_HTML = [
   '<h1>Hostile</h1>',
