@@ -41,6 +41,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The page at /ui is plain HTML, CSS and JavaScript read from the package as they are (docs/api.md "GET /ui").
+COPY --from=build /app/src/server/ui ./src/server/ui
 COPY package.json ./
 # The token directory is 0700 and owned by the daemon's user; the mount points exist so that Docker creates named
 # volumes with the right owner.

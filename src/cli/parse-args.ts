@@ -45,6 +45,7 @@ export const CLIENT_COMMANDS = [
   'doctor',
   'status',
   'stop',
+  'open',
 ] as const;
 export type ClientCommandName = (typeof CLIENT_COMMANDS)[number];
 
@@ -73,6 +74,7 @@ in-process when none runs):
   wait      until the index changes        doctor      why the index is what it is
   status    the running daemon             stop        stop the running daemon
   search    skills ranked by TEXT
+  open      the daemon's page in a browser (or its URL)
 
 Options (each also read from the environment variable shown; a flag wins):
   --host HOST        address to bind (SKILLSD_HOST, default 127.0.0.1; other than loopback needs a token)

@@ -17,6 +17,7 @@ import { type ClientCommand, type CommandContext, EXIT, type OptionValues } from
 import { doctorCommand } from './commands/doctor.js';
 import { invokeCommand } from './commands/invoke.js';
 import { lsCommand } from './commands/ls.js';
+import { openCommand } from './commands/open.js';
 import { promptCommand } from './commands/prompt.js';
 import { searchCommand } from './commands/search.js';
 import { showCommand } from './commands/show.js';
@@ -40,6 +41,7 @@ const COMMANDS: Record<ClientCommandName, ClientCommand> = {
   doctor: doctorCommand,
   status: statusCommand,
   stop: stopCommand,
+  open: openCommand,
 };
 
 const COMMON_OPTIONS: NonNullable<ParseArgsConfig['options']> = {

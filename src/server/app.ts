@@ -36,6 +36,7 @@ import { promptRoutes } from './routes/prompt.js';
 import { searchRoutes } from './routes/search.js';
 import { skillFilesRoutes } from './routes/skill-files.js';
 import { skillsRoutes } from './routes/skills.js';
+import { uiRoutes } from './routes/ui.js';
 import { securityChecks } from './security-checks.js';
 
 export interface AppOptions {
@@ -225,6 +226,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(mcpHttpPlugin, { ...options.mcp, readyWaitMs: options.readyWaitMs ?? DEFAULT_READY_WAIT_MS });
   await app.register(doctorRoutes);
   await app.register(metricsRoutes);
+  await app.register(uiRoutes);
   metrics.attach({
     eventStreams: () => app.eventStreams.size,
     mcpSessions: () => app.mcpSessionCount(),

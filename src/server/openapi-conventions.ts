@@ -8,7 +8,7 @@
 //   no token (`[{}]` first: the token is optional there), and the routes that also take `?token=` say so.
 // The document-level parts (servers, schemes, license) are in src/server/plugins/openapi.ts.
 
-import { OPEN_ROUTES, QUERY_TOKEN_ROUTES } from './plugins/security.js';
+import { OPEN_ROUTES, PAGE_ROUTES, QUERY_TOKEN_ROUTES } from './plugins/security.js';
 
 interface Operation {
   operationId?: string;
@@ -42,6 +42,7 @@ const TAGS: Record<string, TagRule> = {
   health: { tag: 'operations', description: 'Probes and counters for people, supervisors and orchestrators' },
   metrics: { tag: 'operations', description: '' },
   mcp: { tag: 'mcp', description: 'The Model Context Protocol face (Streamable HTTP)' },
+  ui: { tag: 'page', description: 'The read-only web page at `/ui` and what only it reads' },
 };
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
@@ -114,6 +115,8 @@ function tagOf(path: string): string {
 function securityOf(path: string): Record<string, string[]>[] | undefined {
   const route = routePattern(path);
   if (OPEN_ROUTES.has(route)) return [{}, { bearer: [] }];
+  // The page and its files hold no data: a browser opens them without a token (docs/api.md "GET /ui").
+  if (PAGE_ROUTES.has(route)) return [{}];
   if (QUERY_TOKEN_ROUTES.has(route)) return [{ bearer: [] }, { queryToken: [] }];
   return undefined;
 }

@@ -42,6 +42,10 @@ describe('OpenAPI document', () => {
       'GET /skill/{name}/{path}',
       'GET /skills',
       'GET /skills/{name}',
+      'GET /ui',
+      'GET /ui/assets/{file}',
+      'GET /ui/render/{name}',
+      'GET /ui/skill/{name}',
       'HEAD /skill/{name}',
       'HEAD /skill/{name}/{path}',
       'POST /invocations',
@@ -120,6 +124,10 @@ describe('OpenAPI document', () => {
       'GET /skill/{name}/{path} getSkillFile files',
       'GET /skills listSkills skills',
       'GET /skills/{name} getSkill skills',
+      'GET /ui getUiPage page',
+      'GET /ui/assets/{file} getUiAsset page',
+      'GET /ui/render/{name} renderSkillBody page',
+      'GET /ui/skill/{name} getUiSkillPage page',
       'HEAD /skill/{name} headSkillDocument files',
       'HEAD /skill/{name}/{path} headSkillFile files',
       'POST /invocations expandInvocation agent-text',
@@ -127,7 +135,7 @@ describe('OpenAPI document', () => {
     ]);
     assert.deepEqual(
       (document.tags as { name: string; description: string }[]).map((tag) => tag.name),
-      ['agent-text', 'doctor', 'events', 'files', 'mcp', 'operations', 'skills'],
+      ['agent-text', 'doctor', 'events', 'files', 'mcp', 'operations', 'page', 'skills'],
     );
   });
 
@@ -155,6 +163,7 @@ describe('OpenAPI document', () => {
       'Liveness',
       'NameDiagnosis',
       'Readiness',
+      'RenderedSkillBody',
       'ResetEvent',
       'SearchAnswer',
       'SearchResult',
@@ -259,6 +268,9 @@ describe('OpenAPI document', () => {
       '/health/ready [{},{"bearer":[]}]',
       '/health/live [{},{"bearer":[]}]',
       '/events [{"bearer":[]},{"queryToken":[]}]',
+      '/ui [{}]',
+      '/ui/skill/{name} [{}]',
+      '/ui/assets/{file} [{}]',
     ]);
     assert.deepEqual(document.servers, [{ url: '/', description: 'The daemon that serves this document' }]);
   });

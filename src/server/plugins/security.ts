@@ -22,6 +22,12 @@ const PREFLIGHT_MAX_AGE_S = '600';
  * their plain form is open: `/health?cwd=DIR` would let anyone make the daemon index a directory and report on it.
  */
 export const OPEN_ROUTES = new Set(['/health', '/health/ready', '/health/live']);
+/**
+ * The page at `/ui` and its files: static, holding no workspace's data, and opened by a browser that cannot send a
+ * token with a navigation. The page sends the token it was given (in the URL fragment) on each request for data,
+ * where it is checked as usual (docs/api.md "GET /ui").
+ */
+export const PAGE_ROUTES = new Set(['/ui', '/ui/', '/ui/skill/:name', '/ui/assets/:file']);
 /** `/metrics` is open only when `server.metrics` is `public` (a Prometheus that scrapes without credentials). */
 const METRICS_ROUTE = '/metrics';
 /** EventSource cannot set headers, so the SSE route also takes `?token=`. */
@@ -90,6 +96,7 @@ const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
       if (reply.sent) return;
       const route = request.routeOptions.url;
       if (route !== undefined && OPEN_ROUTES.has(route) && !hasQueryKey(request, 'cwd')) return;
+      if (route !== undefined && PAGE_ROUTES.has(route)) return;
       if (route === METRICS_ROUTE && options.getServerSettings().metrics === 'public') return;
       const presented = presentedToken(request, route);
       if (presented === undefined) {

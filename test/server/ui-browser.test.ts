@@ -1,0 +1,391 @@
+// The page at /ui in a real browser (Debian's chromium, driven by puppeteer-core), against a real daemon on a real
+// port with real files: the list and its filter, a skill's page, collisions and the doctor, live changes, a lost and
+// recovered daemon, a token handed over in the fragment, and a hostile SKILL.md. One browser for the file; every
+// wait is on a condition of the page, bounded by WAIT_MS. Without chromium the file is skipped, saying so.
+
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { after, before, describe, it, type TestContext } from 'node:test';
+import type { Browser, Page } from 'puppeteer-core';
+import { defaultSettings } from '../../src/discovery/settings.js';
+import { buildApp } from '../../src/server/app.js';
+import { getJson, startServer } from '../helpers/app-server.js';
+import { WAIT_MS } from '../helpers/deadlines.js';
+import { HOSTILE_BODY } from '../helpers/hostile-skill.js';
+import { SK } from '../helpers/temp-tree.js';
+
+// The callbacks given to page.evaluate run in the page (puppeteer sends their source): these are the page's globals,
+// typed loosely because this program is compiled without the DOM's library.
+// biome-ignore-start lint/suspicious/noExplicitAny: see above
+declare const document: any;
+declare const location: any;
+declare const sessionStorage: any;
+declare const performance: any;
+declare const Event: any;
+// biome-ignore-end lint/suspicious/noExplicitAny: see above
+
+const CHROMIUM = '/usr/bin/chromium';
+const TOKEN = 'YnJvd3Nlci10ZXN0LXRva2VuLXZhbHVlLTMyLWJ5dGVz';
+/** `UPDATE_SCREENSHOT=1` writes the README's screenshot; otherwise it goes to a temp file. */
+const SCREENSHOT = process.env.UPDATE_SCREENSHOT === '1' ? new URL('../../docs/ui.png', import.meta.url) : undefined;
+
+const TREE = {
+  'work/.musepi/skills/pdf/SKILL.md': [
+    '---',
+    'name: pdf',
+    'description: Fill and merge PDF forms',
+    'license: MIT',
+    '---',
+    '# PDF tools',
+    '',
+    '## Usage',
+    '',
+    'Run `scripts/run.sh` first, then read [the reference](reference.md).',
+    '',
+    '```sh',
+    'pdftk in.pdf cat output out.pdf',
+    '```',
+    '',
+  ].join('\n'),
+  'work/.musepi/skills/pdf/reference.md': '# Reference\n\nEvery flag, one a line.\n',
+  'work/.musepi/skills/pdf/scripts/run.sh': '#!/bin/sh\necho run\n',
+  'work/.musepi/skills/docx/SKILL.md': SK({ name: 'docx', description: 'Edit Word documents' }),
+  'work/.musepi/skills/quiet/SKILL.md': SK({ name: 'quiet', description: 'Only when asked', hide: true }),
+  'work/.musepi/skills/dup/SKILL.md': SK({ name: 'dup', description: 'The project copy' }),
+  'home/.musepi/agent/skills/dup/SKILL.md': SK({ name: 'dup', description: 'The user copy' }),
+  // Near misses the doctor reports: a folder without SKILL.md, and a SKILL.md in the wrong case.
+  'work/.musepi/skills/empty-folder/notes.txt': 'no SKILL.md here\n',
+  'work/.musepi/skills/cased/skill.md': SK({ name: 'cased', description: 'Wrong case' }),
+};
+
+interface Watched {
+  page: Page;
+  /** Every URL the page requested. */
+  requests: string[];
+  /** Console errors and uncaught exceptions. */
+  errors: string[];
+  /** Every alert, confirm or prompt the page opened. */
+  dialogs: string[];
+}
+
+const available = existsSync(CHROMIUM);
+
+describe('the page at /ui in a browser', {
+  skip: available ? false : `no browser at ${CHROMIUM}: apt-get install chromium`,
+}, () => {
+  let browser: Browser;
+
+  before(async () => {
+    const { default: puppeteer } = await import('puppeteer-core');
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      // Root in a container: chromium's sandbox needs user namespaces it may not have.
+      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
+    });
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  async function open(t: TestContext, url: string): Promise<Watched> {
+    const page = await browser.newPage();
+    t.after(() => page.close());
+    page.setDefaultTimeout(WAIT_MS);
+    const watched: Watched = { page, requests: [], errors: [], dialogs: [] };
+    page.on('request', (request) => watched.requests.push(request.url()));
+    page.on('console', (message) => {
+      if (message.type() === 'error') watched.errors.push(message.text());
+    });
+    page.on('pageerror', (error) => watched.errors.push(String(error)));
+    page.on('dialog', async (dialog) => {
+      watched.dialogs.push(dialog.message());
+      await dialog.dismiss();
+    });
+    await page.setViewport({ width: 960, height: 720 });
+    await page.goto(url, { waitUntil: 'load' });
+    return watched;
+  }
+
+  const rowNames = (page: Page) => page.$$eval('#skill-rows tr', (rows) => rows.map((row) => row.dataset.skill));
+
+  function onlyOwnOrigin(watched: Watched, base: string): void {
+    assert.deepEqual(
+      watched.requests.filter((url) => new URL(url).origin !== base),
+      [],
+    );
+  }
+
+  it('lists the skills with source and hidden state, and filters them as one types', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const watched = await open(t, `${s.base}/ui`);
+    const { page } = watched;
+    await page.waitForFunction(() => document.querySelectorAll('#skill-rows tr').length === 4);
+    assert.deepEqual(await rowNames(page), ['docx', 'dup', 'pdf', 'quiet']);
+    assert.deepEqual(
+      await page.$$eval('#skill-rows tr', (rows) =>
+        rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
+      ),
+      [
+        ['docx', 'Edit Word documents', 'MusePi · project', 'no'],
+        ['dup', 'The project copy', 'MusePi · project', 'no'],
+        ['pdf', 'Fill and merge PDF forms', 'MusePi · project', 'no'],
+        ['quiet', 'Only when asked', 'MusePi · project', 'hidden'],
+      ],
+    );
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'live');
+
+    // Keyboard first: `/` focuses the filter.
+    await page.keyboard.press('/');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'filter');
+    await page.keyboard.type('WORD');
+    await page.waitForFunction(() => document.querySelectorAll('#skill-rows tr').length === 1);
+    assert.deepEqual(await rowNames(page), ['docx']);
+    assert.equal(await page.$eval('#skills .count', (element) => element.textContent), '(1 of 4)');
+    await page.$eval('#filter', (input) => {
+      input.value = '';
+    });
+    await page.type('#filter', 'nothing like it');
+    await page.waitForFunction(() => document.getElementById('filter-note')?.textContent === 'No skill matches.');
+    assert.deepEqual(await rowNames(page), []);
+
+    // The README's picture, and what the page costs to load.
+    await page.$eval('#filter', (input) => {
+      input.value = '';
+      input.dispatchEvent(new Event('input'));
+    });
+    await page.waitForFunction(() => document.querySelectorAll('#skill-rows tr').length === 4);
+    const path = SCREENSHOT ?? new URL(`file://${tmpdir()}/skillsd-ui-${process.pid}.png`);
+    await page.screenshot({ path: path.pathname as `${string}.png` });
+    assert.ok((await stat(path)).size > 0);
+    if (SCREENSHOT === undefined) await rm(path);
+    const bytes = await page.evaluate(() =>
+      [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')].map((entry) => [
+        entry.name,
+        entry.transferSize,
+      ]),
+    );
+    t.diagnostic(`transferred: ${JSON.stringify(bytes)}`);
+    // A phone's width: the page reflows (tables become stacked rows) instead of scrolling sideways.
+    await page.setViewport({ width: 360, height: 640 });
+    assert.deepEqual(
+      await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]),
+      [360, 360],
+    );
+    onlyOwnOrigin(watched, s.base);
+    assert.deepEqual(watched.errors, []);
+  });
+
+  it('shows a skill: source, frontmatter, the body rendered, its files opening through the file route', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const watched = await open(t, `${s.base}/ui/skill/pdf`);
+    const { page } = watched;
+    await page.waitForSelector('#skill-body h1');
+    assert.equal(await page.$eval('#skill-name', (element) => element.textContent), 'pdf');
+    assert.equal(
+      await page.$eval('#skill-body', (element) => element.innerHTML),
+      '<h1>PDF tools</h1>\n<h2>Usage</h2>\n<p>Run <code>scripts/run.sh</code> first, then read ' +
+        '<a href="/skill/pdf/reference.md" data-skill-file="reference.md">the reference</a>.</p>\n' +
+        '<pre><code class="language-sh">pdftk in.pdf cat output out.pdf\n</code></pre>\n',
+    );
+    assert.deepEqual(
+      await page.$$eval('#frontmatter dt, #frontmatter dd', (cells) => cells.map((cell) => cell.textContent)),
+      ['name', 'pdf', 'description', 'Fill and merge PDF forms', 'license', 'MIT'],
+    );
+    assert.deepEqual(await page.$$eval('#source dt, #source dd', (cells) => cells.map((cell) => cell.textContent)), [
+      'Provider',
+      'MusePi (native)',
+      'Level',
+      'project',
+      'Source',
+      'native:project',
+      'File',
+      `${s.cwd}/.musepi/skills/pdf/SKILL.md`,
+      'Directory',
+      `${s.cwd}/.musepi/skills/pdf`,
+      'Hidden',
+      'no',
+    ]);
+    await page.waitForSelector('#file-tree li');
+    assert.deepEqual(
+      await page.$$eval('#file-tree > ul > li', (items) => items.map((item) => item.dataset.dir ?? item.dataset.file)),
+      ['scripts', 'reference.md', 'SKILL.md'],
+    );
+    // A link in the body opens the file in the page, fetched through the file route.
+    await page.click('#skill-body a[data-skill-file="reference.md"]');
+    await page.waitForSelector('#file-content');
+    assert.equal(
+      await page.$eval('#file-content', (element) => element.textContent),
+      '# Reference\n\nEvery flag, one a line.\n',
+    );
+    // A directory opens in place; its file by keyboard.
+    await page.click('li[data-dir="scripts"] > button');
+    await page.waitForSelector('li[data-file="scripts/run.sh"] button');
+    await page.focus('li[data-file="scripts/run.sh"] button');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.getElementById('file-content')?.textContent === '#!/bin/sh\necho run\n');
+    assert.ok(watched.requests.includes(`${s.base}/skill/pdf/scripts/run.sh`));
+    assert.equal(
+      await page.$eval('#shadowed', (element) => element.textContent),
+      'Other candidates of this nameNo other candidate of this name.',
+    );
+    onlyOwnOrigin(watched, s.base);
+    assert.deepEqual(watched.errors, []);
+  });
+
+  it('shows collisions with the shadowed candidates and why, and the doctor’s findings with their fixes', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const watched = await open(t, `${s.base}/ui`);
+    const { page } = watched;
+    await page.waitForSelector('#collision-list li[data-collision="dup"]');
+    assert.equal(
+      await page.$eval('li[data-collision="dup"] li', (element) => element.textContent),
+      `${s.home}/.musepi/agent/skills/dup/SKILL.md (native:user): a source of higher priority won`,
+    );
+    const doctor = (await getJson(`${s.base}/doctor`)).body;
+    assert.ok(doctor.findings.length >= 2);
+    await page.waitForSelector('#doctor-findings tr[data-rule]');
+    assert.deepEqual(
+      await page.$$eval('#doctor-findings tbody tr', (rows) =>
+        rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
+      ),
+      doctor.findings.map(
+        (finding: { severity: string; rule: string; path: string; line?: number; message: string; hint?: string }) => [
+          finding.severity,
+          finding.rule,
+          finding.line === undefined ? finding.path : `${finding.path}:${finding.line}`,
+          finding.message,
+          finding.hint ?? '',
+        ],
+      ),
+    );
+    // The winner's page names what it shadowed, and why.
+    await page.click('li[data-collision="dup"] > a');
+    await page.waitForSelector('#shadowed li');
+    const loser = (await getJson(`${s.base}/doctor/dup`)).body.candidates[1];
+    assert.equal(loser.filePath, `${s.home}/.musepi/agent/skills/dup/SKILL.md`);
+    assert.equal(
+      await page.$eval('#shadowed li[data-outcome="shadowed"]', (element) => element.textContent),
+      `${loser.filePath} (native:user): shadowed: ${loser.reason}`,
+    );
+    onlyOwnOrigin(watched, s.base);
+    assert.deepEqual(watched.errors, []);
+  });
+
+  it('shows a skill added, changed and removed on disk without a reload', async (t) => {
+    const s = await startServer(t, { tree: TREE, watch: true });
+    const watched = await open(t, `${s.base}/ui`);
+    const { page } = watched;
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'live');
+    await page.waitForFunction(() => document.querySelectorAll('#skill-rows tr').length === 4);
+    const dir = `${s.cwd}/.musepi/skills/fresh`;
+    await mkdir(dir);
+    await writeFile(`${dir}/SKILL.md`, SK({ name: 'fresh', description: 'Just written' }));
+    await page.waitForSelector('#skill-rows tr[data-skill="fresh"]');
+    await writeFile(`${dir}/SKILL.md`, SK({ name: 'fresh', description: 'Written again' }));
+    await page.waitForFunction(
+      () =>
+        document.querySelector('#skill-rows tr[data-skill="fresh"] td:nth-child(2)')?.textContent === 'Written again',
+    );
+    // Its own page follows it too: an edit (the index sees the description; a body alone is no change of the
+    // index), then its removal.
+    const own = await open(t, `${s.base}/ui/skill/fresh`);
+    await own.page.waitForFunction(() => document.querySelector('#skill-body h1')?.textContent === 'Body');
+    await writeFile(`${dir}/SKILL.md`, '---\nname: fresh\ndescription: Rewritten\n---\n# Rewritten\n');
+    await own.page.waitForFunction(() => document.querySelector('#skill-body h1')?.textContent === 'Rewritten');
+    await rm(dir, { recursive: true });
+    await own.page.waitForSelector('#skill-missing');
+    // A tab in the background draws no frames, and puppeteer's waits poll on frames: the list comes to the front.
+    await page.bringToFront();
+    await page.waitForFunction(() => document.querySelector('#skill-rows tr[data-skill="fresh"]') === null);
+    assert.equal(
+      await own.page.$eval('#skill-missing', (element) => element.textContent),
+      'No skill "fresh" is loaded in this workspace.',
+    );
+    assert.deepEqual(own.errors, []);
+    assert.deepEqual(await rowNames(page), ['docx', 'dup', 'pdf', 'quiet']);
+    // One page load: the document was requested once.
+    assert.equal(watched.requests.filter((url) => url === `${s.base}/ui`).length, 1);
+    assert.deepEqual(watched.errors, []);
+  });
+
+  it('says when it lost the daemon and when it is back, and catches up', async (t) => {
+    const s = await startServer(t, { tree: TREE, watch: true, app: { retryMs: 100 } });
+    const { page } = await open(t, `${s.base}/ui`);
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'live');
+    await s.app.close();
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'lost');
+    assert.equal(await page.$eval('#connection', (element) => element.textContent), 'Lost the daemon: reconnecting…');
+    // Changed while nobody served it.
+    await mkdir(`${s.cwd}/.musepi/skills/meanwhile`);
+    await writeFile(`${s.cwd}/.musepi/skills/meanwhile/SKILL.md`, SK({ name: 'meanwhile', description: 'Added' }));
+    const again = await buildApp({
+      registry: s.registry,
+      getSettings: () => s.registry.settings,
+      retryMs: 100,
+      pressure: { maxEventLoopDelayMs: 0 },
+    });
+    t.after(() => again.close());
+    await again.listen({ host: '127.0.0.1', port: s.port });
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'back');
+    assert.equal(await page.$eval('#connection', (element) => element.textContent), 'Connected again: up to date');
+    await page.waitForSelector('#skill-rows tr[data-skill="meanwhile"]');
+  });
+
+  it('keeps a token given in the fragment for the tab, out of the address, and reads with it', async (t) => {
+    const s = await startServer(t, {
+      tree: TREE,
+      app: { security: { token: TOKEN, bindHost: '127.0.0.1', getServerSettings: () => defaultSettings().server } },
+    });
+    const watched = await open(t, `${s.base}/ui#token=${TOKEN}`);
+    const { page } = watched;
+    await page.waitForFunction(() => document.querySelectorAll('#skill-rows tr').length === 4);
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'live');
+    assert.equal(await page.evaluate(() => location.href), `${s.base}/ui`);
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('skillsd.token')), TOKEN);
+    // Data requests carry it as a header: no page or data URL has it in its query, only the event stream.
+    assert.deepEqual(
+      watched.requests.filter((url) => new URL(url).search.includes(TOKEN)),
+      [`${s.base}/events?token=${TOKEN}`],
+    );
+    // Another view of the same tab reads with it too.
+    await page.click('#skill-rows tr[data-skill="pdf"] a');
+    await page.waitForSelector('#skill-body h1');
+    assert.deepEqual(watched.errors, []);
+  });
+
+  it('renders a hostile SKILL.md inert: no script, no handler, no javascript: link, no remote image', async (t) => {
+    const s = await startServer(t, {
+      tree: { 'work/.musepi/skills/evil/SKILL.md': `---\nname: evil\ndescription: Tries things\n---\n${HOSTILE_BODY}` },
+    });
+    const watched = await open(t, `${s.base}/ui/skill/evil`);
+    const { page } = watched;
+    await page.waitForSelector('#skill-body h1');
+    const found = await page.evaluate(() => {
+      const all = [...document.querySelectorAll('*')];
+      return {
+        bodyScripts: document.querySelectorAll('#skill-body script').length,
+        scripts: [...document.scripts].map((script) => script.getAttribute('src')),
+        handlers: all.flatMap((element) =>
+          [...element.attributes].filter((attribute) => /^on/i.test(attribute.name)).map((attribute) => attribute.name),
+        ),
+        scriptLinks: [...document.querySelectorAll('[href]')]
+          .map((element) => element.getAttribute('href') ?? '')
+          .filter((href) => /^\s*(javascript|vbscript|data):/i.test(href)),
+        images: [...document.images].map((image) => image.src),
+        text: document.getElementById('skill-body')?.textContent,
+      };
+    });
+    assert.equal(found.bodyScripts, 0);
+    assert.deepEqual(found.scripts, ['/ui/assets/app.js']);
+    assert.deepEqual(found.handlers, []);
+    assert.deepEqual(found.scriptLinks, []);
+    assert.deepEqual(found.images, []);
+    assert.match(found.text ?? '', /<script>alert\("script"\)<\/script>/);
+    assert.deepEqual(watched.dialogs, []);
+    onlyOwnOrigin(watched, s.base);
+    assert.deepEqual(watched.errors, []);
+  });
+});
