@@ -18,7 +18,7 @@ describe('GET /skill/{name}/?list', () => {
     const text = await fetch(`${s.base}/skill/pdf/?list`);
     assert.equal(text.status, 200);
     assert.equal(text.headers.get('content-type'), 'text/plain; charset=utf-8');
-    assert.equal(await text.text(), 'scripts/\nreference.md\nSKILL.md');
+    assert.equal(await text.text(), 'scripts/\nreference.md\nSKILL.md\n');
     const json = await getJson(`${s.base}/skill/pdf/?list=`, { headers: { accept: 'application/json' } });
     assert.deepEqual(json.body, {
       entries: [
@@ -29,6 +29,6 @@ describe('GET /skill/{name}/?list', () => {
     });
     assert.equal(await (await fetch(`${s.base}/skill/pdf/`)).text(), skillMd);
     // Below the top, a directory is listed with or without it.
-    assert.equal(await (await fetch(`${s.base}/skill/pdf/scripts?list`)).text(), 'run.sh');
+    assert.equal(await (await fetch(`${s.base}/skill/pdf/scripts?list`)).text(), 'run.sh\n');
   });
 });
