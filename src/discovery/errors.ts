@@ -17,7 +17,8 @@ export type SkillsdErrorCode =
   | 'SkillTooLarge'
   | 'NotReady'
   | 'Overloaded'
-  | 'InvalidSettings';
+  | 'InvalidSettings'
+  | 'UnknownAgent';
 
 export class SkillsdError extends Error {
   readonly code: SkillsdErrorCode;
