@@ -31,7 +31,7 @@ test('1. roots: each agent loads exactly the roots it reads', async () => {
   assert.deepEqual(loadedNames(trusted, 'gemini-cli'), ['p-agents', 'p-gemini', 'u-agents', 'u-gemini']);
   // The matrix says why: Codex does not read .claude/skills; Claude Code does not read ~/.agents/skills.
   const row = w.views.rows.find((r) => r.name === 'p-claude');
-  assert.deepEqual(row?.views.codex, { status: 'unseen', reason: 'Codex CLI does not read .claude/skills' });
+  assert.deepEqual(row?.views.codex, { status: 'unseen', reason: 'Codex does not read .claude/skills' });
   const user = w.views.rows.find((r) => r.name === 'u-agents');
   assert.deepEqual(user?.views['claude-code'], { status: 'unseen', reason: 'Claude Code does not read ~/.agents/skills' });
   const gem = w.views.rows.find((r) => r.name === 'p-gemini');
@@ -91,5 +91,196 @@ test('4. depth: one level, six levels, or any depth', async () => {
   const inner = w.views.rows.find((r) => r.name === 'inner');
   assert.equal(inner?.views['claude-code'].reason, 'Claude Code reads only one level below ~/work/proj/.claude/skills');
   const deep7 = w.views.rows.find((r) => r.name === 'deep7');
-  assert.equal(deep7?.views.codex.reason, `Codex finds a SKILL.md at most 6 levels below ${w.P}/.agents/skills`);
+  assert.equal(deep7?.views.codex.reason, 'Codex finds a SKILL.md at most 6 levels below ~/work/proj/.agents/skills');
+});
+
+test('5. hidden directories and links', async () => {
+  const w = await world(({ T, P }) => ({
+    [`${P}/.agents/skills/.hidden/SKILL.md`]: S({ name: 'hid', description: 'd' }),
+    [`${P}/.agents/skills/vis/.inner/SKILL.md`]: S({ name: 'inner', description: 'd' }),
+    [`${P}/.agents/skills/ok/SKILL.md`]: skill('ok'),
+    [`${T}/store/linked.md`]: skill('linked'),
+    [`${P}/.agents/skills/linked/SKILL.md`]: { symlink: `${T}/store/linked.md` },
+  }));
+  assert.deepEqual(loadedNames(w, 'codex'), ['ok']);
+  assert.deepEqual(loadedNames(w, 'opencode'), ['hid', 'inner', 'linked', 'ok']);
+  assert.deepEqual(loadedNames(w, 'goose'), ['hid', 'inner', 'linked', 'ok']);
+  assert.deepEqual(loadedNames(w, 'vscode'), ['.hidden', 'linked', 'ok']);
+  const linked = w.views.rows.find((r) => r.name === 'linked');
+  assert.deepEqual(linked?.views.codex, { status: 'unseen', reason: 'Codex ignores a SKILL.md that is a symbolic link' });
+  const hid = w.views.rows.find((r) => r.name === 'hid');
+  assert.deepEqual(hid?.views.codex, { status: 'unseen', reason: 'Codex skips hidden directories' });
+
+  const alias = await world(({ H, P }) => ({
+    [`${P}/.agents/skills/real/SKILL.md`]: skill('real'),
+    [`${H}/.agents/skills/alias`]: { symlink: `${P}/.agents/skills/real` },
+  }));
+  const codex = alias.views.views.get('codex');
+  assert.deepEqual(
+    codex?.skills.map((s) => [s.name, s.filePath, s.source.scope, s.source.root]),
+    [['real', `${alias.P}/.agents/skills/real/SKILL.md`, 'user', `${alias.H}/.agents/skills`]],
+  );
+  assert.deepEqual(codex?.collisions, [
+    {
+      name: 'real',
+      winner: { filePath: `${alias.P}/.agents/skills/real/SKILL.md`, source: { agent: 'codex', scope: 'user', root: `${alias.H}/.agents/skills` } },
+      shadowed: [
+        {
+          filePath: `${alias.P}/.agents/skills/real/SKILL.md`,
+          source: { agent: 'codex', scope: 'project', root: `${alias.P}/.agents/skills` },
+          reason: 'duplicate-file',
+        },
+      ],
+    },
+  ]);
+  const goose = alias.views.views.get('goose');
+  assert.deepEqual(goose?.skills.map((s) => [s.name, s.source.scope]), [['real', 'project']]);
+});
+
+test('6. the same name everywhere: each agent picks its own winner', async () => {
+  const places = (H: string, P: string) => [
+    `${H}/.claude/skills`, `${P}/.claude/skills`, `${P}/.agents/skills`, `${H}/.agents/skills`,
+    `${H}/.config/opencode/skills`, `${P}/.github/skills`, `${H}/.gemini/skills`, `${P}/.gemini/skills`,
+  ];
+  const w = await world(({ H, P }) => ({
+    ...Object.fromEntries(places(H, P).map((dir) => [`${dir}/pdf/SKILL.md`, S({ name: 'pdf', description: `pdf in ${dir}` })])),
+    [`${H}/.gemini/trustedFolders.json`]: JSON.stringify({ [P]: 'TRUST_FOLDER' }),
+  }));
+  const { H, P } = w;
+  const paths = (id: Parameters<typeof loadedNames>[1]) => w.views.views.get(id)?.skills.map((s) => s.filePath);
+  assert.deepEqual(paths('claude-code'), [`${H}/.claude/skills/pdf/SKILL.md`]);
+  const claudeRow = w.views.rows.find((r) => r.filePath === `${P}/.claude/skills/pdf/SKILL.md`);
+  assert.deepEqual(claudeRow?.views['claude-code'], {
+    status: 'shadowed',
+    filePath: `${P}/.claude/skills/pdf/SKILL.md`,
+    reason: 'shadowed by ~/.claude/skills/pdf (personal beats project)',
+  });
+  assert.deepEqual(paths('codex')?.sort(), [`${H}/.agents/skills/pdf/SKILL.md`, `${P}/.agents/skills/pdf/SKILL.md`]);
+  assert.ok(
+    w.views.views.get('codex')?.warnings.some(
+      (x) => x.skillPath === '' && x.message === '[skillsd] Codex loads 2 skills named "pdf"; a $pdf mention selects none of them',
+    ),
+  );
+  assert.deepEqual(paths('opencode'), [`${H}/.config/opencode/skills/pdf/SKILL.md`]);
+  assert.deepEqual(paths('gemini-cli'), [`${P}/.agents/skills/pdf/SKILL.md`]);
+  const conflict = (a: string, b: string) =>
+    `Skill conflict detected: "pdf" from "${a}/pdf/SKILL.md" is overriding the same skill from "${b}/pdf/SKILL.md".`;
+  assert.deepEqual(
+    w.views.views.get('gemini-cli')?.warnings.map((x) => x.message),
+    [
+      conflict(`${H}/.agents/skills`, `${H}/.gemini/skills`),
+      conflict(`${P}/.gemini/skills`, `${H}/.agents/skills`),
+      conflict(`${P}/.agents/skills`, `${P}/.gemini/skills`),
+    ],
+  );
+  assert.deepEqual(paths('vscode'), [`${P}/.github/skills/pdf/SKILL.md`]);
+  assert.deepEqual(paths('goose'), [`${P}/.agents/skills/pdf/SKILL.md`]);
+  assert.deepEqual(paths('copilot-cli'), [`${P}/.github/skills/pdf/SKILL.md`]);
+});
+
+test('7. names: folder names or frontmatter names', async () => {
+  const w = await world(({ H, P }) => ({
+    [`${P}/.claude/skills/folder-a/SKILL.md`]: S({ name: 'other-name', description: 'd' }),
+    [`${P}/.agents/skills/anon/SKILL.md`]: S({ description: 'd' }),
+    [`${H}/.gemini/trustedFolders.json`]: JSON.stringify({ [P]: 'TRUST_FOLDER' }),
+  }));
+  assert.deepEqual(loadedNames(w, 'claude-code'), ['folder-a']);
+  assert.deepEqual(loadedNames(w, 'vscode'), ['anon', 'folder-a']);
+  assert.deepEqual(loadedNames(w, 'opencode'), ['other-name']);
+  assert.deepEqual(loadedNames(w, 'goose'), ['other-name']);
+  assert.deepEqual(loadedNames(w, 'codex'), ['anon']);
+  const anon = w.views.rows.find((r) => r.name === 'anon');
+  for (const id of ['goose', 'opencode', 'gemini-cli'] as const) assert.equal(anon?.views[id].status, 'invalid');
+  const folder = w.views.rows.find((r) => r.name === 'other-name');
+  assert.equal(folder?.views['claude-code'].reason, 'loaded as folder-a: Claude Code names skills by their folder');
+});
+
+test('8. descriptions: required by some agents, optional for others', async () => {
+  const w = await world(({ H, P }) => ({
+    [`${P}/.agents/skills/nodesc/SKILL.md`]: S({ name: 'nodesc' }),
+    [`${H}/.gemini/trustedFolders.json`]: JSON.stringify({ [P]: 'TRUST_FOLDER' }),
+  }));
+  const row = w.views.rows.find((r) => r.name === 'nodesc');
+  assert.equal(row?.views.codex.status, 'invalid');
+  assert.equal(row?.views.codex.reason, 'missing field `description`');
+  assert.ok(w.views.views.get('codex')?.warnings.some((x) => x.message === 'missing field `description`'));
+  assert.equal(row?.views.opencode.status, 'invalid');
+  assert.equal(row?.views['gemini-cli'].status, 'invalid');
+  for (const id of ['goose', 'vscode', 'copilot-cli'] as const) {
+    assert.deepEqual(w.views.views.get(id)?.skills.map((s) => [s.name, s.description]), [['nodesc', '']]);
+  }
+});
+
+test('9. broken YAML: empty metadata, invalid, or the line fallback', async () => {
+  const broken = (name: string) => `---\nname: ${name}\ndescription: "unterminated\n---\n\nBody text\n`;
+  const w = await world(({ H, P }) => ({
+    [`${P}/.claude/skills/broken/SKILL.md`]: broken('broken'),
+    [`${P}/.agents/skills/broken2/SKILL.md`]: broken('broken2'),
+    [`${H}/.gemini/trustedFolders.json`]: JSON.stringify({ [P]: 'TRUST_FOLDER' }),
+  }));
+  assert.deepEqual(w.views.views.get('claude-code')?.skills.map((s) => [s.name, s.description]), [['broken', 'Body text']]);
+  const claudeWarnings = w.views.views.get('claude-code')?.warnings.map((x) => x.message);
+  assert.deepEqual(claudeWarnings, [
+    `[skillsd] Claude Code could not parse the frontmatter of ${w.P}/.claude/skills/broken/SKILL.md; it loads the skill with empty metadata`,
+  ]);
+  const row2 = w.views.rows.find((r) => r.filePath.endsWith('broken2/SKILL.md'));
+  assert.equal(row2?.views.codex.status, 'invalid');
+  assert.match(row2?.views.codex.reason ?? '', /^invalid YAML: /);
+  assert.deepEqual(w.views.views.get('gemini-cli')?.skills.map((s) => [s.name, s.description]), [['broken2', '"unterminated']]);
+  const row1 = w.views.rows.find((r) => r.filePath.endsWith('/broken/SKILL.md'));
+  assert.equal(row1?.views.goose.status, 'invalid');
+  assert.equal(row2?.views.goose.status, 'invalid');
+  assert.match(row2?.views.goose.reason ?? '', /^Failed to parse skill frontmatter: /);
+});
+
+test('13. environment variables move the roots', async () => {
+  const w = await world(
+    ({ T, H }) => ({
+      [`${T}/ch/skills/ch-skill/SKILL.md`]: skill('ch-skill'),
+      [`${H}/.codex/skills/home-codex/SKILL.md`]: skill('home-codex'),
+      [`${H}/.agents/skills/home-agents/SKILL.md`]: skill('home-agents'),
+      [`${T}/gh/.gemini/skills/gh-gemini/SKILL.md`]: skill('gh-gemini'),
+      [`${T}/gh/.agents/skills/gh-agents/SKILL.md`]: skill('gh-agents'),
+      [`${T}/cph/skills/cph-skill/SKILL.md`]: skill('cph-skill'),
+    }),
+    {},
+  );
+  // Built without the variables first: the home roots are read.
+  assert.deepEqual(loadedNames(w, 'codex'), ['home-agents', 'home-codex']);
+  const moved = await world(
+    ({ T, H }) => ({
+      [`${T}/ch/skills/ch-skill/SKILL.md`]: skill('ch-skill'),
+      [`${H}/.codex/skills/home-codex/SKILL.md`]: skill('home-codex'),
+      [`${H}/.agents/skills/home-agents/SKILL.md`]: skill('home-agents'),
+      [`${T}/gh/.gemini/skills/gh-gemini/SKILL.md`]: skill('gh-gemini'),
+      [`${T}/gh/.agents/skills/gh-agents/SKILL.md`]: skill('gh-agents'),
+      [`${T}/cph/skills/cph-skill/SKILL.md`]: skill('cph-skill'),
+    }),
+    { env: {} },
+  );
+  const T = moved.T;
+  const env = { CODEX_HOME: `${T}/ch`, GEMINI_CLI_HOME: `${T}/gh`, COPILOT_HOME: `${T}/cph` };
+  const { computeAgentViews } = await import('../../src/discovery/agents/compute-views.js');
+  const { AgentFileTexts } = await import('../../src/discovery/agents/file-texts.js');
+  const { discoverSkills } = await import('../../src/discovery/discover-skills.js');
+  const { defaultSettings } = await import('../../src/discovery/settings.js');
+  const views = await computeAgentViews({
+    home: moved.H,
+    cwd: moved.P,
+    env,
+    texts: new AgentFileTexts(),
+    discoverProfile: (profile) => discoverSkills({ home: moved.H, cwd: moved.P, env: {}, settings: { ...defaultSettings(), profile } }),
+  });
+  const names = (id: 'codex' | 'gemini-cli' | 'copilot-cli') => views.views.get(id)?.skills.map((s) => s.name).sort();
+  assert.deepEqual(names('codex'), ['ch-skill', 'home-agents']);
+  assert.deepEqual(names('gemini-cli'), ['gh-agents', 'gh-gemini']);
+  assert.deepEqual(names('copilot-cli'), ['cph-skill']);
+});
+
+test('14. a SKILL.md directly in ~/.agents/skills', async () => {
+  const w = await world(({ H }) => ({ [`${H}/.agents/skills/SKILL.md`]: S({ name: 'rootskill', description: 'd' }) }));
+  for (const id of ['codex', 'gemini-cli', 'opencode', 'goose'] as const) assert.deepEqual(loadedNames(w, id), ['rootskill']);
+  assert.deepEqual(loadedNames(w, 'vscode'), []);
+  const row = w.views.rows.find((r) => r.name === 'rootskill');
+  assert.deepEqual(row?.views.vscode, { status: 'unseen', reason: 'VS Code ignores a SKILL.md directly in ~/.agents/skills' });
 });

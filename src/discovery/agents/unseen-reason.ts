@@ -6,8 +6,19 @@ import { basename, dirname, relative } from 'node:path';
 import { isUnder, shown } from './agent-context.js';
 import type { AgentContext, AgentView } from './types.js';
 
+/** How reasons name an agent: the way its users call it. */
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  codex: 'Codex',
+  'copilot-cli': 'Copilot CLI',
+  vscode: 'VS Code',
+};
+
+export function shortName(view: AgentView): string {
+  return SHORT_NAMES[view.agent.id] ?? view.agent.name;
+}
+
 export async function unseenReason(view: AgentView, lexicalPaths: readonly string[], ctx: AgentContext): Promise<string> {
-  const name = view.agent.name;
+  const name = shortName(view);
   if (view.roots.length === 0 && view.agent.id !== 'musepi' && view.agent.id !== 'omp' && view.agent.id !== 'xcsh') {
     return `${name} reads no skills here (see its warnings)`;
   }
