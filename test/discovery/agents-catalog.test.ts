@@ -28,13 +28,21 @@ test('10. Codex at 1,000 tokens: names only, then a dropped entry, project befor
   assert.deepEqual(answer.warnings, [
     'Exceeded skills context budget of 2%. All skill descriptions were removed and 1 additional skill was not included in the model-visible skills list.',
   ]);
-  assert.ok(answer.text.includes(`### Skill roots\n- \`r0\` = \`${w.H}/.agents/skills\`\n- \`r1\` = \`${w.P}/.agents/skills\`\n### Available skills\n- alpha: (file: r1/alpha/SKILL.md)\n- beta: (file: r1/beta/SKILL.md)\n### How to use skills\n`));
+  assert.ok(
+    answer.text.includes(
+      `### Skill roots\n- \`r0\` = \`${w.H}/.agents/skills\`\n- \`r1\` = \`${w.P}/.agents/skills\`\n### Available skills\n- alpha: (file: r1/alpha/SKILL.md)\n- beta: (file: r1/beta/SKILL.md)\n### How to use skills\n`,
+    ),
+  );
   assert.ok(answer.text.startsWith('\n## Skills\n'));
   // The whole window: everything in full, absolute paths, no warning.
   const roomy = agentCatalog(w.views, 'codex', undefined);
   assert.equal(roomy.contextWindow, 272_000);
   assert.equal(roomy.limit, 5440);
-  assert.deepEqual(statuses(roomy), [['alpha', 'full', 1], ['beta', 'full', 1], ['aaa', 'full', 1]]);
+  assert.deepEqual(statuses(roomy), [
+    ['alpha', 'full', 1],
+    ['beta', 'full', 1],
+    ['aaa', 'full', 1],
+  ]);
   assert.ok(roomy.text.includes(`- alpha: d (file: ${w.P}/.agents/skills/alpha/SKILL.md)\n`));
   assert.deepEqual(roomy.warnings, []);
   // Unknown window (0): 8,000 characters, the warning without "of 2%".
@@ -50,9 +58,16 @@ test('11. Codex at 1,500 tokens: descriptions shared out character by character'
   const answer = agentCatalog(w.views, 'codex', 1500);
   assert.equal(answer.limit, 30);
   assert.equal(answer.used, 30);
-  assert.deepEqual(statuses(answer), [['alpha', 'truncated', 24], ['beta', 'truncated', 26]]);
+  assert.deepEqual(statuses(answer), [
+    ['alpha', 'truncated', 24],
+    ['beta', 'truncated', 26],
+  ]);
   assert.deepEqual(answer.warnings, []);
-  assert.ok(answer.text.includes(`- alpha: ${'a'.repeat(24)} (file: r0/alpha/SKILL.md)\n- beta: ${'b'.repeat(26)} (file: r0/beta/SKILL.md)\n`));
+  assert.ok(
+    answer.text.includes(
+      `- alpha: ${'a'.repeat(24)} (file: r0/alpha/SKILL.md)\n- beta: ${'b'.repeat(26)} (file: r0/beta/SKILL.md)\n`,
+    ),
+  );
 });
 
 test('Codex: long descriptions cut so far that the shortened warning is given', async () => {
@@ -86,7 +101,10 @@ test('12. no budget: Gemini CLI lists everything; Claude Code caps an entry at 1
   assert.equal(gemini.used, gemini.text.length);
   assert.deepEqual(statuses(gemini), [['alpha', 'full', 5]]);
   const claude = agentCatalog(w.views, 'claude-code', undefined);
-  assert.deepEqual(statuses(claude), [['long', 'truncated', 1536], ['short', 'full', 4]]);
+  assert.deepEqual(statuses(claude), [
+    ['long', 'truncated', 1536],
+    ['short', 'full', 4],
+  ]);
   assert.equal(claude.limit, 8000);
   assert.deepEqual(claude.warnings, []);
 });
@@ -94,13 +112,20 @@ test('12. no budget: Gemini CLI lists everything; Claude Code caps an entry at 1
 test('Claude Code: over the budget, descriptions go from the last entry upward and names stay', async () => {
   const tree: Record<string, string> = {};
   const w = await world(({ P }) => {
-    for (const name of ['aa', 'bb', 'cc', 'dd', 'ee']) tree[`${P}/.claude/skills/${name}/SKILL.md`] = S({ name, description: 'y'.repeat(100) });
+    for (const name of ['aa', 'bb', 'cc', 'dd', 'ee'])
+      tree[`${P}/.claude/skills/${name}/SKILL.md`] = S({ name, description: 'y'.repeat(100) });
     return tree;
   });
   // Window 5,000 → limit 200 characters; full lines cost 5 × (2 + 2 + 2 + 100 + 1) = 535.
   const answer = agentCatalog(w.views, 'claude-code', 5000);
   assert.equal(answer.limit, 200);
-  assert.deepEqual(statuses(answer), [['aa', 'full', 100], ['bb', 'name-only', 0], ['cc', 'name-only', 0], ['dd', 'name-only', 0], ['ee', 'name-only', 0]]);
+  assert.deepEqual(statuses(answer), [
+    ['aa', 'full', 100],
+    ['bb', 'name-only', 0],
+    ['cc', 'name-only', 0],
+    ['dd', 'name-only', 0],
+    ['ee', 'name-only', 0],
+  ]);
   assert.equal(answer.used, 107 + 4 * 5);
   assert.equal(answer.text, `- aa: ${'y'.repeat(100)}\n- bb\n- cc\n- dd\n- ee`);
   assert.deepEqual(answer.warnings, [
@@ -108,15 +133,23 @@ test('Claude Code: over the budget, descriptions go from the last entry upward a
   ]);
   // A window large enough keeps everything.
   const roomy = agentCatalog(w.views, 'claude-code', 100_000);
-  assert.deepEqual(roomy.entries.map((e) => e.status), ['full', 'full', 'full', 'full', 'full']);
+  assert.deepEqual(
+    roomy.entries.map((e) => e.status),
+    ['full', 'full', 'full', 'full', 'full'],
+  );
   assert.deepEqual(roomy.warnings, []);
   // A tiny window: every description goes, the names stay (never dropped).
   const tiny = agentCatalog(w.views, 'claude-code', 100);
-  assert.deepEqual(tiny.entries.map((e) => e.status), ['name-only', 'name-only', 'name-only', 'name-only', 'name-only']);
+  assert.deepEqual(
+    tiny.entries.map((e) => e.status),
+    ['name-only', 'name-only', 'name-only', 'name-only', 'name-only'],
+  );
 });
 
 test('catalog texts of the agents without a budget', async () => {
-  const w = await world(({ P }) => ({ [`${P}/.agents/skills/alpha/SKILL.md`]: S({ name: 'alpha', description: 'first' }) }));
+  const w = await world(({ P }) => ({
+    [`${P}/.agents/skills/alpha/SKILL.md`]: S({ name: 'alpha', description: 'first' }),
+  }));
   const file = `${w.P}/.agents/skills/alpha/SKILL.md`;
   assert.equal(
     agentCatalog(w.views, 'opencode', undefined).text,
@@ -128,6 +161,12 @@ test('catalog texts of the agents without a budget', async () => {
   );
   const copilot = agentCatalog(w.views, 'copilot-cli', undefined);
   assert.equal(copilot.text, '- alpha: first');
-  assert.deepEqual(copilot.warnings, ['[skillsd] Copilot CLI limits its skill catalog by tokens; the size of that limit is not published']);
-  assert.ok(agentCatalog(w.views, 'vscode', undefined).text.includes(`<skill>\n<name>alpha</name>\n<description>first</description>\n<file>${file}</file>\n</skill>\n</skills>`));
+  assert.deepEqual(copilot.warnings, [
+    '[skillsd] Copilot CLI limits its skill catalog by tokens; the size of that limit is not published',
+  ]);
+  assert.ok(
+    agentCatalog(w.views, 'vscode', undefined).text.includes(
+      `<skill>\n<name>alpha</name>\n<description>first</description>\n<file>${file}</file>\n</skill>\n</skills>`,
+    ),
+  );
 });

@@ -7,23 +7,67 @@ import { agentWorlds, loadedNames, S, skill } from '../helpers/agent-trees.js';
 const world = agentWorlds();
 
 test('1. roots: each agent loads exactly the roots it reads', async () => {
-  const names = ['u-claude', 'p-claude', 'u-agents', 'p-agents', 'p-github', 'u-copilot', 'u-gemini', 'p-gemini', 'p-opencode', 'u-opencode', 'u-codex', 'p-codex', 'p-goose', 'u-goose', 'u-cfgagents'];
+  const names = [
+    'u-claude',
+    'p-claude',
+    'u-agents',
+    'p-agents',
+    'p-github',
+    'u-copilot',
+    'u-gemini',
+    'p-gemini',
+    'p-opencode',
+    'u-opencode',
+    'u-codex',
+    'p-codex',
+    'p-goose',
+    'u-goose',
+    'u-cfgagents',
+  ];
   const where: Record<string, string> = {
-    'u-claude': 'H/.claude/skills', 'p-claude': 'P/.claude/skills', 'u-agents': 'H/.agents/skills', 'p-agents': 'P/.agents/skills',
-    'p-github': 'P/.github/skills', 'u-copilot': 'H/.copilot/skills', 'u-gemini': 'H/.gemini/skills', 'p-gemini': 'P/.gemini/skills',
-    'p-opencode': 'P/.opencode/skills', 'u-opencode': 'H/.config/opencode/skills', 'u-codex': 'H/.codex/skills',
-    'p-codex': 'P/.codex/skills', 'p-goose': 'P/.goose/skills', 'u-goose': 'H/.config/goose/skills', 'u-cfgagents': 'H/.config/agents/skills',
+    'u-claude': 'H/.claude/skills',
+    'p-claude': 'P/.claude/skills',
+    'u-agents': 'H/.agents/skills',
+    'p-agents': 'P/.agents/skills',
+    'p-github': 'P/.github/skills',
+    'u-copilot': 'H/.copilot/skills',
+    'u-gemini': 'H/.gemini/skills',
+    'p-gemini': 'P/.gemini/skills',
+    'p-opencode': 'P/.opencode/skills',
+    'u-opencode': 'H/.config/opencode/skills',
+    'u-codex': 'H/.codex/skills',
+    'p-codex': 'P/.codex/skills',
+    'p-goose': 'P/.goose/skills',
+    'u-goose': 'H/.config/goose/skills',
+    'u-cfgagents': 'H/.config/agents/skills',
   };
   const tree = ({ H, P }: { H: string; P: string }) =>
-    Object.fromEntries(names.map((n) => [`${(where[n] as string).replace(/^H/, H).replace(/^P/, P)}/${n}/SKILL.md`, skill(n)]));
+    Object.fromEntries(
+      names.map((n) => [`${(where[n] as string).replace(/^H/, H).replace(/^P/, P)}/${n}/SKILL.md`, skill(n)]),
+    );
   const w = await world(tree);
   assert.deepEqual(loadedNames(w, 'claude-code'), ['p-claude', 'u-claude']);
   assert.deepEqual(loadedNames(w, 'codex'), ['p-agents', 'p-codex', 'u-agents', 'u-codex']);
-  assert.deepEqual(loadedNames(w, 'opencode'), ['p-agents', 'p-claude', 'p-opencode', 'u-agents', 'u-claude', 'u-opencode']);
+  assert.deepEqual(loadedNames(w, 'opencode'), [
+    'p-agents',
+    'p-claude',
+    'p-opencode',
+    'u-agents',
+    'u-claude',
+    'u-opencode',
+  ]);
   assert.deepEqual(loadedNames(w, 'gemini-cli'), ['u-agents', 'u-gemini']);
   assert.deepEqual(loadedNames(w, 'copilot-cli'), ['p-agents', 'p-claude', 'p-github', 'u-agents', 'u-copilot']);
   assert.deepEqual(loadedNames(w, 'vscode'), ['p-agents', 'p-claude', 'p-github', 'u-agents', 'u-claude', 'u-copilot']);
-  assert.deepEqual(loadedNames(w, 'goose'), ['p-agents', 'p-claude', 'p-goose', 'u-agents', 'u-cfgagents', 'u-claude', 'u-goose']);
+  assert.deepEqual(loadedNames(w, 'goose'), [
+    'p-agents',
+    'p-claude',
+    'p-goose',
+    'u-agents',
+    'u-cfgagents',
+    'u-claude',
+    'u-goose',
+  ]);
   const trusted = await world((dirs) => ({
     ...tree(dirs),
     [`${dirs.H}/.gemini/trustedFolders.json`]: JSON.stringify({ [dirs.P]: 'TRUST_FOLDER' }),
@@ -33,11 +77,21 @@ test('1. roots: each agent loads exactly the roots it reads', async () => {
   const row = w.views.rows.find((r) => r.name === 'p-claude');
   assert.deepEqual(row?.views.codex, { status: 'unseen', reason: 'Codex does not read .claude/skills' });
   const user = w.views.rows.find((r) => r.name === 'u-agents');
-  assert.deepEqual(user?.views['claude-code'], { status: 'unseen', reason: 'Claude Code does not read ~/.agents/skills' });
+  assert.deepEqual(user?.views['claude-code'], {
+    status: 'unseen',
+    reason: 'Claude Code does not read ~/.agents/skills',
+  });
   const gem = w.views.rows.find((r) => r.name === 'p-gemini');
-  assert.deepEqual(gem?.views['gemini-cli'], { status: 'unseen', reason: 'Gemini CLI reads workspace skills only in a trusted folder' });
+  assert.deepEqual(gem?.views['gemini-cli'], {
+    status: 'unseen',
+    reason: 'Gemini CLI reads workspace skills only in a trusted folder',
+  });
   assert.ok(
-    w.views.views.get('gemini-cli')?.warnings.some((x) => x.message === `[skillsd] Gemini CLI does not trust ${w.P}: workspace skills are not loaded`),
+    w.views.views
+      .get('gemini-cli')
+      ?.warnings.some(
+        (x) => x.message === `[skillsd] Gemini CLI does not trust ${w.P}: workspace skills are not loaded`,
+      ),
   );
 });
 
@@ -107,7 +161,10 @@ test('5. hidden directories and links', async () => {
   assert.deepEqual(loadedNames(w, 'goose'), ['hid', 'inner', 'linked', 'ok']);
   assert.deepEqual(loadedNames(w, 'vscode'), ['.hidden', 'linked', 'ok']);
   const linked = w.views.rows.find((r) => r.name === 'linked');
-  assert.deepEqual(linked?.views.codex, { status: 'unseen', reason: 'Codex ignores a SKILL.md that is a symbolic link' });
+  assert.deepEqual(linked?.views.codex, {
+    status: 'unseen',
+    reason: 'Codex ignores a SKILL.md that is a symbolic link',
+  });
   const hid = w.views.rows.find((r) => r.name === 'hid');
   assert.deepEqual(hid?.views.codex, { status: 'unseen', reason: 'Codex skips hidden directories' });
 
@@ -123,7 +180,10 @@ test('5. hidden directories and links', async () => {
   assert.deepEqual(codex?.collisions, [
     {
       name: 'real',
-      winner: { filePath: `${alias.P}/.agents/skills/real/SKILL.md`, source: { agent: 'codex', scope: 'user', root: `${alias.H}/.agents/skills` } },
+      winner: {
+        filePath: `${alias.P}/.agents/skills/real/SKILL.md`,
+        source: { agent: 'codex', scope: 'user', root: `${alias.H}/.agents/skills` },
+      },
       shadowed: [
         {
           filePath: `${alias.P}/.agents/skills/real/SKILL.md`,
@@ -134,16 +194,27 @@ test('5. hidden directories and links', async () => {
     },
   ]);
   const goose = alias.views.views.get('goose');
-  assert.deepEqual(goose?.skills.map((s) => [s.name, s.source.scope]), [['real', 'project']]);
+  assert.deepEqual(
+    goose?.skills.map((s) => [s.name, s.source.scope]),
+    [['real', 'project']],
+  );
 });
 
 test('6. the same name everywhere: each agent picks its own winner', async () => {
   const places = (H: string, P: string) => [
-    `${H}/.claude/skills`, `${P}/.claude/skills`, `${P}/.agents/skills`, `${H}/.agents/skills`,
-    `${H}/.config/opencode/skills`, `${P}/.github/skills`, `${H}/.gemini/skills`, `${P}/.gemini/skills`,
+    `${H}/.claude/skills`,
+    `${P}/.claude/skills`,
+    `${P}/.agents/skills`,
+    `${H}/.agents/skills`,
+    `${H}/.config/opencode/skills`,
+    `${P}/.github/skills`,
+    `${H}/.gemini/skills`,
+    `${P}/.gemini/skills`,
   ];
   const w = await world(({ H, P }) => ({
-    ...Object.fromEntries(places(H, P).map((dir) => [`${dir}/pdf/SKILL.md`, S({ name: 'pdf', description: `pdf in ${dir}` })])),
+    ...Object.fromEntries(
+      places(H, P).map((dir) => [`${dir}/pdf/SKILL.md`, S({ name: 'pdf', description: `pdf in ${dir}` })]),
+    ),
     [`${H}/.gemini/trustedFolders.json`]: JSON.stringify({ [P]: 'TRUST_FOLDER' }),
   }));
   const { H, P } = w;
@@ -157,9 +228,13 @@ test('6. the same name everywhere: each agent picks its own winner', async () =>
   });
   assert.deepEqual(paths('codex')?.sort(), [`${H}/.agents/skills/pdf/SKILL.md`, `${P}/.agents/skills/pdf/SKILL.md`]);
   assert.ok(
-    w.views.views.get('codex')?.warnings.some(
-      (x) => x.skillPath === '' && x.message === '[skillsd] Codex loads 2 skills named "pdf"; a $pdf mention selects none of them',
-    ),
+    w.views.views
+      .get('codex')
+      ?.warnings.some(
+        (x) =>
+          x.skillPath === '' &&
+          x.message === '[skillsd] Codex loads 2 skills named "pdf"; a $pdf mention selects none of them',
+      ),
   );
   assert.deepEqual(paths('opencode'), [`${H}/.config/opencode/skills/pdf/SKILL.md`]);
   assert.deepEqual(paths('gemini-cli'), [`${P}/.agents/skills/pdf/SKILL.md`]);
@@ -207,7 +282,10 @@ test('8. descriptions: required by some agents, optional for others', async () =
   assert.equal(row?.views.opencode.status, 'invalid');
   assert.equal(row?.views['gemini-cli'].status, 'invalid');
   for (const id of ['goose', 'vscode', 'copilot-cli'] as const) {
-    assert.deepEqual(w.views.views.get(id)?.skills.map((s) => [s.name, s.description]), [['nodesc', '']]);
+    assert.deepEqual(
+      w.views.views.get(id)?.skills.map((s) => [s.name, s.description]),
+      [['nodesc', '']],
+    );
   }
 });
 
@@ -218,7 +296,10 @@ test('9. broken YAML: empty metadata, invalid, or the line fallback', async () =
     [`${P}/.agents/skills/broken2/SKILL.md`]: broken('broken2'),
     [`${H}/.gemini/trustedFolders.json`]: JSON.stringify({ [P]: 'TRUST_FOLDER' }),
   }));
-  assert.deepEqual(w.views.views.get('claude-code')?.skills.map((s) => [s.name, s.description]), [['broken', 'Body text']]);
+  assert.deepEqual(
+    w.views.views.get('claude-code')?.skills.map((s) => [s.name, s.description]),
+    [['broken', 'Body text']],
+  );
   const claudeWarnings = w.views.views.get('claude-code')?.warnings.map((x) => x.message);
   assert.deepEqual(claudeWarnings, [
     `[skillsd] Claude Code could not parse the frontmatter of ${w.P}/.claude/skills/broken/SKILL.md; it loads the skill with empty metadata`,
@@ -226,7 +307,10 @@ test('9. broken YAML: empty metadata, invalid, or the line fallback', async () =
   const row2 = w.views.rows.find((r) => r.filePath.endsWith('broken2/SKILL.md'));
   assert.equal(row2?.views.codex.status, 'invalid');
   assert.match(row2?.views.codex.reason ?? '', /^invalid YAML: /);
-  assert.deepEqual(w.views.views.get('gemini-cli')?.skills.map((s) => [s.name, s.description]), [['broken2', '"unterminated']]);
+  assert.deepEqual(
+    w.views.views.get('gemini-cli')?.skills.map((s) => [s.name, s.description]),
+    [['broken2', '"unterminated']],
+  );
   const row1 = w.views.rows.find((r) => r.filePath.endsWith('/broken/SKILL.md'));
   assert.equal(row1?.views.goose.status, 'invalid');
   assert.equal(row2?.views.goose.status, 'invalid');
@@ -269,9 +353,14 @@ test('13. environment variables move the roots', async () => {
     cwd: moved.P,
     env,
     texts: new AgentFileTexts(),
-    discoverProfile: (profile) => discoverSkills({ home: moved.H, cwd: moved.P, env: {}, settings: { ...defaultSettings(), profile } }),
+    discoverProfile: (profile) =>
+      discoverSkills({ home: moved.H, cwd: moved.P, env: {}, settings: { ...defaultSettings(), profile } }),
   });
-  const names = (id: 'codex' | 'gemini-cli' | 'copilot-cli') => views.views.get(id)?.skills.map((s) => s.name).sort();
+  const names = (id: 'codex' | 'gemini-cli' | 'copilot-cli') =>
+    views.views
+      .get(id)
+      ?.skills.map((s) => s.name)
+      .sort();
   assert.deepEqual(names('codex'), ['ch-skill', 'home-agents']);
   assert.deepEqual(names('gemini-cli'), ['gh-agents', 'gh-gemini']);
   assert.deepEqual(names('copilot-cli'), ['cph-skill']);
@@ -279,8 +368,12 @@ test('13. environment variables move the roots', async () => {
 
 test('14. a SKILL.md directly in ~/.agents/skills', async () => {
   const w = await world(({ H }) => ({ [`${H}/.agents/skills/SKILL.md`]: S({ name: 'rootskill', description: 'd' }) }));
-  for (const id of ['codex', 'gemini-cli', 'opencode', 'goose'] as const) assert.deepEqual(loadedNames(w, id), ['rootskill']);
+  for (const id of ['codex', 'gemini-cli', 'opencode', 'goose'] as const)
+    assert.deepEqual(loadedNames(w, id), ['rootskill']);
   assert.deepEqual(loadedNames(w, 'vscode'), []);
   const row = w.views.rows.find((r) => r.name === 'rootskill');
-  assert.deepEqual(row?.views.vscode, { status: 'unseen', reason: 'VS Code ignores a SKILL.md directly in ~/.agents/skills' });
+  assert.deepEqual(row?.views.vscode, {
+    status: 'unseen',
+    reason: 'VS Code ignores a SKILL.md directly in ~/.agents/skills',
+  });
 });

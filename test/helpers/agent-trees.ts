@@ -27,7 +27,10 @@ export interface WorldOptions {
 }
 
 /** Registers the temp root's hooks at the calling file's top level; each call builds a fresh world under it. */
-export function agentWorlds(): (tree: (w: { T: string; H: string; P: string }) => Record<string, TreeEntry>, options?: WorldOptions) => Promise<AgentWorld> {
+export function agentWorlds(): (
+  tree: (w: { T: string; H: string; P: string }) => Record<string, TreeEntry>,
+  options?: WorldOptions,
+) => Promise<AgentWorld> {
   let root = '';
   let cleanup: () => Promise<void> = async () => {};
   let counter = 0;
@@ -42,7 +45,8 @@ export function agentWorlds(): (tree: (w: { T: string; H: string; P: string }) =
     const entries = tree({ T, H, P });
     const relative: Record<string, TreeEntry> = { 'home/.keep': '', 'home/work/proj/.keep': '' };
     if (options.noRepo !== true) relative['home/work/proj/.git/HEAD'] = 'ref: refs/heads/main\n';
-    for (const [path, entry] of Object.entries(entries)) relative[path.startsWith(`${T}/`) ? path.slice(T.length + 1) : path] = entry;
+    for (const [path, entry] of Object.entries(entries))
+      relative[path.startsWith(`${T}/`) ? path.slice(T.length + 1) : path] = entry;
     await writeTree(T, relative);
     const cwd = options.cwd === undefined ? P : join(T, options.cwd);
     const env = agentEnv(options.env ?? {});

@@ -35,8 +35,7 @@ export function agentSkills(views: AgentViews, id: ViewId, filter: AgentSkillsFi
     .filter((skill) => filter.hidden !== false || !skill.hide)
     .filter((skill) => filter.level === undefined || skill.source.scope === filter.level)
     .filter(
-      (skill) =>
-        q === undefined || skill.name.toLowerCase().includes(q) || skill.description.toLowerCase().includes(q),
+      (skill) => q === undefined || skill.name.toLowerCase().includes(q) || skill.description.toLowerCase().includes(q),
     )
     .slice()
     .sort(compareSkills)
@@ -86,7 +85,8 @@ export function doctorAgents(views: AgentViews, name: string): Record<ViewId, Ma
 /** The doctor's line for one agent (docs/cli.md "doctor"). */
 export function doctorLine(id: ViewId, cell: MatrixCell | undefined): string {
   if (cell === undefined) return `${id}: —`;
-  if (cell.status === 'loaded') return `${id}: loaded ${cell.filePath}${cell.reason === undefined ? '' : ` (${cell.reason})`}`;
+  if (cell.status === 'loaded')
+    return `${id}: loaded ${cell.filePath}${cell.reason === undefined ? '' : ` (${cell.reason})`}`;
   if (cell.status === 'shadowed') return `${id}: ${cell.reason ?? `shadowed ${cell.filePath}`}`;
   if (cell.status === 'invalid') return `${id}: invalid ${cell.filePath}: ${cell.reason}`;
   return `${id}: unseen: ${cell.reason}`;

@@ -35,10 +35,12 @@ export const claudeCode: AgentSpec = {
         : '/etc/claude-code/.claude/skills';
     roots.push({ path: admin, scope: 'admin', layout: ONE_LEVEL });
     const configDir = ctx.env.CLAUDE_CONFIG_DIR;
-    const user = configDir === undefined ? join(ctx.home, '.claude', 'skills') : join(envPath(configDir, ctx), 'skills');
+    const user =
+      configDir === undefined ? join(ctx.home, '.claude', 'skills') : join(envPath(configDir, ctx), 'skills');
     // `synced` holds skills synced from an online account: out of scope.
     roots.push({ path: user, scope: 'user', layout: { ...ONE_LEVEL, skipNames: ['synced'] } });
-    for (const dir of projectWalk(ctx)) roots.push({ path: join(dir, '.claude', 'skills'), scope: 'project', layout: ONE_LEVEL });
+    for (const dir of projectWalk(ctx))
+      roots.push({ path: join(dir, '.claude', 'skills'), scope: 'project', layout: ONE_LEVEL });
     if (ctx.mainWorktree !== null) {
       roots.push({ path: join(ctx.mainWorktree, '.claude', 'skills'), scope: 'project', layout: ONE_LEVEL });
     }
@@ -140,7 +142,7 @@ function claudeCatalog(loaded: AgentSkill[], contextWindow: number | undefined):
   if (removed.length > 0) {
     const names = removed.slice().sort((a, b) => compareSkills({ name: a, filePath: '' }, { name: b, filePath: '' }));
     const listed = names.slice(0, 3).join(', ') + (names.length > 3 ? `, +${names.length - 3} more` : '');
-    const share = window === 0 ? (fullCost / UNKNOWN_WINDOW_LIMIT) : (fullCost / (window * 4)) * 100;
+    const share = window === 0 ? fullCost / UNKNOWN_WINDOW_LIMIT : (fullCost / (window * 4)) * 100;
     warnings.push(
       'Skill listing will be truncated\n' +
         `${removed.length} descriptions dropped (full descriptions kept for most-used skills) (${share.toFixed(1)}%/1% of context):\n` +

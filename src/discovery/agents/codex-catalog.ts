@@ -75,7 +75,15 @@ export function codexCatalog(
         byBytes(a.filePath, b.filePath),
     );
   if (skills.length === 0) {
-    return { contextWindow: window, unit: budget.unit, limit: budget.limit, used: 0, entries: [], text: '', warnings: [] };
+    return {
+      contextWindow: window,
+      unit: budget.unit,
+      limit: budget.limit,
+      used: 0,
+      entries: [],
+      text: '',
+      warnings: [],
+    };
   }
   const lineOf = (skill: AgentSkill, path: string): Line => {
     const all = [...skill.description];
@@ -88,7 +96,9 @@ export function codexCatalog(
   let rootLines: string[] = [];
   let tableCost = 0;
   if (best.omitted.some(Boolean) || best.truncated > 0) {
-    const used = rootOrder.filter((path, i, all) => all.indexOf(path) === i && skills.some((skill) => skill.source.root === path));
+    const used = rootOrder.filter(
+      (path, i, all) => all.indexOf(path) === i && skills.some((skill) => skill.source.root === path),
+    );
     const table = used.map((path, i) => `- \`r${i}\` = \`${path.replace(/\\/g, '/')}\``);
     const cost = Math.max(
       0,

@@ -38,11 +38,16 @@ export const codex: AgentSpec = {
     const set = ctx.env.CODEX_HOME;
     const codexHome = set === undefined ? join(ctx.home, '.codex') : envPath(set, ctx);
     if (set !== undefined && !(await isDirectory(codexHome))) {
-      return { roots: [], warnings: [{ skillPath: '', message: `[skillsd] CODEX_HOME is not a directory: ${codexHome}` }] };
+      return {
+        roots: [],
+        warnings: [{ skillPath: '', message: `[skillsd] CODEX_HOME is not a directory: ${codexHome}` }],
+      };
     }
     const project = ctx.gitRoot ?? ctx.cwd;
     const nearestFirst = walkBetween(ctx.cwd, project);
     const roots: AgentRoot[] = [];
+    // `<d>/.codex/skills` becomes a root when `<d>/.codex` appears: watched whether it is one yet or not.
+    const dirs = nearestFirst.map((dir) => join(dir, '.codex', 'skills'));
     for (const dir of nearestFirst) {
       const config = join(dir, '.codex');
       if (config !== codexHome && (await isDirectory(config))) {
@@ -58,7 +63,11 @@ export const codex: AgentSpec = {
       roots.push({ path, scope: 'project', layout: RECURSIVE });
     }
     const seen = new Set<string>();
-    return { roots: roots.filter((root) => !seen.has(root.path) && seen.add(root.path) !== undefined), warnings: [] };
+    return {
+      roots: roots.filter((root) => !seen.has(root.path) && seen.add(root.path) !== undefined),
+      warnings: [],
+      dirs,
+    };
   },
   identity: 'path',
   read(text, found) {

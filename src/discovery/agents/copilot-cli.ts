@@ -45,7 +45,8 @@ export const copilotCli: AgentSpec = {
     let data: Record<string, unknown> = {};
     if (fenced !== null) {
       const yaml = readYamlMapping(fenced.block);
-      if (!yaml.ok) return { ok: false, message: `[skillsd] Copilot CLI cannot parse the frontmatter of ${found.filePath}` };
+      if (!yaml.ok)
+        return { ok: false, message: `[skillsd] Copilot CLI cannot parse the frontmatter of ${found.filePath}` };
       data = yaml.value;
     }
     const written = stringField(data, 'name')?.trim();

@@ -44,9 +44,19 @@ export const geminiCli: AgentSpec = {
       { path: join(ctx.cwd, '.agents', 'skills'), scope: 'project', layout: LAYOUT, ...blocked },
     ];
     if (!trust.trusted && trust.error === undefined) {
-      const present = await Promise.all(workspace.map((root) => stat(root.path).then((s) => s.isDirectory(), () => false)));
+      const present = await Promise.all(
+        workspace.map((root) =>
+          stat(root.path).then(
+            (s) => s.isDirectory(),
+            () => false,
+          ),
+        ),
+      );
       if (present.some(Boolean)) {
-        warnings.push({ skillPath: '', message: `[skillsd] Gemini CLI does not trust ${ctx.cwd}: workspace skills are not loaded` });
+        warnings.push({
+          skillPath: '',
+          message: `[skillsd] Gemini CLI does not trust ${ctx.cwd}: workspace skills are not loaded`,
+        });
       }
     }
     return {

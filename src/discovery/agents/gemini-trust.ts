@@ -3,7 +3,7 @@
 
 import { readFile, realpath } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { parse, type ParseError } from 'jsonc-parser';
+import { type ParseError, parse } from 'jsonc-parser';
 import { envPath, isUnder } from './agent-context.js';
 import type { AgentContext } from './types.js';
 
@@ -40,7 +40,11 @@ export async function geminiTrust(ctx: AgentContext): Promise<Trust> {
   const errors: ParseError[] = [];
   const rules = parse(text, errors, { allowTrailingComma: true });
   if (errors.length > 0 || rules === null || typeof rules !== 'object' || Array.isArray(rules)) {
-    return { trusted: false, files, error: { file: foldersFile, message: `Error in ${foldersFile}: not a JSON object` } };
+    return {
+      trusted: false,
+      files,
+      error: { file: foldersFile, message: `Error in ${foldersFile}: not a JSON object` },
+    };
   }
   const cwd = await realpath(ctx.cwd).catch(() => ctx.cwd);
   let best: { length: number; trusted: boolean } | undefined;
@@ -49,13 +53,17 @@ export async function geminiTrust(ctx: AgentContext): Promise<Trust> {
       return {
         trusted: false,
         files,
-        error: { file: foldersFile, message: `Error in ${foldersFile}: unknown trust level ${JSON.stringify(level)} for ${path}` },
+        error: {
+          file: foldersFile,
+          message: `Error in ${foldersFile}: unknown trust level ${JSON.stringify(level)} for ${path}`,
+        },
       };
     }
     const rulePath = level === 'TRUST_PARENT' ? dirname(path) : path;
     const real = await realpath(rulePath).catch(() => rulePath);
     if (!isUnder(cwd, real)) continue;
-    if (best === undefined || real.length > best.length) best = { length: real.length, trusted: level !== 'DO_NOT_TRUST' };
+    if (best === undefined || real.length > best.length)
+      best = { length: real.length, trusted: level !== 'DO_NOT_TRUST' };
   }
   return { trusted: best?.trusted === true, files };
 }

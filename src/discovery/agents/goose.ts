@@ -54,7 +54,10 @@ export const goose: AgentSpec = {
     if (!yaml.ok) return { ok: false, message: `Failed to parse skill frontmatter: ${yaml.error}` };
     const name = yaml.value.name;
     if (typeof name !== 'string' || name === '') {
-      return { ok: false, message: `Skill at '${found.baseDir}' is missing a required 'name' in frontmatter, skipping` };
+      return {
+        ok: false,
+        message: `Skill at '${found.baseDir}' is missing a required 'name' in frontmatter, skipping`,
+      };
     }
     if (name.includes('/')) return { ok: false, message: `Skill name '${name}' contains '/', skipping` };
     const description = yaml.value.description;

@@ -10,7 +10,11 @@ import { fullCatalog } from './plain-catalog.js';
 import type { AgentContext, AgentRoot, AgentSpec, Layout } from './types.js';
 
 const EXTERNAL: Layout = { minDepth: 0, maxDepth: null, hidden: 'walk', fileLinks: true, canonical: false };
-const CONFIG: Layout = { ...EXTERNAL, hidden: 'skip', hiddenReason: 'OpenCode skips hidden directories below its config roots' };
+const CONFIG: Layout = {
+  ...EXTERNAL,
+  hidden: 'skip',
+  hiddenReason: 'OpenCode skips hidden directories below its config roots',
+};
 
 function flag(ctx: AgentContext, name: string): boolean {
   const value = ctx.env[name];
@@ -36,14 +40,19 @@ export const opencode: AgentSpec = {
     }
     const xdg = ctx.env.XDG_CONFIG_HOME;
     const configs: Array<{ dir: string; scope: 'user' | 'project'; blocked?: string }> = [
-      { dir: xdg === undefined ? join(ctx.home, '.config', 'opencode') : join(envPath(xdg, ctx), 'opencode'), scope: 'user' },
+      {
+        dir: xdg === undefined ? join(ctx.home, '.config', 'opencode') : join(envPath(xdg, ctx), 'opencode'),
+        scope: 'user',
+      },
     ];
     const noProject = flag(ctx, 'OPENCODE_DISABLE_PROJECT_CONFIG');
     for (const dir of up) {
       configs.push({
         dir: join(dir, '.opencode'),
         scope: 'project',
-        ...(noProject ? { blocked: 'OpenCode does not read project config while OPENCODE_DISABLE_PROJECT_CONFIG is set' } : {}),
+        ...(noProject
+          ? { blocked: 'OpenCode does not read project config while OPENCODE_DISABLE_PROJECT_CONFIG is set' }
+          : {}),
       });
     }
     configs.push({ dir: join(ctx.home, '.opencode'), scope: 'user' });
@@ -76,7 +85,10 @@ export const opencode: AgentSpec = {
     const name = data.name;
     const description = data.description;
     if (typeof name !== 'string' || typeof description !== 'string') {
-      return { ok: false, message: `[skillsd] OpenCode skips ${found.filePath}: name and description must both be strings` };
+      return {
+        ok: false,
+        message: `[skillsd] OpenCode skips ${found.filePath}: name and description must both be strings`,
+      };
     }
     return { ok: true, name, description, hide: false };
   },

@@ -3,10 +3,10 @@
 
 import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { skillDirName } from './skill-dir-name.js';
 import { renderSkillsPrompt } from '../skills-prompt.js';
 import type { DiscoveryResult, Profile, Skill } from '../types.js';
 import { fullCatalog } from './plain-catalog.js';
+import { skillDirName } from './skill-dir-name.js';
 import type { AgentInfo, AgentSkill, AgentView } from './types.js';
 
 export const PROFILE_INFO: Readonly<Record<Profile, AgentInfo>> = {
@@ -40,7 +40,11 @@ export async function profileView(profile: Profile, result: DiscoveryResult): Pr
       name: collision.name,
       winner: {
         filePath: collision.winner.filePath,
-        source: { agent: profile, scope: collision.winner.source.level, root: dirname(dirname(collision.winner.filePath)) },
+        source: {
+          agent: profile,
+          scope: collision.winner.source.level,
+          root: dirname(dirname(collision.winner.filePath)),
+        },
       },
       shadowed: collision.shadowed.map((loser) => ({
         filePath: loser.filePath,
@@ -86,7 +90,12 @@ export async function profileView(profile: Profile, result: DiscoveryResult): Pr
     note(key, warning.skillPath);
     if (!view.records.has(key)) {
       view.records.set(key, { status: 'invalid', name: '', filePath: warning.skillPath, reason: warning.message });
-      view.diagnostics.push({ rule: 'agent-rejected', severity: 'warning', path: warning.skillPath, message: warning.message });
+      view.diagnostics.push({
+        rule: 'agent-rejected',
+        severity: 'warning',
+        path: warning.skillPath,
+        message: warning.message,
+      });
     }
   }
   return view;

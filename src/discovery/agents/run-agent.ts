@@ -1,19 +1,11 @@
 // The engine every agent shares (docs/agents.md "How a view is computed"): place the roots, walk them by the
 // agent's layout, drop a file reached twice, read each file by the agent's rules, settle names by its precedence.
 
-import { basename } from 'node:path';
 import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { SkillWarning } from '../types.js';
 import type { AgentFileTexts } from './file-texts.js';
-import type {
-  AgentCollision,
-  AgentContext,
-  AgentSkill,
-  AgentSpec,
-  AgentView,
-  Found,
-  ViewRecord,
-} from './types.js';
+import type { AgentCollision, AgentContext, AgentSkill, AgentSpec, AgentView, Found, ViewRecord } from './types.js';
 import { walkRoot } from './walk-root.js';
 
 export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentFileTexts): Promise<AgentView> {
@@ -29,7 +21,7 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentF
     roots: placed.roots,
     rootOrder: [],
     found: new Map(),
-    watch: { dirs: [], files: placed.files ?? [] },
+    watch: { dirs: [...(placed.dirs ?? [])], files: placed.files ?? [] },
   };
   const walks = await Promise.all(placed.roots.map((root) => walkRoot(root)));
   const loadedBy = new Map<AgentSkill, Found>();
@@ -41,12 +33,20 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentF
     const root = placed.roots[index];
     if (root === undefined) continue;
     if (walk.error !== undefined) {
-      view.warnings.push({ skillPath: root.path, message: `[skillsd] ${spec.info.name} cannot read ${root.path}: ${walk.error}` });
+      view.warnings.push({
+        skillPath: root.path,
+        message: `[skillsd] ${spec.info.name} cannot read ${root.path}: ${walk.error}`,
+      });
     }
     view.watch.dirs.push(...walk.innerDirs);
     if (walk.shown !== undefined && !view.rootOrder.includes(walk.shown)) view.rootOrder.push(walk.shown);
     for (const found of walk.found) {
-      if (!view.found.has(found.realPath)) view.found.set(found.realPath, { lexicalPath: found.lexicalPath, folder: basename(found.baseDir), frontmatterName: null });
+      if (!view.found.has(found.realPath))
+        view.found.set(found.realPath, {
+          lexicalPath: found.lexicalPath,
+          folder: basename(found.baseDir),
+          frontmatterName: null,
+        });
       if (root.blocked !== undefined) continue;
       const identity = await identityOf(spec.identity, found);
       if (seenIdentity.has(identity)) {
@@ -65,7 +65,9 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentF
       }
       const text = await texts.read(found.realPath);
       if (!text.ok) {
-        const message = spec.readError?.(text.error, found) ?? `[skillsd] ${spec.info.name} cannot read ${found.filePath}: ${text.error}`;
+        const message =
+          spec.readError?.(text.error, found) ??
+          `[skillsd] ${spec.info.name} cannot read ${found.filePath}: ${text.error}`;
         reject(view, fileWarnings, found, message, false);
         seenIdentity.set(identity, null);
         continue;
@@ -123,7 +125,11 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentF
       }
     }
   }
-  view.warnings.push(...walks.flatMap((walk) => (walk.limitWarning === undefined ? [] : [{ skillPath: '', message: walk.limitWarning }])));
+  view.warnings.push(
+    ...walks.flatMap((walk) =>
+      walk.limitWarning === undefined ? [] : [{ skillPath: '', message: walk.limitWarning }],
+    ),
+  );
   view.warnings.push(...fileWarnings);
   view.warnings.push(...(spec.afterLoad?.(view.skills, ctx) ?? []));
   for (const skill of view.skills) {

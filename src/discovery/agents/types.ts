@@ -154,7 +154,9 @@ export interface AgentView {
 export interface AgentSpec {
   info: AgentInfo & { id: AgentId };
   /** The roots in the agent's order, with the warnings their placement gives. */
-  roots(ctx: AgentContext): Promise<{ roots: AgentRoot[]; warnings: SkillWarning[]; files?: string[] }>;
+  roots(
+    ctx: AgentContext,
+  ): Promise<{ roots: AgentRoot[]; warnings: SkillWarning[]; files?: string[]; dirs?: string[] }>;
   /** One file found twice: `inode` (same device and inode), `path` (the reported path) or `lexical`. */
   identity: 'inode' | 'path' | 'lexical';
   /** Reads one SKILL.md. */
@@ -168,7 +170,13 @@ export interface AgentSpec {
   /** The reason a shadowed file gets, given the winner. */
   shadowReason(winner: AgentSkill, loser: AgentSkill, ctx: AgentContext): string;
   /** Warnings when a name is taken twice (the winner by the agent's precedence, the loser shadowed). */
-  onDuplicate?(winner: AgentSkill, loser: AgentSkill, winnerFound: Found, loserFound: Found, ctx: AgentContext): SkillWarning[];
+  onDuplicate?(
+    winner: AgentSkill,
+    loser: AgentSkill,
+    winnerFound: Found,
+    loserFound: Found,
+    ctx: AgentContext,
+  ): SkillWarning[];
   /** Warnings after loading (Codex duplicate names, OpenCode races). */
   afterLoad?(skills: AgentSkill[], ctx: AgentContext): SkillWarning[];
   /** The catalog from the loaded skills in load order. */

@@ -17,7 +17,11 @@ export function shortName(view: AgentView): string {
   return SHORT_NAMES[view.agent.id] ?? view.agent.name;
 }
 
-export async function unseenReason(view: AgentView, lexicalPaths: readonly string[], ctx: AgentContext): Promise<string> {
+export async function unseenReason(
+  view: AgentView,
+  lexicalPaths: readonly string[],
+  ctx: AgentContext,
+): Promise<string> {
   const name = shortName(view);
   if (view.roots.length === 0 && view.agent.id !== 'musepi' && view.agent.id !== 'omp' && view.agent.id !== 'xcsh') {
     return `${name} reads no skills here (see its warnings)`;
@@ -51,8 +55,13 @@ export async function unseenReason(view: AgentView, lexicalPaths: readonly strin
   const rootPath = kind === undefined ? dirname(dirname(path)) : kind.root;
   const label = kind === undefined ? shown(rootPath, ctx.home) : kind.label;
   const readsKind = kind !== undefined && view.roots.some((root) => root.path.endsWith(`/${kind.label}`));
-  if (readsKind) return `${name} does not read ${shown(rootPath, ctx.home)}: it is outside the directories ${name} looks in`;
-  const home = kind !== undefined && isUnder(rootPath, ctx.home) && !isUnder(ctx.cwd, rootPath) && dirname(dirname(rootPath)) === ctx.home;
+  if (readsKind)
+    return `${name} does not read ${shown(rootPath, ctx.home)}: it is outside the directories ${name} looks in`;
+  const home =
+    kind !== undefined &&
+    isUnder(rootPath, ctx.home) &&
+    !isUnder(ctx.cwd, rootPath) &&
+    dirname(dirname(rootPath)) === ctx.home;
   return `${name} does not read ${home ? `~/${label}` : label}`;
 }
 

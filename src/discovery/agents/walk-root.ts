@@ -109,7 +109,12 @@ export async function walkRoot(root: AgentRoot): Promise<RootWalk> {
 }
 
 /** The realpath of a SKILL.md entry that is a regular file (or a link to one, when links are read). */
-async function skillFile(path: string, entry: Dirent, followLinks: boolean, realDir: string): Promise<string | undefined> {
+async function skillFile(
+  path: string,
+  entry: Dirent,
+  followLinks: boolean,
+  realDir: string,
+): Promise<string | undefined> {
   if (entry.isFile()) return join(realDir, SKILL_FILE);
   if (!entry.isSymbolicLink() || !followLinks) return undefined;
   try {

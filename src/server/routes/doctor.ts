@@ -2,6 +2,7 @@
 // the workspace's current snapshot (what loaded, who lost to whom) and a fresh look at its directories.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { doctorAgents } from '../../discovery/agents/answers.js';
 import { diagnoseName, diagnoseWorkspace } from '../../discovery/doctor/diagnose-workspace.js';
 import type { WorkspaceView } from '../plugins/workspaces.js';
 import { errorResponses } from '../schemas/common.js';
@@ -50,7 +51,9 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const view = await app.workspaceView(request.query.cwd);
       const { name } = request.params;
-      return diagnoseName(name, await diagnose(view), view.snapshot.skill(name));
+      const report = diagnoseName(name, await diagnose(view), view.snapshot.skill(name));
+      const state = await view.workspace.agentViews(0);
+      return { ...report, agents: doctorAgents(state.views, name) ?? {} };
     },
   );
 };
