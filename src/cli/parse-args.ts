@@ -44,6 +44,8 @@ export const CLIENT_COMMANDS = [
   'doctor',
   'status',
   'stop',
+  'agents',
+  'catalog',
 ] as const;
 export type ClientCommandName = (typeof CLIENT_COMMANDS)[number];
 
@@ -64,13 +66,14 @@ export const USAGE = `Usage: skillsd serve [options]
 Serves the skills of AI coding agents over HTTP and Server-Sent Events (serve), or as an MCP server on
 stdin/stdout for hosts that launch their servers (mcp; logs go to stderr).
 
-Commands (clients of a running daemon; ls, show, cat, prompt, invoke and doctor compute the answer in-process when
-none runs):
+Commands (clients of a running daemon; ls, show, cat, prompt, invoke, doctor, agents and catalog compute the answer
+in-process when none runs):
   ls        the loaded skills              show NAME   one skill and what it shadowed
   cat NAME  a file of a skill              prompt      the system-prompt block
   invoke    expand "/skill:name args"      watch       one line per change of the index
   wait      until the index changes        doctor      why the index is what it is
   status    the running daemon             stop        stop the running daemon
+  agents    what each agent loads          catalog     one agent's catalog and budget
 
 Options (each also read from the environment variable shown; a flag wins):
   --host HOST        address to bind (SKILLSD_HOST, default 127.0.0.1; other than loopback needs a token)

@@ -81,13 +81,3 @@ export function doctorAgents(views: AgentViews, name: string): Record<ViewId, Ma
   }
   return out;
 }
-
-/** The doctor's line for one agent (docs/cli.md "doctor"). */
-export function doctorLine(id: ViewId, cell: MatrixCell | undefined): string {
-  if (cell === undefined) return `${id}: —`;
-  if (cell.status === 'loaded')
-    return `${id}: loaded ${cell.filePath}${cell.reason === undefined ? '' : ` (${cell.reason})`}`;
-  if (cell.status === 'shadowed') return `${id}: ${cell.reason ?? `shadowed ${cell.filePath}`}`;
-  if (cell.status === 'invalid') return `${id}: invalid ${cell.filePath}: ${cell.reason}`;
-  return `${id}: unseen: ${cell.reason}`;
-}
