@@ -18,7 +18,6 @@ import type {
   InvocationAnswer,
   NameDiagnosis,
   SkillDetail,
-  SkillDoctorReport,
   SkillsAnswer,
   SkillsdEvent,
   SkillsFilter,
