@@ -49,10 +49,10 @@ const FOLDER_NAMERS = new Set<ViewId>(['claude-code', 'vscode']);
 export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> {
   const ctx = await resolveAgentContext(input.home, input.cwd, input.env);
   input.texts.begin();
-  const agentViews = await Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts)));
-  const profileViews = await Promise.all(
-    PROFILE_IDS.map(async (profile) => profileView(profile, await input.discoverProfile(profile))),
-  );
+  const [agentViews, profileViews] = await Promise.all([
+    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts))),
+    Promise.all(PROFILE_IDS.map(async (profile) => profileView(profile, await input.discoverProfile(profile)))),
+  ]);
   const views = new Map<ViewId, AgentView>();
   for (const view of [...agentViews, ...profileViews]) views.set(view.agent.id, view);
   const rowNames = new Map<MatrixRow, Set<string>>();

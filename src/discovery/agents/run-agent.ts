@@ -24,6 +24,16 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentF
     watch: { dirs: [...(placed.dirs ?? [])], files: placed.files ?? [] },
   };
   const walks = await Promise.all(placed.roots.map((root) => walkRoot(root)));
+  // Every file is read (and every side file looked at) at once; the loop below then settles names in order.
+  const readable = walks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
+  const [, sidecars] = await Promise.all([
+    Promise.all(readable.map((found) => texts.read(found.realPath))),
+    spec.sidecar === undefined
+      ? undefined
+      : Promise.all(readable.map(async (found) => [found, await spec.sidecar?.(found)] as const)).then(
+          (pairs) => new Map(pairs),
+        ),
+  ]);
   const loadedBy = new Map<AgentSkill, Found>();
   const byName = new Map<string, AgentSkill>();
   const seenIdentity = new Map<string, AgentSkill | null>();
@@ -78,7 +88,7 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentF
         seenIdentity.set(identity, null);
         continue;
       }
-      const side = spec.sidecar === undefined ? undefined : await spec.sidecar(found);
+      const side = sidecars?.get(found);
       if (side?.invalid !== undefined) {
         reject(view, fileWarnings, found, side.invalid, false);
         seenIdentity.set(identity, null);
