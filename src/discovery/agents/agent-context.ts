@@ -1,4 +1,4 @@
-// The context of the per-agent views (docs/agents.md "Context"): HOME, the workspace, the repository root and the
+// The context of the per-agent views (docs/agents.md "Vocabulary"): HOME, the workspace, the repository root and the
 // agents' environment. The environment is handed in by the entry point; nothing here reads process.env.
 
 import { readFile } from 'node:fs/promises';

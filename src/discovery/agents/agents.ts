@@ -1,4 +1,4 @@
-// The ten agents in their served order (docs/agents.md "Agents"): the seven agents, then the three profiles.
+// The ten agents in their served order (docs/agents.md "How sure the rules are"): the seven agents, then the three profiles.
 
 import { SkillsdError } from '../errors.js';
 import type { Profile } from '../types.js';

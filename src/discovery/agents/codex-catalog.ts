@@ -1,4 +1,4 @@
-// Codex CLI's catalog under its budget (docs/agents.md "Codex catalog"): every line in full; else every line with the
+// Codex CLI's catalog under its budget (docs/agents.md "Codex's budget"): every line in full; else every line with the
 // descriptions shared out one character at a time; else minimum lines until the budget is spent. When the absolute
 // rendering loses anything, a rendering with root aliases is tried and kept when it does better.
 
@@ -12,7 +12,7 @@ const DESCRIPTION_CAP = 1024;
 const UNKNOWN_WINDOW_LIMIT = 8000;
 /**
  * The root table's allowance: the aliased frame of the described release is documented as about 800 bytes shorter
- * than the absolute one, so a table of a few roots costs nothing (docs/agents.md "Codex catalog").
+ * than the absolute one, so a table of a few roots costs nothing (docs/agents.md "Codex's budget").
  */
 const FRAME_ALLOWANCE_BYTES = 800;
 

@@ -1,5 +1,5 @@
-// Every agent's view of one workspace, and the matrix of candidates × agents (docs/agents.md "How a view is
-// computed", "The matrix"). Pure domain logic: the index hands in the daemon's own discovery results.
+// Every agent's view of one workspace, and the matrix of candidates × agents (docs/agents.md "Vocabulary").
+// Pure domain logic: the index hands in the daemon's own discovery results.
 
 import { compareSkills } from '../sort-skills.js';
 import type { DiscoveryResult, Profile } from '../types.js';

@@ -1,4 +1,4 @@
-// GitHub Copilot CLI (docs/agents.md "Copilot CLI"): closed source; the rules come from its changelog and docs.
+// GitHub Copilot CLI (docs/agents.md "GitHub Copilot CLI"): closed source; the rules come from its changelog and docs.
 
 import { basename, join } from 'node:path';
 import { compareSkills } from '../sort-skills.js';

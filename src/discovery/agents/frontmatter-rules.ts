@@ -1,4 +1,4 @@
-// The pieces the agents' frontmatter readers share (docs/agents.md "Frontmatter"): fences, one YAML reader (the
+// The pieces the agents' frontmatter readers share (docs/agents.md "Vocabulary"): fences, one YAML reader (the
 // daemon's YAML 1.2 reader, frontmatter-yaml.ts), and the small value rules agents differ on.
 
 import { parseYaml } from '../frontmatter-yaml.js';

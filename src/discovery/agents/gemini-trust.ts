@@ -1,4 +1,4 @@
-// Gemini CLI's folder trust (docs/agents.md "Gemini CLI trust"): the variable, then the folder-trust setting, then
+// Gemini CLI's folder trust (docs/agents.md "Gemini CLI"): the variable, then the folder-trust setting, then
 // the trusted-folders file, whose longest matching rule decides.
 
 import { readFile, realpath } from 'node:fs/promises';

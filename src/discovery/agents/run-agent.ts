@@ -1,4 +1,4 @@
-// The engine every agent shares (docs/agents.md "How a view is computed"): place the roots, walk them by the
+// The engine every agent shares (docs/agents.md "Vocabulary"): place the roots, walk them by the
 // agent's layout, drop a file reached twice, read each file by the agent's rules, settle names by its precedence.
 
 import { stat } from 'node:fs/promises';

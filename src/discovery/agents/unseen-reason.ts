@@ -1,4 +1,4 @@
-// Why an agent never reads a file that another agent reads (docs/agents.md "Reasons"): a root it does not scan, a
+// Why an agent never reads a file that another agent reads (docs/agents.md "Vocabulary"): a root it does not scan, a
 // directory outside its walk, too deep, hidden, a link it ignores, a condition on the root that does not hold.
 
 import { lstat } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// VS Code with Copilot Chat (docs/agents.md "VS Code"): read in microsoft/vscode (promptsServiceImpl.ts); settings at
+// VS Code with Copilot Chat (docs/agents.md "VS Code (Copilot Chat)"): read in microsoft/vscode (promptsServiceImpl.ts); settings at
 // their defaults, the workspace trusted. A skill is always named after its folder.
 
 import { basename, join } from 'node:path';
@@ -44,7 +44,7 @@ export const vscode: AgentSpec = {
     let data: Record<string, unknown> = {};
     if (fenced !== null) {
       const yaml = readYamlMapping(fenced.block);
-      // A header that is not valid YAML is read as an empty one (docs/agents.md "VS Code").
+      // A header that is not valid YAML is read as an empty one (docs/agents.md "VS Code (Copilot Chat)").
       if (yaml.ok) data = yaml.value;
     }
     const folder = basename(found.baseDir);

@@ -1,4 +1,4 @@
-// Walks one agent root by that agent's layout (docs/agents.md "Layouts"): breadth-first, entries in name order
+// Walks one agent root by that agent's layout (docs/agents.md "Vocabulary"): breadth-first, entries in name order
 // (UTF-16 code units) where the agent's own order is unspecified, each real directory walked once (links cannot
 // loop), dangling links ignored. Returns the SKILL.md files found and the directories walked (the watcher covers them).
 
