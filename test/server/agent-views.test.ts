@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { test } from 'node:test';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { waitUntil } from '../helpers/deadlines.js';
+import { SseClient } from '../helpers/sse-client.js';
 import { SK } from '../helpers/temp-tree.js';
 
 const KNOWN = 'claude-code, codex, opencode, gemini-cli, copilot-cli, vscode, goose, musepi, omp, xcsh';
@@ -53,6 +54,25 @@ test('GET /skills?agent=codex answers the Codex view, with its agent and scopes'
     filtered.body.skills.map((s: { name: string }) => s.name),
     ['claude-only'],
   );
+  // A profile as an agent: today's source of each skill, plus agent, scope and root.
+  const profile = await getJson(`${server.base}/skills?agent=omp`);
+  assert.deepEqual(profile.body.agent, {
+    id: 'omp',
+    name: 'OMP',
+    describes: 'skillsd profile (SKILLS.md)',
+    confidence: 'source',
+  });
+  const claudeOnly = profile.body.skills.find((s: { name: string }) => s.name === 'claude-only');
+  assert.deepEqual(claudeOnly.source, {
+    id: 'claude:project',
+    provider: 'claude',
+    providerName: 'Claude Code',
+    level: 'project',
+    path: `${server.cwd}/.claude/skills/claude-only/SKILL.md`,
+    agent: 'omp',
+    scope: 'project',
+    root: `${server.cwd}/.claude/skills`,
+  });
   const bad = await getJson(`${server.base}/skills?agent=codex&provider=claude`);
   assert.equal(bad.status, 400);
   assert.equal(bad.body.code, 'BadRequest');
@@ -127,6 +147,8 @@ test('live: a skill added where only other agents look appears in their views an
   const first = await getJson(`${server.base}/agents`);
   assert.deepEqual(first.body.skills, []);
   const generation = first.body.generation as number;
+  const events = await SseClient.connect(`${server.base}/events`);
+  t.after(() => events.close());
   // `.goose/skills` is read by Goose only; a Codex skill four levels deep in `.agents/skills`.
   await write(`${server.cwd}/.goose/skills/gz/SKILL.md`, SK({ name: 'gz', description: 'goose only' }));
   await waitUntil('goose view has gz', async () => {
@@ -135,6 +157,11 @@ test('live: a skill added where only other agents look appears in their views an
   });
   const after = await getJson(`${server.base}/agents`);
   assert.ok(after.body.generation > generation);
+  // The event stream describes the default view: the change is an index event that adds nothing there.
+  const event = await events.next(
+    (e) => e.event === 'index' && JSON.parse(e.data).generation === after.body.generation,
+  );
+  assert.deepEqual(JSON.parse(event.data), { generation: after.body.generation, added: [], removed: [], changed: [] });
   const row = after.body.skills.find((r: { name: string }) => r.name === 'gz');
   assert.equal(row.views.goose.status, 'loaded');
   assert.equal(row.views.codex.status, 'unseen');

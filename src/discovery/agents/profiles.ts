@@ -29,7 +29,8 @@ export async function profileView(profile: Profile, result: DiscoveryResult): Pr
     filePath: skill.filePath,
     baseDir: skill.baseDir,
     hide: skill.hide,
-    source: { agent: profile, scope: skill.source.level, root: dirname(skill.baseDir) },
+    // Today's source, plus what every view's skills carry.
+    source: { ...skill.source, agent: profile, scope: skill.source.level, root: dirname(skill.baseDir) },
     original: skill,
   }));
   const view: AgentView = {
