@@ -28,7 +28,10 @@ export async function runAgentsBench(ctx: BenchContext): Promise<BenchSection[]>
       daemon = await spawnDaemon(fixture.home, fixture.workspace);
       await waitForStatus(daemon, '/skills', 200, 120_000);
       await timed(`${daemon.url}/skills`);
-      const first = await timed(`${daemon.url}/agents`);
+      // The first request starts the computation; past the request wait it answers 503 NotReady until done.
+      const asked = performance.now();
+      const ready = await waitForStatus(daemon, '/agents', 200, 900_000, 100);
+      const first = { ms: ready - asked };
       const skills: number[] = [];
       const agents: number[] = [];
       let skillsBytes = 0;
@@ -58,8 +61,9 @@ export async function runAgentsBench(ctx: BenchContext): Promise<BenchSection[]>
     {
       title: 'Agent views: GET /agents against GET /skills',
       intro:
-        'Median of sequential full answers (fresh connection each, alternating routes) on one daemon; the first ' +
-        '`GET /agents` computes every agent’s view of the workspace, later ones are the answer kept for the state.',
+        'Median of sequential full answers (fresh connection each, alternating routes) on one daemon. "first" is the ' +
+        'time from the first `GET /agents` to its first 200 (every view computed; 503 NotReady meanwhile); later ' +
+        'answers are the one kept for the state.',
       headers: ['N', 'GET /skills ms', 'first GET /agents ms', 'GET /agents ms', '/agents ÷ /skills', `≤ ${TARGET}×`],
       rows,
       notes: [`Target: GET /agents within ${TARGET}× GET /skills once computed.`],

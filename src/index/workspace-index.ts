@@ -262,10 +262,18 @@ export class WorkspaceIndex {
     await this.whenReady(timeoutMs);
     if (this.agentState !== undefined) return this.agentState;
     this.agentRequested = true;
-    this.agentFirst ??= this.firstAgentViews().finally(() => {
+    const first = (this.agentFirst ??= this.firstAgentViews().finally(() => {
       this.agentFirst = null;
+    }));
+    // A first computation that takes longer than a request may wait goes on in the background: 503 NotReady with
+    // Retry-After meanwhile, as for a workspace's first index (docs/api.md §Errors).
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs, undefined);
     });
-    return this.agentFirst;
+    const state = await Promise.race([first, late]).finally(() => clearTimeout(timer));
+    if (state !== undefined) return state;
+    throw new SkillsdError('NotReady', `The agent views of ${this.cwd} are still being computed`);
   }
 
   private async firstAgentViews(): Promise<AgentViewsState> {

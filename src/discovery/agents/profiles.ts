@@ -22,7 +22,9 @@ export interface ProfileSkill extends AgentSkill {
 
 export async function profileView(profile: Profile, result: DiscoveryResult): Promise<AgentView> {
   const info = PROFILE_INFO[profile];
-  const real = async (path: string): Promise<string> => realpath(path).catch(() => path);
+  // The realpath discovery read each loaded file through, where it kept one; the others are resolved here.
+  const known = result.skillRealPaths;
+  const real = async (path: string): Promise<string> => known?.get(path) ?? realpath(path).catch(() => path);
   const skills: ProfileSkill[] = result.skills.map((skill) => ({
     name: skill.name,
     description: skill.description,

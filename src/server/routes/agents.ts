@@ -69,8 +69,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 async function agentState(app: FastifyInstance, cwd: string | undefined) {
-  const { workspace } = await app.workspaceView(cwd);
-  return workspace.agentViews(0);
+  return (await app.agentViewsOf(cwd)).agents;
 }
 
 /** `GET /skills?agent=<id>`: the agent's loaded skills with the filters of `/skills` (docs/api.md "Agent views"). */
@@ -84,8 +83,7 @@ export async function sendAgentSkills(
   if (query.provider !== undefined) {
     throw new SkillsdError('BadRequest', 'provider= filters the default view only; it cannot be combined with agent=');
   }
-  const { workspace, snapshot } = await app.workspaceView(query.cwd);
-  const state = await workspace.agentViews(0);
+  const { snapshot, agents: state } = await app.agentViewsOf(query.cwd);
   const filter: AgentSkillsFilter = {
     ...(query.hidden === undefined ? {} : { hidden: query.hidden }),
     ...(query.level === undefined ? {} : { level: query.level }),

@@ -52,7 +52,7 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const view = await app.workspaceView(request.query.cwd);
       const { name } = request.params;
       const report = diagnoseName(name, await diagnose(view), view.snapshot.skill(name));
-      const state = await view.workspace.agentViews(0);
+      const { agents: state } = await app.agentViewsOf(request.query.cwd);
       return { ...report, agents: doctorAgents(state.views, name) ?? {} };
     },
   );
