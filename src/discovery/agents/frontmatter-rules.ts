@@ -14,22 +14,48 @@ export interface Fenced {
  */
 export function fencedBlock(text: string, options: { trim?: boolean; bom?: boolean } = {}): Fenced | null {
   const source = options.bom === true && text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const lines = source.split('\n');
   const isFence = (line: string): boolean =>
     options.trim === true ? line.trim() === '---' : line.replace(/\r$/, '') === '---';
-  if (lines.length === 0 || !isFence(lines[0] as string)) return null;
-  for (let i = 1; i < lines.length; i++) {
-    if (isFence(lines[i] as string)) {
-      return { block: lines.slice(1, i).join('\n'), body: lines.slice(i + 1).join('\n') };
+  // Line by line from the start, without splitting the whole text: the block is near the top.
+  let end = source.indexOf('\n');
+  if (!isFence(end < 0 ? source : source.slice(0, end))) return null;
+  if (end < 0) return null;
+  const blockStart = end + 1;
+  for (let start = blockStart; start <= source.length; ) {
+    const next = source.indexOf('\n', start);
+    end = next < 0 ? source.length : next;
+    if (isFence(source.slice(start, end))) {
+      return {
+        block: start === blockStart ? '' : source.slice(blockStart, start - 1),
+        body: next < 0 ? '' : source.slice(next + 1),
+      };
     }
+    if (next < 0) break;
+    start = next + 1;
   }
   return null;
 }
 
 export type YamlRead = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
 
+/**
+ * Blocks already read, by text: seven agents read the same files, and a rebuild reads unchanged files again. The
+ * values are shared and never modified. Bounded: emptied when it grows past the cap.
+ */
+const readBlocks = new Map<string, YamlRead>();
+const READ_BLOCKS_CAP = 50_000;
+
 /** The block read as YAML; a value that is not a mapping reads as an empty one. */
 export function readYamlMapping(block: string): YamlRead {
+  const known = readBlocks.get(block);
+  if (known !== undefined) return known;
+  const read = readYamlUncached(block);
+  if (readBlocks.size >= READ_BLOCKS_CAP) readBlocks.clear();
+  readBlocks.set(block, read);
+  return read;
+}
+
+function readYamlUncached(block: string): YamlRead {
   try {
     const value = parseYaml(block);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: true, value: {} };
