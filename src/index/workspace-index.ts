@@ -262,9 +262,10 @@ export class WorkspaceIndex {
     await this.whenReady(timeoutMs);
     if (this.agentState !== undefined) return this.agentState;
     this.agentRequested = true;
-    const first = (this.agentFirst ??= this.firstAgentViews().finally(() => {
+    this.agentFirst ??= this.firstAgentViews().finally(() => {
       this.agentFirst = null;
-    }));
+    });
+    const first = this.agentFirst;
     // A first computation that takes longer than a request may wait goes on in the background: 503 NotReady with
     // Retry-After meanwhile, as for a workspace's first index (docs/api.md §Errors).
     let timer: NodeJS.Timeout | undefined;
