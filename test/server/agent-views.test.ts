@@ -73,6 +73,11 @@ test('GET /skills?agent=codex answers the Codex view, with its agent and scopes'
     scope: 'project',
     root: `${server.cwd}/.claude/skills`,
   });
+  const byProvider = await getJson(`${server.base}/skills?agent=omp&provider=claude`);
+  assert.deepEqual(
+    byProvider.body.skills.map((s: { name: string }) => s.name),
+    ['claude-only'],
+  );
   const bad = await getJson(`${server.base}/skills?agent=codex&provider=claude`);
   assert.equal(bad.status, 400);
   assert.equal(bad.body.code, 'BadRequest');

@@ -8,6 +8,8 @@ import { profileCatalog } from './profiles.js';
 import type { AgentInfo, AgentSkill, AgentView, CatalogAnswer, ViewId } from './types.js';
 
 export interface AgentSkillsFilter {
+  /** Profiles only: one provider (`claude`) or one source (`claude:project`), as on the default view. */
+  provider?: string;
   hidden?: boolean;
   level?: 'user' | 'project';
   q?: string;
@@ -34,6 +36,7 @@ export function agentSkills(views: AgentViews, id: ViewId, filter: AgentSkillsFi
   const skills = view.skills
     .filter((skill) => filter.hidden !== false || !skill.hide)
     .filter((skill) => filter.level === undefined || skill.source.scope === filter.level)
+    .filter((skill) => filter.provider === undefined || providerMatches(skill, filter.provider))
     .filter(
       (skill) => q === undefined || skill.name.toLowerCase().includes(q) || skill.description.toLowerCase().includes(q),
     )
@@ -80,4 +83,9 @@ export function doctorAgents(views: AgentViews, name: string): Record<ViewId, Ma
     out[id] = best as MatrixCell;
   }
   return out;
+}
+
+function providerMatches(skill: AgentSkill, provider: string): boolean {
+  const source = skill.source as AgentSkill['source'] & { provider?: string; id?: string };
+  return source.provider === provider || source.id === provider;
 }

@@ -3,7 +3,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { parseViewId } from '../../discovery/agents/agents.js';
+import { isProfile, parseViewId } from '../../discovery/agents/agents.js';
 import { type AgentSkillsFilter, agentCatalog, agentMatrix, agentSkills } from '../../discovery/agents/answers.js';
 import { SkillsdError } from '../../discovery/errors.js';
 import type { AgentAnswer } from '../../index/agent-views-state.js';
@@ -80,11 +80,15 @@ export async function sendAgentSkills(
   ifNoneMatch: string | undefined,
 ): Promise<void> {
   const id = parseViewId(query.agent);
-  if (query.provider !== undefined) {
-    throw new SkillsdError('BadRequest', 'provider= filters the default view only; it cannot be combined with agent=');
+  if (query.provider !== undefined && !isProfile(id)) {
+    throw new SkillsdError(
+      'BadRequest',
+      `provider= filters the profiles' views only; it cannot be combined with agent=${id}`,
+    );
   }
   const { snapshot, agents: state } = await app.agentViewsOf(query.cwd);
   const filter: AgentSkillsFilter = {
+    ...(query.provider === undefined ? {} : { provider: query.provider }),
     ...(query.hidden === undefined ? {} : { hidden: query.hidden }),
     ...(query.level === undefined ? {} : { level: query.level }),
     ...(query.q === undefined ? {} : { q: query.q }),
