@@ -146,7 +146,7 @@ describe('parseArgs', () => {
       'an unknown command',
       ['start'],
       NO_ENV,
-      'unknown command "start" (expected serve, mcp, ls, show, cat, prompt, invoke, watch, wait, doctor, status, stop)',
+      'unknown command "start" (expected serve, mcp, ls, show, cat, prompt, invoke, watch, wait, doctor, status, stop, agents, catalog)',
     ],
     [
       'a socket flag for mcp',
