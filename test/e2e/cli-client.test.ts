@@ -368,7 +368,18 @@ describe('skillsd doctor', () => {
     );
     const nobody = await runClient(['doctor', 'nobody'], { home, cwd: project });
     assert.equal(nobody.code, 1);
-    const ids = ['claude-code', 'codex', 'opencode', 'gemini-cli', 'copilot-cli', 'vscode', 'goose', 'musepi', 'omp', 'xcsh'];
+    const ids = [
+      'claude-code',
+      'codex',
+      'opencode',
+      'gemini-cli',
+      'copilot-cli',
+      'vscode',
+      'goose',
+      'musepi',
+      'omp',
+      'xcsh',
+    ];
     assert.equal(
       nobody.stdout,
       `nobody: no skill of that name was found\n\nAgents\n${ids.map((id) => `${id}: —\n`).join('')}`,

@@ -57,7 +57,6 @@ export async function profileView(profile: Profile, result: DiscoveryResult): Pr
     })),
     diagnostics: [],
     records: new Map(),
-    skipped: new Map(),
     roots: [],
     rootOrder: [],
     found: new Map(),

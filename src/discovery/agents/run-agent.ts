@@ -17,7 +17,6 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentF
     collisions: [],
     diagnostics: [],
     records: new Map(),
-    skipped: new Map(),
     roots: placed.roots,
     rootOrder: [],
     found: new Map(),

@@ -74,13 +74,6 @@ export interface Found {
   rootShown: string;
 }
 
-/** Why a file below a root was left out by the walk (too deep, hidden, a link): keyed by realpath. */
-export interface Skipped {
-  realPath: string;
-  lexicalPath: string;
-  reason: string;
-}
-
 export type ReadOutcome =
   | {
       ok: true;
@@ -138,8 +131,6 @@ export interface AgentView {
   diagnostics: AgentFinding[];
   /** Status per file this agent read, keyed by realpath. */
   records: Map<string, ViewRecord>;
-  /** Files below a root the walk left out, keyed by realpath. */
-  skipped: Map<string, Skipped>;
   /** Every root this agent reads, in its order. */
   roots: AgentRoot[];
   /** The roots as the view reports them (canonical for canonical layouts), in the agent's order. */
