@@ -3,7 +3,7 @@
 // loop), dangling links ignored. Returns the SKILL.md files found and the directories walked (the watcher covers them).
 
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { compareCodeUnits } from '../sort-skills.js';
 import type { AgentRoot, Found } from './types.js';
@@ -133,14 +133,5 @@ async function directoryTarget(path: string, entry: Dirent): Promise<string | un
     return await realpath(path);
   } catch {
     return undefined;
-  }
-}
-
-/** True when `path` (a SKILL.md) is itself a symbolic link. */
-export async function isLink(path: string): Promise<boolean> {
-  try {
-    return (await lstat(path)).isSymbolicLink();
-  } catch {
-    return false;
   }
 }
