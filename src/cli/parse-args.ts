@@ -46,6 +46,8 @@ export const CLIENT_COMMANDS = [
   'status',
   'stop',
   'open',
+  'agents',
+  'catalog',
 ] as const;
 export type ClientCommandName = (typeof CLIENT_COMMANDS)[number];
 
@@ -66,8 +68,8 @@ export const USAGE = `Usage: skillsd serve [options]
 Serves the skills of AI coding agents over HTTP and Server-Sent Events (serve), or as an MCP server on
 stdin/stdout for hosts that launch their servers (mcp; logs go to stderr).
 
-Commands (clients of a running daemon; ls, show, cat, prompt, invoke, search and doctor compute the answer
-in-process when none runs):
+Commands (clients of a running daemon; ls, show, cat, prompt, invoke, search, doctor, agents and catalog
+compute the answer in-process when none runs):
   ls        the loaded skills              show NAME   one skill and what it shadowed
   cat NAME  a file of a skill              prompt      the system-prompt block
   invoke    expand "/skill:name args"      watch       one line per change of the index
@@ -75,6 +77,7 @@ in-process when none runs):
   status    the running daemon             stop        stop the running daemon
   search    skills ranked by TEXT
   open      the daemon's page in a browser (or its URL)
+  agents    what each agent loads          catalog     one agent's catalog and budget
 
 Options (each also read from the environment variable shown; a flag wins):
   --host HOST        address to bind (SKILLSD_HOST, default 127.0.0.1; other than loopback needs a token)

@@ -12,7 +12,9 @@ import { type DaemonLocation, findDaemon } from '../client/find-daemon.js';
 import { SkillsdClient } from '../client/skillsd-client.js';
 import type { Profile } from '../discovery/types.js';
 import { CliError } from './cli-error.js';
+import { agentsCommand } from './commands/agents.js';
 import { catCommand } from './commands/cat.js';
+import { catalogCommand } from './commands/catalog.js';
 import { type ClientCommand, type CommandContext, EXIT, type OptionValues } from './commands/command.js';
 import { doctorCommand } from './commands/doctor.js';
 import { invokeCommand } from './commands/invoke.js';
@@ -42,6 +44,8 @@ const COMMANDS: Record<ClientCommandName, ClientCommand> = {
   status: statusCommand,
   stop: stopCommand,
   open: openCommand,
+  agents: agentsCommand,
+  catalog: catalogCommand,
 };
 
 const COMMON_OPTIONS: NonNullable<ParseArgsConfig['options']> = {

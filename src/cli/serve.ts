@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { RuntimeDirectoryError, removeRuntimeFile, writeRuntimeFile } from '../client/runtime-file.js';
+import { agentEnv } from '../discovery/agents/agent-context.js';
 import { defaultSettings } from '../discovery/settings.js';
 import type { DiscoveryEnv, Settings } from '../discovery/types.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
@@ -267,6 +268,8 @@ export function discoveryEnv(env: Readonly<Record<string, string | undefined>>):
   const out: DiscoveryEnv = {};
   if (env.PI_CODING_AGENT_DIR) out.PI_CODING_AGENT_DIR = env.PI_CODING_AGENT_DIR;
   if (env.CLAUDE_CONFIG_DIR) out.CLAUDE_CONFIG_DIR = env.CLAUDE_CONFIG_DIR;
+  const agents = agentEnv(env);
+  if (Object.keys(agents).length > 0) out.agents = agents;
   return out;
 }
 

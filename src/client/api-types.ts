@@ -13,6 +13,70 @@ import type {
 
 export type { Collision, DoctorReport, Skill, SkillDoctorReport, SkillWarning };
 
+/** An agent of the agent views (docs/api.md "Agent views"). */
+export interface AgentInfo {
+  id: string;
+  name: string;
+  describes: string;
+  confidence: 'source' | 'docs' | 'inferred';
+}
+
+export interface AgentSkill {
+  name: string;
+  description: string;
+  filePath: string;
+  baseDir: string;
+  hide: boolean;
+  source: { agent: string; scope: 'user' | 'project' | 'admin' | 'plugin'; root: string };
+}
+
+export interface AgentSkillsAnswer {
+  generation: number;
+  profile: Profile;
+  cwd: string;
+  agent: AgentInfo;
+  skills: AgentSkill[];
+  warnings: SkillWarning[];
+  collisions: Array<{
+    name: string;
+    winner: { filePath: string; source: AgentSkill['source'] };
+    shadowed: Array<{ filePath: string; source: AgentSkill['source']; reason: 'precedence' | 'duplicate-file' }>;
+  }>;
+  diagnostics: Array<{ rule: string; severity: 'error' | 'warning' | 'info'; path: string; message: string }>;
+}
+
+export interface AgentCell {
+  status: 'loaded' | 'shadowed' | 'invalid' | 'unseen';
+  filePath?: string;
+  reason?: string;
+}
+
+export interface AgentMatrixAnswer {
+  generation: number;
+  agents: AgentInfo[];
+  skills: Array<{ name: string; filePath: string; views: Record<string, AgentCell> }>;
+}
+
+export interface AgentCatalogAnswer {
+  agent: AgentInfo;
+  contextWindow: number | null;
+  unit: 'tokens' | 'chars';
+  limit: number | null;
+  used: number;
+  entries: Array<{ name: string; status: 'full' | 'truncated' | 'name-only' | 'dropped'; chars: number }>;
+  text: string;
+  warnings: string[];
+}
+
+/** `GET /doctor/{name}`: the doctor's report plus one cell per agent. */
+export type NameDiagnosis = SkillDoctorReport & { agents: Record<string, AgentCell> };
+
+export interface AgentSkillsFilter {
+  hidden?: boolean;
+  level?: 'user' | 'project';
+  q?: string;
+}
+
 export interface SkillsAnswer {
   generation: number;
   profile: Profile;

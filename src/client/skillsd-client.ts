@@ -7,14 +7,18 @@
 //   client.subscribe({ onEvent: (e) => …, onReset: () => client.skills().then(…) });
 
 import type {
+  AgentCatalogAnswer,
+  AgentMatrixAnswer,
+  AgentSkillsAnswer,
+  AgentSkillsFilter,
   CollisionsAnswer,
   ContextFilesAnswer,
   DoctorReport,
   HealthAnswer,
   InvocationAnswer,
+  NameDiagnosis,
   SearchAnswer,
   SkillDetail,
-  SkillDoctorReport,
   SkillsAnswer,
   SkillsdEvent,
   SkillsFilter,
@@ -197,8 +201,31 @@ export class SkillsdClient {
     return this.json('/doctor');
   }
 
-  doctorSkill(name: string): Promise<SkillDoctorReport> {
+  doctorSkill(name: string): Promise<NameDiagnosis> {
     return this.json(`/doctor/${encodeURIComponent(name)}`);
+  }
+
+  /** `GET /skills?agent=`: what that agent loads from the same folders. */
+  agentSkills(agent: string, filter: AgentSkillsFilter = {}): Promise<AgentSkillsAnswer> {
+    return this.json('/skills', {
+      agent,
+      ...(filter.hidden === undefined ? {} : { hidden: String(filter.hidden) }),
+      ...(filter.level === undefined ? {} : { level: filter.level }),
+      ...(filter.q === undefined ? {} : { q: filter.q }),
+    });
+  }
+
+  /** `GET /agents`: every candidate × every agent. */
+  agents(): Promise<AgentMatrixAnswer> {
+    return this.json('/agents');
+  }
+
+  /** `GET /catalog`: one agent's catalog under its budget. */
+  catalog(agent: string, contextWindow?: number): Promise<AgentCatalogAnswer> {
+    return this.json('/catalog', {
+      agent,
+      ...(contextWindow === undefined ? {} : { contextWindow: String(contextWindow) }),
+    });
   }
 
   /** A file of a skill (`skill://<name>/<path>`; SKILL.md when `path` is absent), as raw bytes. */

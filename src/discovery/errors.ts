@@ -17,7 +17,8 @@ export type SkillsdErrorCode =
   | 'TooLarge'
   | 'NotReady'
   | 'Overloaded'
-  | 'InvalidSettings';
+  | 'InvalidSettings'
+  | 'UnknownAgent';
 
 export class SkillsdError extends Error {
   readonly code: SkillsdErrorCode;

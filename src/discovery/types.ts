@@ -169,6 +169,8 @@ export interface DiscoveryEnv {
   PI_CODING_AGENT_DIR?: string;
   /** Claude's user dir becomes `$CLAUDE_CONFIG_DIR/skills`. */
   CLAUDE_CONFIG_DIR?: string;
+  /** The variables the per-agent views read (docs/agents.md "Environment"), non-empty values only. */
+  agents?: Readonly<Record<string, string>>;
 }
 
 /** Everything one discovery depends on (SKILLS.md §0). */

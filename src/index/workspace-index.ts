@@ -8,12 +8,15 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BaseLogger } from 'pino';
+import { type AgentViews, computeAgentViews } from '../discovery/agents/compute-views.js';
+import { AgentFileTexts } from '../discovery/agents/file-texts.js';
 import { discoverSkills } from '../discovery/discover-skills.js';
 import { diagnoseWorkspace } from '../discovery/doctor/diagnose-workspace.js';
 import { SkillsdError } from '../discovery/errors.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan-memo.js';
 import type { SkillFileCache } from '../discovery/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Settings } from '../discovery/types.js';
+import { AgentViewsState, viewsFingerprint } from './agent-views-state.js';
 import { DiagnosticTracker } from './diagnostic-tracker.js';
 import { diffSnapshots } from './diff-snapshots.js';
 import { EventLog, type PendingEvent } from './event-log.js';
@@ -136,6 +139,15 @@ export class WorkspaceIndex {
   private readonly diagnostics: DiagnosticTracker | undefined;
   /** Ranked search over the loaded skills (docs/api.md §GET /search), following every build. */
   private readonly search = new SkillSearchIndex();
+  /** The per-agent views, once requested (docs/agents.md "Live"): kept current by every build from then on. */
+  private agentState: AgentViewsState | undefined;
+  private agentRequested = false;
+  private agentFirst: Promise<AgentViewsState> | null = null;
+  /** Grows whenever a build sets the agent views: a first computation overtaken by a build is dropped. */
+  private agentEpoch = 0;
+  private readonly agentTexts = new AgentFileTexts();
+  /** The last build's discovery and settings: what a first request of the agent views starts from. */
+  private lastResult: { result: DiscoveryResult; settings: Settings } | undefined;
 
   constructor(options: WorkspaceIndexOptions) {
     this.cwd = options.cwd;
@@ -243,6 +255,54 @@ export class WorkspaceIndex {
   /** What a discovery of this workspace depends on now (the doctor re-reads the directories with it). */
   discoveryContext(): DiscoveryContext {
     return { home: this.home, cwd: this.cwd, env: this.env, settings: this.settings };
+  }
+
+  /**
+   * The per-agent views of the current state: computed on the first call (then kept current by every build, and
+   * part of `generation`), waiting for the first index like any answer.
+   */
+  async agentViews(timeoutMs: number): Promise<AgentViewsState> {
+    await this.whenReady(timeoutMs);
+    if (this.agentState !== undefined) return this.agentState;
+    this.agentRequested = true;
+    this.agentFirst ??= this.firstAgentViews().finally(() => {
+      this.agentFirst = null;
+    });
+    const first = this.agentFirst;
+    // A first computation that takes longer than a request may wait goes on in the background: 503 NotReady with
+    // Retry-After meanwhile, as for a workspace's first index (docs/api.md §Errors).
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs, undefined);
+    });
+    const state = await Promise.race([first, late]).finally(() => clearTimeout(timer));
+    if (state !== undefined) return state;
+    throw new SkillsdError('NotReady', `The agent views of ${this.cwd} are still being computed`);
+  }
+
+  private async firstAgentViews(): Promise<AgentViewsState> {
+    const epoch = this.agentEpoch;
+    const last = this.lastResult as { result: DiscoveryResult; settings: Settings };
+    const generation = this.current?.generation ?? 0;
+    const views = await this.computeViews(last.result, last.settings);
+    if (this.agentEpoch !== epoch && this.agentState !== undefined) return this.agentState;
+    this.agentState = new AgentViewsState(views, generation, viewsFingerprint(views));
+    // The views name roots the default view does not read: the watcher follows them from now on.
+    if (this.watcher !== undefined) await this.syncWatcher();
+    return this.agentState;
+  }
+
+  private computeViews(result: DiscoveryResult, settings: Settings): Promise<AgentViews> {
+    return computeAgentViews({
+      home: this.home,
+      cwd: this.cwd,
+      env: this.env.agents ?? {},
+      texts: this.agentTexts,
+      discoverProfile: (profile) =>
+        profile === settings.profile
+          ? Promise.resolve(result)
+          : this.discover({ home: this.home, cwd: this.cwd, env: this.env, settings: { ...settings, profile } }),
+    });
   }
 
   /** The parsed SKILL.md files shared with discovery, when there is such a cache. */
@@ -380,14 +440,30 @@ export class WorkspaceIndex {
       throw error;
     }
     if (this.isClosed) return;
+    this.lastResult = { result, settings };
+    // Requested views follow every build and count as part of the answer (docs/agents.md "Live").
+    const views = this.agentRequested ? await this.computeViews(result, settings) : undefined;
+    if (this.isClosed) return;
+    const fingerprint = views === undefined ? undefined : viewsFingerprint(views);
+    const viewsChanged = fingerprint !== undefined && fingerprint !== this.agentState?.fingerprint;
     const content = this.serializer.content(this.cwd, settings.profile, result);
     const previous = this.current;
-    const changed = previous === undefined || previous.contentHash !== content.hash;
+    const defaultChanged = previous === undefined || previous.contentHash !== content.hash;
+    const changed = defaultChanged || viewsChanged;
     const generation = nextGeneration(settings, previous, changed, content.hash);
     // Always swap: an unchanged answer may still come with new settings (symlink mode) or new watched dirs.
     const next = new WorkspaceSnapshot({ generation, cwd: this.cwd, settings, result, content });
     this.current = next;
     this.search.follow(next, { full, paths });
+    if (views !== undefined && fingerprint !== undefined) {
+      this.agentEpoch++;
+      this.agentState =
+        viewsChanged || this.agentState === undefined
+          ? new AgentViewsState(views, generation, fingerprint)
+          : this.agentState.generation === generation
+            ? this.agentState
+            : this.agentState.withGeneration(generation);
+    }
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
     // The watcher follows the new answer's directories and files before clients hear of it: a client that edits a
     // file the answer now depends on (a new plugin's manifest) as soon as the event arrives is then seen.
@@ -397,7 +473,9 @@ export class WorkspaceIndex {
     } finally {
       if (!this.isClosed) {
         if (previous === undefined) this.events.begin(next.contentHash);
-        else if (changed) this.logChange(previous, next);
+        else if (defaultChanged) this.logChange(previous, next);
+        // Only another view changed: an index event that adds, removes and changes nothing of the default view.
+        else if (changed) this.events.append('index', { generation, added: [], removed: [], changed: [] });
         this.onBuild?.((performance.now() - started) / 1000, changed);
         // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
         this.diagnostics?.schedule(next);
@@ -490,10 +568,13 @@ export class WorkspaceIndex {
     if (!this.watchEnabled || this.isClosed || this.current === undefined) return;
     // Plugin registries, settings and manifests are watched like skills directories (SKILLS.md §4a): a report of one
     // maps to no scanned directory, so the next build runs the plugin providers and the pipeline in full.
+    // The agent views' roots, the directories their recursive walks went through, and Gemini's settings files.
+    const agentWatch = this.agentState?.views.watch ?? { dirs: [], files: [] };
+    const skillDirs = [...new Set([...this.current.scannedDirs, ...agentWatch.dirs])];
     const targets = {
-      skillDirs: [...this.current.scannedDirs],
+      skillDirs,
       markerDirs: ancestorsOf(this.cwd),
-      files: this.pluginInputs.files,
+      files: [...new Set([...this.pluginInputs.files, ...agentWatch.files])],
       markerPaths: this.pluginInputs.markers,
     };
     const key = JSON.stringify(targets);

@@ -25,6 +25,7 @@ import { workspacesPlugin } from './plugins/workspaces.js';
 import { installPollFastPath, PollFastPath } from './poll-fast-path.js';
 import { requestIdSequence } from './request-ids.js';
 import { PathOnlyLogController, pathOf } from './request-log.js';
+import { agentsRoutes } from './routes/agents.js';
 import { collisionsRoutes } from './routes/collisions.js';
 import { contextFilesRoutes } from './routes/context-files.js';
 import { doctorRoutes } from './routes/doctor.js';
@@ -225,6 +226,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(eventsHeadRoute);
   await app.register(mcpHttpPlugin, { ...options.mcp, readyWaitMs: options.readyWaitMs ?? DEFAULT_READY_WAIT_MS });
   await app.register(doctorRoutes);
+  await app.register(agentsRoutes);
   await app.register(metricsRoutes);
   await app.register(uiRoutes);
   metrics.attach({

@@ -9,6 +9,7 @@ export const STATUS_BY_CODE: Record<SkillsdErrorCode, number> = {
   InvalidPath: 400,
   BadRequest: 400,
   InvalidSettings: 400,
+  UnknownAgent: 400,
   Unauthorized: 401,
   ForbiddenHost: 403,
   ForbiddenOrigin: 403,

@@ -39,6 +39,8 @@ const TAGS: Record<string, TagRule> = {
   invocations: { tag: 'agent-text', description: '' },
   'context-files': { tag: 'agent-text', description: '' },
   doctor: { tag: 'doctor', description: 'Why the index is what it is' },
+  agents: { tag: 'agents', description: 'What each other agent would load from the same folders, and its catalog' },
+  catalog: { tag: 'agents', description: '' },
   health: { tag: 'operations', description: 'Probes and counters for people, supervisors and orchestrators' },
   metrics: { tag: 'operations', description: '' },
   mcp: { tag: 'mcp', description: 'The Model Context Protocol face (Streamable HTTP)' },

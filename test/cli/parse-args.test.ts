@@ -146,7 +146,7 @@ describe('parseArgs', () => {
       'an unknown command',
       ['start'],
       NO_ENV,
-      'unknown command "start" (expected serve, mcp, ls, show, cat, prompt, invoke, search, watch, wait, doctor, status, stop, open)',
+      'unknown command "start" (expected serve, mcp, ls, show, cat, prompt, invoke, search, watch, wait, doctor, status, stop, open, agents, catalog)',
     ],
     [
       'a socket flag for mcp',

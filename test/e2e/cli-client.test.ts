@@ -349,10 +349,38 @@ describe('skillsd doctor', () => {
         `  2. shadowed  claude:project  ${project}/.claude/skills/lint/SKILL.md`,
         `     shadowed by ${project}/.musepi/skills/lint/SKILL.md (native:project): MusePi comes before Claude Code in priority order`,
         '',
+        // Then what each agent does with the files of that name (docs/cli.md).
+        'Agents',
+        `claude-code: loaded ${project}/.claude/skills/lint/SKILL.md`,
+        'codex: unseen: Codex does not read .claude/skills',
+        `opencode: loaded ${project}/.claude/skills/lint/SKILL.md`,
+        'gemini-cli: unseen: Gemini CLI does not read .claude/skills',
+        `copilot-cli: loaded ${project}/.claude/skills/lint/SKILL.md`,
+        `vscode: loaded ${project}/.claude/skills/lint/SKILL.md`,
+        `goose: loaded ${project}/.claude/skills/lint/SKILL.md`,
+        `musepi: loaded ${project}/.musepi/skills/lint/SKILL.md`,
+        `omp: loaded ${project}/.claude/skills/lint/SKILL.md`,
+        `xcsh: loaded ${project}/.claude/skills/lint/SKILL.md`,
+        '',
       ].join('\n'),
     );
     const nobody = await runClient(['doctor', 'nobody'], { home, cwd: project });
     assert.equal(nobody.code, 1);
-    assert.equal(nobody.stdout, 'nobody: no skill of that name was found\n');
+    const ids = [
+      'claude-code',
+      'codex',
+      'opencode',
+      'gemini-cli',
+      'copilot-cli',
+      'vscode',
+      'goose',
+      'musepi',
+      'omp',
+      'xcsh',
+    ];
+    assert.equal(
+      nobody.stdout,
+      `nobody: no skill of that name was found\n\nAgents\n${ids.map((id) => `${id}: —\n`).join('')}`,
+    );
   });
 });

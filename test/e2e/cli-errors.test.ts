@@ -25,7 +25,7 @@ describe('skillsd command-line errors (built CLI)', () => {
     [
       'an unknown command',
       ['start'],
-      'skillsd: unknown command "start" (expected serve, mcp, ls, show, cat, prompt, invoke, search, watch, wait, doctor, status, stop, open)\n',
+      'skillsd: unknown command "start" (expected serve, mcp, ls, show, cat, prompt, invoke, search, watch, wait, doctor, status, stop, open, agents, catalog)\n',
     ],
     ['no command', [], 'skillsd: missing command: use "skillsd serve"\n'],
   ];

@@ -63,6 +63,7 @@ describe('GET /doctor', () => {
     );
     const none = await getJson(`${server.base}/doctor/nobody`);
     assert.equal(none.status, 200);
-    assert.deepEqual(none.body, { name: 'nobody', winner: null, candidates: [], findings: [] });
+    // No agent has a file of that name either (docs/api.md "Agent views").
+    assert.deepEqual(none.body, { name: 'nobody', winner: null, candidates: [], findings: [], agents: {} });
   });
 });

@@ -26,6 +26,8 @@ describe('OpenAPI document', () => {
     );
     assert.deepEqual(operations.sort(), [
       'DELETE /mcp',
+      'GET /agents',
+      'GET /catalog',
       'GET /collisions',
       'GET /context-files',
       'GET /doctor',
@@ -108,6 +110,8 @@ describe('OpenAPI document', () => {
       .sort();
     assert.deepEqual(ids, [
       'DELETE /mcp endMcpSession mcp',
+      'GET /agents listAgentViews agents',
+      'GET /catalog getAgentCatalog agents',
       'GET /collisions listCollisions skills',
       'GET /context-files listContextFiles agent-text',
       'GET /doctor getDoctorReport doctor',
@@ -135,13 +139,24 @@ describe('OpenAPI document', () => {
     ]);
     assert.deepEqual(
       (document.tags as { name: string; description: string }[]).map((tag) => tag.name),
-      ['agent-text', 'doctor', 'events', 'files', 'mcp', 'operations', 'page', 'skills'],
+      ['agent-text', 'agents', 'doctor', 'events', 'files', 'mcp', 'operations', 'page', 'skills'],
     );
   });
 
   it('has named component schemas for the shapes clients share, every event payload included', async () => {
     const document = JSON.parse(await readFile(COMMITTED, 'utf8'));
     assert.deepEqual(Object.keys(document.components.schemas).sort(), [
+      'AgentCatalog',
+      'AgentCatalogEntry',
+      'AgentCell',
+      'AgentCollision',
+      'AgentFinding',
+      'AgentInfo',
+      'AgentMatrix',
+      'AgentMatrixRow',
+      'AgentSkill',
+      'AgentSkillIndex',
+      'AgentSkillSource',
       'Collision',
       'CollisionCandidate',
       'CollisionEvent',
@@ -179,7 +194,10 @@ describe('OpenAPI document', () => {
       'WarningEvent',
     ]);
     const skills = document.paths['/skills'].get.responses['200'].content['application/json'].schema;
-    assert.deepEqual(skills, { $ref: '#/components/schemas/SkillIndex' });
+    // The default view, or with `agent=` the view of that agent (docs/api.md "Agent views").
+    assert.deepEqual(skills, {
+      anyOf: [{ $ref: '#/components/schemas/SkillIndex' }, { $ref: '#/components/schemas/AgentSkillIndex' }],
+    });
     const index = document.components.schemas.SkillIndex.properties;
     assert.deepEqual(index.skills.items, { $ref: '#/components/schemas/Skill' });
     assert.deepEqual(index.warnings.items, { $ref: '#/components/schemas/Warning' });

@@ -2,7 +2,7 @@
 // API's JSON. Exit 1 when a finding is an error (with `--strict`, a warning too), so it can run in CI over a
 // repository of skills.
 
-import type { DoctorReport, SkillDoctorReport } from '../../client/api-types.js';
+import type { DoctorReport, NameDiagnosis, SkillDoctorReport } from '../../client/api-types.js';
 import type { Finding, Severity } from '../../discovery/doctor/types.js';
 import type { Output } from '../output.js';
 import { formatJson, inline, paint } from '../output.js';
@@ -23,7 +23,7 @@ export const doctorCommand: ClientCommand = {
     if (name !== undefined) {
       const report = await client.doctorSkill(name);
       if (values.json === true) output.out(formatJson(report));
-      else output.out(formatSkillReport(report, output));
+      else output.out(formatSkillReport(report, output) + formatAgentLines(report));
       const findings = [...report.findings, ...report.candidates.flatMap((candidate) => candidate.findings)];
       if (report.candidates.length === 0 && report.findings.length === 0) return EXIT.negative;
       return failing(findings, strict) ? EXIT.negative : EXIT.ok;
@@ -77,6 +77,34 @@ export function formatReport(report: DoctorReport, output: Output): string {
         lines.push(`    ${inline(lost.filePath)} (${inline(lost.source.id)}, ${inline(lost.reason)})`);
       }
     }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+const AGENT_IDS = [
+  'claude-code',
+  'codex',
+  'opencode',
+  'gemini-cli',
+  'copilot-cli',
+  'vscode',
+  'goose',
+  'musepi',
+  'omp',
+  'xcsh',
+];
+
+/** One line per agent: what it does with the files of that name (docs/cli.md "doctor"). */
+export function formatAgentLines(report: NameDiagnosis): string {
+  const lines = ['', 'Agents'];
+  for (const id of AGENT_IDS) {
+    const cell = report.agents?.[id];
+    if (cell === undefined) lines.push(`${id}: —`);
+    else if (cell.status === 'loaded')
+      lines.push(`${id}: loaded ${cell.filePath}${cell.reason === undefined ? '' : ` (${cell.reason})`}`);
+    else if (cell.status === 'shadowed') lines.push(`${id}: ${cell.reason}`);
+    else if (cell.status === 'invalid') lines.push(`${id}: invalid ${cell.filePath}: ${cell.reason}`);
+    else lines.push(`${id}: unseen: ${cell.reason}`);
   }
   return `${lines.join('\n')}\n`;
 }

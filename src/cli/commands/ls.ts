@@ -1,20 +1,25 @@
 // `skillsd ls`: the loaded skills (GET /skills), as a table or the API's JSON.
 
+import { homedir } from 'node:os';
 import type { SkillsFilter } from '../../client/api-types.js';
+import type { SkillsdClient } from '../../client/skillsd-client.js';
 import { CliError } from '../cli-error.js';
-import { formatJson, formatTable } from '../output.js';
+import { formatJson, formatTable, type Output } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
+import { displayPath } from './display-path.js';
 
 export const lsCommand: ClientCommand = {
-  usage: 'ls [--json] [--hidden=false] [--provider ID] [--level user|project] [-q TEXT]',
+  usage: 'ls [--json] [--agent ID] [--hidden=false] [--provider ID] [--level user|project] [-q TEXT]',
   summary: 'The loaded skills: name, provider, level, hidden, description (cut to the terminal).',
   options: {
+    agent: { type: 'string' },
     hidden: { type: 'string' },
     provider: { type: 'string' },
     level: { type: 'string' },
     q: { type: 'string', short: 'q' },
   },
   optionHelp: [
+    '--agent ID         what that agent loads (claude-code, codex, opencode, gemini-cli, copilot-cli, vscode, goose)',
     '--hidden=false     leave hidden skills out',
     '--provider ID      one provider (claude) or source (claude:project)',
     '--level L          user or project',
@@ -23,6 +28,7 @@ export const lsCommand: ClientCommand = {
   positionals: { min: 0, max: 0 },
   inProcess: true,
   async run({ client, output, values }) {
+    if (typeof values.agent === 'string') return listAgent(values.agent, client, output, values);
     const answer = await client.skills(filterOf(values));
     if (values.json === true) {
       output.out(formatJson(answer));
@@ -43,6 +49,38 @@ export const lsCommand: ClientCommand = {
     return EXIT.ok;
   },
 };
+
+async function listAgent(
+  agent: string,
+  client: SkillsdClient,
+  output: Output,
+  values: Record<string, unknown>,
+): Promise<number> {
+  const filter = filterOf(values);
+  if (filter.provider !== undefined) throw new CliError('option --provider cannot be combined with --agent');
+  const answer = await client.agentSkills(agent, {
+    ...(filter.hidden === undefined ? {} : { hidden: filter.hidden }),
+    ...(filter.level === undefined ? {} : { level: filter.level }),
+    ...(filter.q === undefined ? {} : { q: filter.q }),
+  });
+  if (values.json === true) {
+    output.out(formatJson(answer));
+    return EXIT.ok;
+  }
+  if (answer.skills.length === 0) {
+    output.err(`no skills (${answer.agent.name}: ${answer.agent.describes})\n`);
+    return EXIT.ok;
+  }
+  const home = homedir();
+  const rows = answer.skills.map((skill) => [
+    skill.name,
+    skill.source.scope,
+    displayPath(skill.filePath, answer.cwd, home),
+    skill.description,
+  ]);
+  output.out(formatTable(output, ['NAME', 'SCOPE', 'PATH', 'DESCRIPTION'], rows));
+  return EXIT.ok;
+}
 
 function filterOf(values: Record<string, unknown>): SkillsFilter {
   const filter: SkillsFilter = {};

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Settings } from '../../discovery/types.js';
+import type { AgentViewsState } from '../../index/agent-views-state.js';
 import type { WorkspaceSnapshot } from '../../index/snapshot.js';
 import type { WorkspaceIndex } from '../../index/workspace-index.js';
 import type { WorkspaceRegistry } from '../../index/workspace-registry.js';
@@ -34,6 +35,8 @@ declare module 'fastify' {
      * answers them without a promise.
      */
     readyDefaultView(cwd: string | undefined): WorkspaceView | undefined;
+    /** The workspace of `cwd`, its snapshot and its agent views; throws `BadRequest` or `NotReady`. */
+    agentViewsOf(cwd: string | undefined): Promise<WorkspaceView & { agents: AgentViewsState }>;
   }
 }
 
@@ -44,6 +47,12 @@ const workspaces: FastifyPluginAsync<WorkspacesOptions> = async (app, options) =
     const workspace = await options.registry.get(cwd);
     const snapshot = await workspace.whenReady(options.readyWaitMs);
     return { workspace, snapshot };
+  });
+  app.decorate('agentViewsOf', async (cwd: string | undefined) => {
+    const workspace = await options.registry.get(cwd);
+    const snapshot = await workspace.whenReady(options.readyWaitMs);
+    const agents = await workspace.agentViews(options.readyWaitMs);
+    return { workspace, snapshot, agents };
   });
   app.decorate('readyDefaultView', (cwd: string | undefined): WorkspaceView | undefined => {
     if (cwd !== undefined && cwd !== '') return undefined;

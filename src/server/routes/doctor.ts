@@ -4,6 +4,7 @@
 // computes afresh (docs/api.md "Security defaults"; a report of thousands of skills costs up to a second of CPU).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { doctorAgents } from '../../discovery/agents/answers.js';
 import { diagnoseName, diagnoseWorkspace } from '../../discovery/doctor/diagnose-workspace.js';
 import type { WorkspaceDiagnosis } from '../../discovery/doctor/types.js';
 import type { WorkspaceSnapshot } from '../../index/snapshot.js';
@@ -68,7 +69,9 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const view = await app.workspaceView(request.query.cwd);
       const { name } = request.params;
-      return diagnoseName(name, await diagnose(view), view.snapshot.skill(name));
+      const report = diagnoseName(name, await diagnose(view), view.snapshot.skill(name));
+      const { agents: state } = await app.agentViewsOf(request.query.cwd);
+      return { ...report, agents: doctorAgents(state.views, name) ?? {} };
     },
   );
 };

@@ -3,8 +3,10 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 import { SkillsdError } from '../../discovery/errors.js';
 import type { SkillsFilter, WorkspaceSnapshot } from '../../index/snapshot.js';
+import { AgentSkillsResponse } from '../schemas/agents.js';
 import {
   ConditionalHeaders,
   CwdQuery,
@@ -14,6 +16,7 @@ import {
   withHeaders,
 } from '../schemas/common.js';
 import { SkillDetailResponse, SkillNameParams, SkillsQuery, SkillsResponse } from '../schemas/skills.js';
+import { sendAgentSkills } from './agents.js';
 import { matchesIfNoneMatch } from './conditional.js';
 
 export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -25,18 +28,22 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'The loaded skills, warnings, collisions and diagnostics',
         description:
           'Filters apply to `skills` only and never change `generation`. `ETag` on every answer; `If-None-Match` ' +
-          'with the current tag answers 304.',
+          'with the current tag answers 304. With `agent=`, the view of that agent (docs/api.md "Agent views"): ' +
+          '`provider=` cannot be combined with it.',
         querystring: SkillsQuery,
         headers: ConditionalHeaders,
         response: {
-          200: withHeaders(SkillsResponse, { ETag: ETAG_HEADER }),
+          200: withHeaders(Type.Union([SkillsResponse, AgentSkillsResponse]), { ETag: ETAG_HEADER }),
           304: NotModified,
           ...errorResponses(),
         },
       },
     },
     (request, reply) => {
-      const { cwd, ...filter } = request.query;
+      const { cwd, agent, ...filter } = request.query;
+      if (agent !== undefined) {
+        return sendAgentSkills(app, reply, { ...request.query, agent }, request.headers['if-none-match']);
+      }
       // The default workspace, indexed: answered in this turn of the event loop, with no promise (the polling path).
       const ready = app.readyDefaultView(cwd);
       if (ready !== undefined) {

@@ -1,6 +1,7 @@
 // `GET /doctor` and `GET /doctor/{name}` (docs/api.md §GET /doctor).
 
 import { Type } from 'typebox';
+import { AgentCellSchema } from './agents.js';
 import { CwdProperty } from './common.js';
 import { CollisionSchema, SkillSchema, SkillSourceSchema, SkillWarningSchema } from './skill.js';
 
@@ -69,6 +70,11 @@ export const SkillDoctorResponse = Type.Object(
       { description: 'Every candidate of that name, in pipeline order' },
     ),
     findings: Type.Array(FindingSchema, { description: 'Near misses whose folder has that name' }),
+    agents: Type.Record(Type.String(), AgentCellSchema, {
+      description:
+        'Per agent id, what that agent does with the candidates of this name: loaded, else shadowed, invalid, unseen; ' +
+        'empty when no agent has a candidate of that name (docs/api.md "Agent views")',
+    }),
   },
   { title: 'NameDiagnosis' },
 );

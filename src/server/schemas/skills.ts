@@ -18,6 +18,11 @@ export const SkillsQuery = Type.Object({
   ),
   level: Type.Optional(Type.Enum(['user', 'project'])),
   q: Type.Optional(Type.String({ description: 'Keep skills whose name or description contains this, any case' })),
+  agent: Type.Optional(
+    Type.String({
+      description: 'The view of one agent (claude-code, codex, …, musepi, omp, xcsh) instead of the default',
+    }),
+  ),
 });
 
 export const SkillsResponse = Type.Object(

@@ -1,0 +1,103 @@
+// The context of the per-agent views (docs/agents.md "Vocabulary"): HOME, the workspace, the repository root and the
+// agents' environment. The environment is handed in by the entry point; nothing here reads process.env.
+
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { findRepoRoot } from '../workspace-context.js';
+import type { AgentContext } from './types.js';
+
+/** The variables the seven agents read to move their roots or change what they load. */
+export const AGENT_ENV_NAMES = [
+  'CLAUDE_CONFIG_DIR',
+  'CODEX_HOME',
+  'XDG_CONFIG_HOME',
+  'OPENCODE_DISABLE_EXTERNAL_SKILLS',
+  'OPENCODE_DISABLE_PROJECT_CONFIG',
+  'OPENCODE_CONFIG_DIR',
+  'GEMINI_CLI_HOME',
+  'GEMINI_CLI_TRUST_WORKSPACE',
+  'GEMINI_CLI_TRUSTED_FOLDERS_PATH',
+  'COPILOT_HOME',
+  'GOOSE_PATH_ROOT',
+] as const;
+
+/** The agents' variables out of an environment: unset and empty are the same. */
+export function agentEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of AGENT_ENV_NAMES) {
+    const value = env[name];
+    if (value !== undefined && value !== '') out[name] = value;
+  }
+  return out;
+}
+
+export async function resolveAgentContext(
+  home: string,
+  cwd: string,
+  env: Readonly<Record<string, string>>,
+): Promise<AgentContext> {
+  const absoluteCwd = resolve(cwd);
+  const gitRoot = await findRepoRoot(absoluteCwd);
+  return {
+    home: resolve(home),
+    cwd: absoluteCwd,
+    env,
+    gitRoot,
+    mainWorktree: gitRoot === null ? null : await mainWorktreeOf(gitRoot),
+  };
+}
+
+/** `gitdir: <main>/.git/worktrees/<x>` in a `.git` file names a linked worktree of `<main>`. */
+async function mainWorktreeOf(gitRoot: string): Promise<string | null> {
+  const text = await readFile(join(gitRoot, '.git'), 'utf8').catch(() => undefined);
+  if (text === undefined) return null;
+  const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
+  if (match === null) return null;
+  const gitdir = resolve(gitRoot, match[1] as string);
+  const worktrees = dirname(gitdir);
+  if (!worktrees.endsWith('/.git/worktrees')) return null;
+  return dirname(dirname(worktrees));
+}
+
+/** `walk(from→to)`: `from`, its parent, …, `to` inclusive (or up to `/` when `to` is never met). */
+export function walkBetween(from: string, to: string): string[] {
+  const out: string[] = [];
+  let dir = from;
+  for (;;) {
+    out.push(dir);
+    if (dir === to) return out;
+    const parent = dirname(dir);
+    if (parent === dir) return out;
+    dir = parent;
+  }
+}
+
+/**
+ * The project walk of Claude Code and Copilot CLI: `cwd` up to the repository root; without one, `cwd` upward; in
+ * both cases it never includes HOME (it stops before it).
+ */
+export function projectWalk(ctx: AgentContext): string[] {
+  const end = ctx.gitRoot ?? '/';
+  const out: string[] = [];
+  for (const dir of walkBetween(ctx.cwd, end)) {
+    if (dir === ctx.home) break;
+    out.push(dir);
+  }
+  return out;
+}
+
+/** `x` is `y` or inside it. */
+export function isUnder(x: string, y: string): boolean {
+  return x === y || x.startsWith(y.endsWith('/') ? y : `${y}/`);
+}
+
+/** An environment path as the agent would take it: absolute as it is, relative against the workspace. */
+export function envPath(value: string, ctx: AgentContext): string {
+  return isAbsolute(value) ? resolve(value) : resolve(ctx.cwd, value);
+}
+
+/** A path as reasons show it: `~/…` under HOME. */
+export function shown(path: string, home: string): string {
+  if (path === home) return '~';
+  return isUnder(path, home) ? `~/${path.slice(home.length + 1)}` : path;
+}

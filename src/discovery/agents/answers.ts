@@ -1,0 +1,91 @@
+// The answers built from the views (docs/api.md "Agent views"): one agent's skills, its catalog, the matrix, and
+// the per-agent lines of the doctor.
+
+import { compareSkills } from '../sort-skills.js';
+import { agentSpec, isProfile, VIEW_IDS } from './agents.js';
+import type { AgentViews, MatrixCell } from './compute-views.js';
+import { profileCatalog } from './profiles.js';
+import type { AgentInfo, AgentSkill, AgentView, CatalogAnswer, ViewId } from './types.js';
+
+export interface AgentSkillsFilter {
+  /** Profiles only: one provider (`claude`) or one source (`claude:project`), as on the default view. */
+  provider?: string;
+  hidden?: boolean;
+  level?: 'user' | 'project';
+  q?: string;
+}
+
+export function publicInfo(info: AgentInfo): Omit<AgentInfo, 'confidence'> & { confidence: AgentInfo['confidence'] } {
+  return { id: info.id, name: info.name, describes: info.describes, confidence: info.confidence };
+}
+
+function servedSkill(skill: AgentSkill) {
+  return {
+    name: skill.name,
+    description: skill.description,
+    filePath: skill.filePath,
+    baseDir: skill.baseDir,
+    hide: skill.hide,
+    source: skill.source,
+  };
+}
+
+export function agentSkills(views: AgentViews, id: ViewId, filter: AgentSkillsFilter = {}) {
+  const view = views.views.get(id) as AgentView;
+  const q = filter.q?.toLowerCase();
+  const skills = view.skills
+    .filter((skill) => filter.hidden !== false || !skill.hide)
+    .filter((skill) => filter.level === undefined || skill.source.scope === filter.level)
+    .filter((skill) => filter.provider === undefined || providerMatches(skill, filter.provider))
+    .filter(
+      (skill) => q === undefined || skill.name.toLowerCase().includes(q) || skill.description.toLowerCase().includes(q),
+    )
+    .slice()
+    .sort(compareSkills)
+    .map(servedSkill);
+  return {
+    agent: publicInfo(view.agent),
+    skills,
+    warnings: view.warnings,
+    collisions: view.collisions,
+    diagnostics: view.diagnostics,
+  };
+}
+
+export function agentCatalog(views: AgentViews, id: ViewId, contextWindow: number | undefined) {
+  const view = views.views.get(id) as AgentView;
+  const answer: CatalogAnswer = isProfile(id)
+    ? profileCatalog(id, view)
+    : agentSpec(id).catalog(view.skills, contextWindow, view.rootOrder);
+  return { agent: publicInfo(view.agent), ...answer };
+}
+
+export function agentMatrix(views: AgentViews) {
+  return {
+    agents: VIEW_IDS.map((id) => publicInfo((views.views.get(id) as AgentView).agent)),
+    skills: views.rows,
+  };
+}
+
+const PREFERENCE = ['loaded', 'shadowed', 'invalid', 'unseen'] as const;
+
+/** Per agent, the best status any candidate of `name` has there; undefined when no candidate has that name. */
+export function doctorAgents(views: AgentViews, name: string): Record<ViewId, MatrixCell> | undefined {
+  const rows = views.rows.filter((row) => views.rowNames.get(row)?.has(name) === true);
+  if (rows.length === 0) return undefined;
+  const out = {} as Record<ViewId, MatrixCell>;
+  for (const id of VIEW_IDS) {
+    let best: MatrixCell | undefined;
+    for (const row of rows) {
+      const cell = row.views[id];
+      if (best === undefined || PREFERENCE.indexOf(cell.status) < PREFERENCE.indexOf(best.status)) best = cell;
+    }
+    out[id] = best as MatrixCell;
+  }
+  return out;
+}
+
+function providerMatches(skill: AgentSkill, provider: string): boolean {
+  const source = skill.source as AgentSkill['source'] & { provider?: string; id?: string };
+  return source.provider === provider || source.id === provider;
+}

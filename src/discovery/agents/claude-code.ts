@@ -1,0 +1,155 @@
+// Claude Code (docs/agents.md "Claude Code"): closed source; every rule comes from its changelog and documentation.
+
+import { basename, join } from 'node:path';
+import { compareSkills } from '../sort-skills.js';
+import { envPath, projectWalk, shown } from './agent-context.js';
+import { fencedBlock, firstScalars, isTrue, readYamlMapping, scalarLength, stringField } from './frontmatter-rules.js';
+import type { AgentRoot, AgentSkill, AgentSpec, CatalogAnswer, CatalogEntry, Layout, Scope } from './types.js';
+
+const ONE_LEVEL: Layout = {
+  minDepth: 1,
+  maxDepth: 1,
+  hidden: 'walk',
+  fileLinks: true,
+  canonical: false,
+  tooDeep: 'Claude Code reads only one level below',
+};
+
+/** The description cap of a listing entry, in Unicode scalar values. */
+const ENTRY_CAP = 1536;
+const DEFAULT_WINDOW = 200_000;
+const UNKNOWN_WINDOW_LIMIT = 8000;
+
+export const claudeCode: AgentSpec = {
+  info: {
+    id: 'claude-code',
+    name: 'Claude Code',
+    describes: 'Claude Code 2.1.240 (CHANGELOG @5cfc0a19, docs to 2026-09)',
+    confidence: 'docs',
+  },
+  async roots(ctx) {
+    const roots: AgentRoot[] = [];
+    const admin =
+      process.platform === 'darwin'
+        ? '/Library/Application Support/ClaudeCode/.claude/skills'
+        : '/etc/claude-code/.claude/skills';
+    roots.push({ path: admin, scope: 'admin', layout: ONE_LEVEL });
+    const configDir = ctx.env.CLAUDE_CONFIG_DIR;
+    const user =
+      configDir === undefined ? join(ctx.home, '.claude', 'skills') : join(envPath(configDir, ctx), 'skills');
+    // `synced` holds skills synced from an online account: out of scope.
+    roots.push({ path: user, scope: 'user', layout: { ...ONE_LEVEL, skipNames: ['synced'] } });
+    for (const dir of projectWalk(ctx))
+      roots.push({ path: join(dir, '.claude', 'skills'), scope: 'project', layout: ONE_LEVEL });
+    if (ctx.mainWorktree !== null) {
+      roots.push({ path: join(ctx.mainWorktree, '.claude', 'skills'), scope: 'project', layout: ONE_LEVEL });
+    }
+    return { roots: dedupe(roots), warnings: [] };
+  },
+  identity: 'inode',
+  read(text, found) {
+    const fenced = fencedBlock(text, { bom: true });
+    const folder = basename(found.baseDir);
+    let data: Record<string, unknown> = {};
+    const warnings: string[] = [];
+    let body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+    if (fenced !== null) {
+      body = fenced.body;
+      const yaml = readYamlMapping(fenced.block);
+      if (yaml.ok) data = yaml.value;
+      else {
+        warnings.push(
+          `[skillsd] Claude Code could not parse the frontmatter of ${found.filePath}; it loads the skill with empty metadata`,
+        );
+      }
+    }
+    const written = stringField(data, 'description')?.trim();
+    const description = written !== undefined && written !== '' ? written : firstLine(body);
+    const whenToUse = stringField(data, 'when_to_use');
+    return {
+      ok: true,
+      name: folder,
+      description,
+      hide: isTrue(data['disable-model-invocation'], true),
+      ...(whenToUse === undefined || whenToUse.trim() === '' ? {} : { extra: whenToUse }),
+      warnings,
+    };
+  },
+  precedence: 'first',
+  shadowReason(winner, loser, ctx) {
+    return `shadowed by ${shown(winner.baseDir, ctx.home)} (${winnerLabel(winner.source.scope, loser.source.scope)} beats ${loserLabel(loser.source.scope)})`;
+  },
+  catalog: claudeCatalog,
+  defaultWindow: DEFAULT_WINDOW,
+};
+
+function winnerLabel(winner: Scope, loser: Scope): string {
+  if (winner === 'admin') return 'admin';
+  if (winner === 'user') return 'personal';
+  return loser === 'project' ? 'nearer project' : 'project';
+}
+
+function loserLabel(scope: Scope): string {
+  return scope === 'user' ? 'personal' : scope;
+}
+
+function firstLine(body: string): string {
+  for (const line of body.split('\n')) {
+    const trimmed = line.trim();
+    if (trimmed !== '') return trimmed;
+  }
+  return '';
+}
+
+function dedupe(roots: AgentRoot[]): AgentRoot[] {
+  const seen = new Set<string>();
+  return roots.filter((root) => !seen.has(root.path) && seen.add(root.path) !== undefined);
+}
+
+/**
+ * The skill listing: loaded skills not hidden, in name order; over the budget, descriptions are removed whole from
+ * the last entry upward; names always stay.
+ */
+function claudeCatalog(loaded: AgentSkill[], contextWindow: number | undefined): CatalogAnswer {
+  const window = contextWindow ?? DEFAULT_WINDOW;
+  const limit = window === 0 ? UNKNOWN_WINDOW_LIMIT : Math.floor((window * 4) / 100);
+  const skills = loaded.filter((skill) => !skill.hide).sort(compareSkills);
+  const texts = skills.map((skill) => {
+    const joined = skill.extra === undefined ? skill.description : `${skill.description} ${skill.extra}`;
+    return { full: joined, shown: firstScalars(joined, ENTRY_CAP) };
+  });
+  const line = (i: number, withText: boolean): string => {
+    const skill = skills[i] as AgentSkill;
+    const text = (texts[i] as { shown: string }).shown;
+    return withText && text !== '' ? `- ${skill.name}: ${text}` : `- ${skill.name}`;
+  };
+  const withText = skills.map(() => true);
+  const cost = (): number => skills.reduce((sum, _s, i) => sum + scalarLength(line(i, withText[i] === true)) + 1, 0);
+  const fullCost = cost();
+  const removed: string[] = [];
+  for (let i = skills.length - 1; i >= 0 && cost() > limit; i--) {
+    if ((texts[i] as { shown: string }).shown === '') continue;
+    withText[i] = false;
+    removed.push((skills[i] as AgentSkill).name);
+  }
+  const entries: CatalogEntry[] = skills.map((skill, i) => {
+    const text = texts[i] as { full: string; shown: string };
+    if (withText[i] !== true) return { name: skill.name, status: 'name-only', chars: 0 };
+    const chars = scalarLength(text.shown);
+    return { name: skill.name, status: chars < scalarLength(text.full) ? 'truncated' : 'full', chars };
+  });
+  const warnings: string[] = [];
+  if (removed.length > 0) {
+    const names = removed.slice().sort((a, b) => compareSkills({ name: a, filePath: '' }, { name: b, filePath: '' }));
+    const listed = names.slice(0, 3).join(', ') + (names.length > 3 ? `, +${names.length - 3} more` : '');
+    const share = window === 0 ? fullCost / UNKNOWN_WINDOW_LIMIT : (fullCost / (window * 4)) * 100;
+    warnings.push(
+      'Skill listing will be truncated\n' +
+        `${removed.length} descriptions dropped (full descriptions kept for most-used skills) (${share.toFixed(1)}%/1% of context):\n` +
+        `  ${listed}\n` +
+        'run /skills to disable some, or raise skillListingBudgetFraction (currently 1%) in settings.json',
+    );
+  }
+  const text = skills.map((_s, i) => line(i, withText[i] === true)).join('\n');
+  return { contextWindow: window, unit: 'chars', limit, used: cost(), entries, text, warnings };
+}

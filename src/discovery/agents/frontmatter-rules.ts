@@ -1,0 +1,114 @@
+// The pieces the agents' frontmatter readers share (docs/agents.md "Vocabulary"): fences, one YAML reader (the
+// daemon's YAML 1.2 reader, frontmatter-yaml.ts), and the small value rules agents differ on.
+
+import { parseYaml } from '../frontmatter-yaml.js';
+
+export interface Fenced {
+  block: string;
+  body: string;
+}
+
+/**
+ * A block opened by a first line `---` and closed by the next line `---`. `trim`: the lines are compared trimmed
+ * (Codex); `bom`: one leading BOM is ignored (Claude Code, Copilot CLI).
+ */
+export function fencedBlock(text: string, options: { trim?: boolean; bom?: boolean } = {}): Fenced | null {
+  const source = options.bom === true && text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const isFence = (line: string): boolean =>
+    options.trim === true ? line.trim() === '---' : line.replace(/\r$/, '') === '---';
+  // Line by line from the start, without splitting the whole text: the block is near the top.
+  let end = source.indexOf('\n');
+  if (!isFence(end < 0 ? source : source.slice(0, end))) return null;
+  if (end < 0) return null;
+  const blockStart = end + 1;
+  for (let start = blockStart; start <= source.length; ) {
+    const next = source.indexOf('\n', start);
+    end = next < 0 ? source.length : next;
+    if (isFence(source.slice(start, end))) {
+      return {
+        block: start === blockStart ? '' : source.slice(blockStart, start - 1),
+        body: next < 0 ? '' : source.slice(next + 1),
+      };
+    }
+    if (next < 0) break;
+    start = next + 1;
+  }
+  return null;
+}
+
+export type YamlRead = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
+/**
+ * Blocks already read, by text: seven agents read the same files, and a rebuild reads unchanged files again. The
+ * values are shared and never modified. Bounded: emptied when it grows past the cap.
+ */
+const readBlocks = new Map<string, YamlRead>();
+const READ_BLOCKS_CAP = 50_000;
+
+/** The block read as YAML; a value that is not a mapping reads as an empty one. */
+export function readYamlMapping(block: string): YamlRead {
+  const known = readBlocks.get(block);
+  if (known !== undefined) return known;
+  const read = readYamlUncached(block);
+  if (readBlocks.size >= READ_BLOCKS_CAP) readBlocks.clear();
+  readBlocks.set(block, read);
+  return read;
+}
+
+function readYamlUncached(block: string): YamlRead {
+  try {
+    const value = parseYaml(block);
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: true, value: {} };
+    return { ok: true, value: value as Record<string, unknown> };
+  } catch (error) {
+    return { ok: false, error: firstLine((error as Error).message) };
+  }
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0] ?? message;
+}
+
+/** A string value trimmed, or undefined when not a string. */
+export function stringField(data: Record<string, unknown>, key: string): string | undefined {
+  const value = data[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `true`, or (lenient readers) `yes`/`on`/`1` in any case. */
+export function isTrue(value: unknown, lenient = false): boolean {
+  if (value === true) return true;
+  if (!lenient) return false;
+  if (value === 1) return true;
+  return typeof value === 'string' && ['true', 'yes', 'on', '1'].includes(value.trim().toLowerCase());
+}
+
+/** Whitespace runs become one space, ends trimmed. */
+export function collapseSpaces(value: string): string {
+  return value.replace(/\s+/gu, ' ').trim();
+}
+
+/** Length in Unicode scalar values. */
+export function scalarLength(value: string): number {
+  let n = 0;
+  for (const _ of value) n++;
+  return n;
+}
+
+/** The first `n` Unicode scalar values. */
+export function firstScalars(value: string, n: number): string {
+  if (n <= 0) return '';
+  let out = '';
+  let count = 0;
+  for (const ch of value) {
+    if (count === n) break;
+    out += ch;
+    count++;
+  }
+  return out;
+}
+
+/** XML-like tags `<…>` removed (VS Code's header rule). */
+export function stripTags(value: string): string {
+  return value.replace(/<[^>]*>/g, '');
+}

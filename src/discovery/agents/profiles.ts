@@ -1,0 +1,111 @@
+// The oh-my-pi profiles as agents (docs/agents.md "The profiles"): the answer of the daemon's own discovery under
+// that profile, with statuses read off its skills, collisions and warnings.
+
+import { realpath } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { renderSkillsPrompt } from '../skills-prompt.js';
+import type { DiscoveryResult, Profile, Skill } from '../types.js';
+import { fullCatalog } from './plain-catalog.js';
+import { skillDirName } from './skill-dir-name.js';
+import type { AgentInfo, AgentSkill, AgentView } from './types.js';
+
+export const PROFILE_INFO: Readonly<Record<Profile, AgentInfo>> = {
+  musepi: { id: 'musepi', name: 'MusePi', describes: 'skillsd profile (SKILLS.md)', confidence: 'source' },
+  omp: { id: 'omp', name: 'OMP', describes: 'skillsd profile (SKILLS.md)', confidence: 'source' },
+  xcsh: { id: 'xcsh', name: 'xcsh', describes: 'skillsd profile (SKILLS.md)', confidence: 'source' },
+};
+
+/** The profile's skill with the fields every view carries. */
+export interface ProfileSkill extends AgentSkill {
+  original: Skill;
+}
+
+export async function profileView(profile: Profile, result: DiscoveryResult): Promise<AgentView> {
+  const info = PROFILE_INFO[profile];
+  // The realpath discovery read each loaded file through, where it kept one; the others are resolved here.
+  const known = result.skillRealPaths;
+  const real = async (path: string): Promise<string> => known?.get(path) ?? realpath(path).catch(() => path);
+  const skills: ProfileSkill[] = result.skills.map((skill) => ({
+    name: skill.name,
+    description: skill.description,
+    filePath: skill.filePath,
+    baseDir: skill.baseDir,
+    hide: skill.hide,
+    // Today's source, plus what every view's skills carry.
+    source: { ...skill.source, agent: profile, scope: skill.source.level, root: dirname(skill.baseDir) },
+    original: skill,
+  }));
+  const view: AgentView = {
+    agent: info,
+    skills,
+    warnings: [...result.warnings],
+    collisions: result.collisions.map((collision) => ({
+      name: collision.name,
+      winner: {
+        filePath: collision.winner.filePath,
+        source: {
+          agent: profile,
+          scope: collision.winner.source.level,
+          root: dirname(dirname(collision.winner.filePath)),
+        },
+      },
+      shadowed: collision.shadowed.map((loser) => ({
+        filePath: loser.filePath,
+        source: { agent: profile, scope: loser.source.level, root: dirname(dirname(loser.filePath)) },
+        reason: loser.reason === 'duplicate-file' ? ('duplicate-file' as const) : ('precedence' as const),
+      })),
+    })),
+    diagnostics: [],
+    records: new Map(),
+    roots: [],
+    rootOrder: [],
+    found: new Map(),
+    watch: { dirs: [], files: [] },
+  };
+  const note = (realPath: string, lexicalPath: string): void => {
+    if (!view.found.has(realPath)) {
+      view.found.set(realPath, { lexicalPath, folder: skillDirName(lexicalPath), frontmatterName: null });
+    }
+  };
+  for (const skill of result.skills) {
+    const key = await real(skill.filePath);
+    note(key, skill.filePath);
+    view.records.set(key, { status: 'loaded', name: skill.name, filePath: skill.filePath });
+  }
+  for (const collision of result.collisions) {
+    for (const loser of collision.shadowed) {
+      const key = await real(loser.filePath);
+      note(key, loser.filePath);
+      if (!view.records.has(key)) {
+        view.records.set(key, {
+          status: 'shadowed',
+          name: collision.name,
+          filePath: loser.filePath,
+          reason: `shadowed by ${collision.winner.filePath} (${loser.reason})`,
+        });
+      }
+    }
+  }
+  for (const warning of result.warnings) {
+    if (basename(warning.skillPath) !== 'SKILL.md') continue;
+    const key = await real(warning.skillPath);
+    note(key, warning.skillPath);
+    if (!view.records.has(key)) {
+      view.records.set(key, { status: 'invalid', name: '', filePath: warning.skillPath, reason: warning.message });
+      view.diagnostics.push({
+        rule: 'agent-rejected',
+        severity: 'warning',
+        path: warning.skillPath,
+        message: warning.message,
+      });
+    }
+  }
+  return view;
+}
+
+export function profileCatalog(profile: Profile, view: AgentView) {
+  const skills = (view.skills as ProfileSkill[]).map((skill) => skill.original);
+  const text = renderSkillsPrompt(skills, { tools: ['read'], profile, format: 'markdown' });
+  const listed = profile === 'xcsh' ? view.skills : view.skills.filter((skill) => !skill.hide);
+  return fullCatalog(listed, text);
+}

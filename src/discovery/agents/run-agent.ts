@@ -1,0 +1,181 @@
+// The engine every agent shares (docs/agents.md "Vocabulary"): place the roots, walk them by the
+// agent's layout, drop a file reached twice, read each file by the agent's rules, settle names by its precedence.
+
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { SkillWarning } from '../types.js';
+import type { AgentFileTexts } from './file-texts.js';
+import type { AgentCollision, AgentContext, AgentSkill, AgentSpec, AgentView, Found, ViewRecord } from './types.js';
+import { walkRoot } from './walk-root.js';
+
+export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentFileTexts): Promise<AgentView> {
+  const placed = await spec.roots(ctx);
+  const view: AgentView = {
+    agent: spec.info,
+    skills: [],
+    warnings: [...placed.warnings],
+    collisions: [],
+    diagnostics: [],
+    records: new Map(),
+    roots: placed.roots,
+    rootOrder: [],
+    found: new Map(),
+    watch: { dirs: [...(placed.dirs ?? [])], files: placed.files ?? [] },
+  };
+  const walks = await Promise.all(placed.roots.map((root) => walkRoot(root)));
+  // Every file is read (and every side file looked at) at once; the loop below then settles names in order.
+  const readable = walks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
+  const [, sidecars] = await Promise.all([
+    Promise.all(readable.map((found) => texts.read(found.realPath))),
+    spec.sidecar === undefined
+      ? undefined
+      : Promise.all(readable.map(async (found) => [found, await spec.sidecar?.(found)] as const)).then(
+          (pairs) => new Map(pairs),
+        ),
+  ]);
+  const loadedBy = new Map<AgentSkill, Found>();
+  const byName = new Map<string, AgentSkill>();
+  const seenIdentity = new Map<string, AgentSkill | null>();
+  const shadowedOf = new Map<AgentSkill, AgentCollision['shadowed']>();
+  const fileWarnings: SkillWarning[] = [];
+  for (const [index, walk] of walks.entries()) {
+    const root = placed.roots[index];
+    if (root === undefined) continue;
+    if (walk.error !== undefined) {
+      view.warnings.push({
+        skillPath: root.path,
+        message: `[skillsd] ${spec.info.name} cannot read ${root.path}: ${walk.error}`,
+      });
+    }
+    view.watch.dirs.push(...walk.innerDirs);
+    if (walk.shown !== undefined && !view.rootOrder.includes(walk.shown)) view.rootOrder.push(walk.shown);
+    for (const found of walk.found) {
+      if (!view.found.has(found.realPath))
+        view.found.set(found.realPath, {
+          lexicalPath: found.lexicalPath,
+          folder: basename(found.baseDir),
+          frontmatterName: null,
+        });
+      if (root.blocked !== undefined) continue;
+      const identity = await identityOf(spec.identity, found);
+      if (seenIdentity.has(identity)) {
+        const first = seenIdentity.get(identity) ?? null;
+        if (first !== null) {
+          const source = { agent: spec.info.id, scope: root.scope, root: found.rootShown };
+          shadowedOf.get(first)?.push({ filePath: found.filePath, source, reason: 'duplicate-file' });
+          setRecord(view, found.realPath, {
+            status: 'shadowed',
+            name: first.name,
+            filePath: found.filePath,
+            reason: `shadowed by ${first.filePath} (the same file, loaded from there)`,
+          });
+        }
+        continue;
+      }
+      const text = await texts.read(found.realPath);
+      if (!text.ok) {
+        const message =
+          spec.readError?.(text.error, found) ??
+          `[skillsd] ${spec.info.name} cannot read ${found.filePath}: ${text.error}`;
+        reject(view, fileWarnings, found, message, false);
+        seenIdentity.set(identity, null);
+        continue;
+      }
+      const outcome = spec.read(text.text, found);
+      if (!outcome.ok) {
+        reject(view, fileWarnings, found, outcome.message, outcome.silent === true);
+        seenIdentity.set(identity, null);
+        continue;
+      }
+      const side = sidecars?.get(found);
+      if (side?.invalid !== undefined) {
+        reject(view, fileWarnings, found, side.invalid, false);
+        seenIdentity.set(identity, null);
+        continue;
+      }
+      for (const message of outcome.warnings ?? []) fileWarnings.push({ skillPath: found.filePath, message });
+      const skill: AgentSkill = {
+        name: outcome.name,
+        description: outcome.description,
+        filePath: found.filePath,
+        baseDir: found.baseDir,
+        hide: outcome.hide || side?.hide === true,
+        source: { agent: spec.info.id, scope: root.scope, root: found.rootShown },
+        ...(outcome.extra === undefined ? {} : { extra: outcome.extra }),
+        ...(outcome.cutAtLoad === true ? { cutAtLoad: true } : {}),
+      };
+      seenIdentity.set(identity, skill);
+      loadedBy.set(skill, found);
+      shadowedOf.set(skill, []);
+      const held = spec.precedence === 'all' ? undefined : byName.get(skill.name);
+      if (held === undefined) {
+        byName.set(skill.name, skill);
+        view.skills.push(skill);
+        continue;
+      }
+      const [winner, loser] = spec.precedence === 'first' ? [held, skill] : [skill, held];
+      const winnerFound = loadedBy.get(winner) as Found;
+      const loserFound = loadedBy.get(loser) as Found;
+      fileWarnings.push(...(spec.onDuplicate?.(winner, loser, winnerFound, loserFound, ctx) ?? []));
+      const carried = shadowedOf.get(loser) ?? [];
+      const list = shadowedOf.get(winner) as AgentCollision['shadowed'];
+      list.push({ filePath: loser.filePath, source: loser.source, reason: 'precedence' }, ...carried);
+      shadowedOf.set(loser, []);
+      setRecord(view, loserFound.realPath, {
+        status: 'shadowed',
+        name: loser.name,
+        filePath: loser.filePath,
+        reason: spec.shadowReason(winner, loser, ctx),
+      });
+      if (winner === skill) {
+        // A later load replaces the earlier one in its place (the agent's catalog order keeps the first place).
+        byName.set(skill.name, skill);
+        view.skills[view.skills.indexOf(held)] = skill;
+      }
+    }
+  }
+  view.warnings.push(
+    ...walks.flatMap((walk) =>
+      walk.limitWarning === undefined ? [] : [{ skillPath: '', message: walk.limitWarning }],
+    ),
+  );
+  view.warnings.push(...fileWarnings);
+  view.warnings.push(...(spec.afterLoad?.(view.skills, ctx) ?? []));
+  for (const skill of view.skills) {
+    const found = loadedBy.get(skill) as Found;
+    view.records.set(found.realPath, { status: 'loaded', name: skill.name, filePath: skill.filePath });
+    const shadowed = shadowedOf.get(skill) ?? [];
+    if (shadowed.length > 0) {
+      view.collisions.push({ name: skill.name, winner: { filePath: skill.filePath, source: skill.source }, shadowed });
+    }
+  }
+  for (const dir of placed.roots) view.watch.dirs.push(dir.path);
+  return view;
+}
+
+function reject(view: AgentView, warnings: SkillWarning[], found: Found, message: string, silent: boolean): void {
+  if (!silent) warnings.push({ skillPath: found.filePath, message });
+  view.diagnostics.push({ rule: 'agent-rejected', severity: 'warning', path: found.filePath, message });
+  setRecord(view, found.realPath, { status: 'invalid', name: '', filePath: found.filePath, reason: message });
+}
+
+/** Keeps the best status one file has in a view: loaded over shadowed over invalid. */
+function setRecord(view: AgentView, realPath: string, record: ViewRecord): void {
+  const known = view.records.get(realPath);
+  if (known === undefined || rank(record) < rank(known)) view.records.set(realPath, record);
+}
+
+function rank(record: ViewRecord): number {
+  return record.status === 'loaded' ? 0 : record.status === 'shadowed' ? 1 : 2;
+}
+
+async function identityOf(kind: AgentSpec['identity'], found: Found): Promise<string> {
+  if (kind === 'lexical') return found.lexicalPath;
+  if (kind === 'path') return found.filePath;
+  try {
+    const info = await stat(found.realPath);
+    return `${info.dev}:${info.ino}`;
+  } catch {
+    return found.realPath;
+  }
+}

@@ -1,0 +1,197 @@
+// The shapes of the per-agent views (docs/agents.md): each agent is described by data (roots, layout, identity,
+// precedence) plus the few functions where its rule is code (reading one file, writing its catalog).
+
+import type { Profile, SkillDiagnostic, SkillWarning } from '../types.js';
+
+export type AgentId = 'claude-code' | 'codex' | 'opencode' | 'gemini-cli' | 'copilot-cli' | 'vscode' | 'goose';
+export type ViewId = AgentId | Profile;
+export type Scope = 'user' | 'project' | 'admin' | 'plugin';
+export type Confidence = 'source' | 'docs' | 'inferred';
+export type ViewStatus = 'loaded' | 'shadowed' | 'invalid' | 'unseen';
+
+export interface AgentInfo {
+  id: ViewId;
+  name: string;
+  describes: string;
+  confidence: Confidence;
+}
+
+/** What one view depends on: HOME, the workspace, and the agents' environment (non-empty values only). */
+export interface AgentContext {
+  home: string;
+  cwd: string;
+  env: Readonly<Record<string, string>>;
+  /** Nearest directory from `cwd` upward (inclusive) holding a `.git` entry, or null. */
+  gitRoot: string | null;
+  /** The main repository's root when `gitRoot/.git` is a file naming a linked worktree, else null. */
+  mainWorktree: string | null;
+}
+
+/** How a root's tree is searched. */
+export interface Layout {
+  /** Deepest level of the directory holding a SKILL.md (the root is level 0); null: no limit. */
+  maxDepth: number | null;
+  /** Shallowest such level: 1 when a SKILL.md directly in the root is ignored. */
+  minDepth: number;
+  /** `skip`: any hidden component below the root hides the file; `walk`: hidden names are walked. */
+  hidden: 'skip' | 'walk';
+  /** Directory names never walked (Goose: `.git`, `.hg`, `.svn`; Gemini: `node_modules`). */
+  skipNames?: readonly string[];
+  /** A SKILL.md that is itself a symbolic link is read (true) or ignored (false). */
+  fileLinks: boolean;
+  /** Walk limits per root, past which the walk stops with a warning (Codex). */
+  limits?: { dirs: number; entries: number; warning: (root: string) => string };
+  /** Paths are reported canonical (realpath) instead of as found. */
+  canonical: boolean;
+  /** Why a file below this root is too deep, for `unseen` reasons. */
+  tooDeep?: string;
+  /** Why a hidden file below this root is not read. */
+  hiddenReason?: string;
+}
+
+export interface AgentRoot {
+  path: string;
+  scope: Scope;
+  layout: Layout;
+  /** Set when the agent would read this root but a condition does not hold (Gemini's trust): every file is unseen. */
+  blocked?: string;
+  /** OpenCode's scan phases: files of one phase race each other. */
+  phase?: number;
+}
+
+/** One SKILL.md the walk found under a root. */
+export interface Found {
+  /** As the agent reports it (lexical or canonical). */
+  filePath: string;
+  /** As found under the root (never resolved). */
+  lexicalPath: string;
+  /** realpath of the file: the row key of the matrix. */
+  realPath: string;
+  /** Directory holding the SKILL.md, as reported. */
+  baseDir: string;
+  root: AgentRoot;
+  /** Root path as reported (canonical for canonical layouts). */
+  rootShown: string;
+}
+
+export type ReadOutcome =
+  | {
+      ok: true;
+      name: string;
+      description: string;
+      hide: boolean;
+      /** Catalog extras (Claude Code's `when_to_use`). */
+      extra?: string;
+      cutAtLoad?: boolean;
+      warnings?: string[];
+    }
+  /** `silent`: the agent says nothing (the message is only the matrix's reason). */
+  | { ok: false; message: string; silent?: boolean };
+
+export interface AgentSkill {
+  name: string;
+  description: string;
+  filePath: string;
+  baseDir: string;
+  hide: boolean;
+  source: { agent: ViewId; scope: Scope; root: string };
+  /** Catalog extras (not served). */
+  extra?: string;
+  /** The description was cut when read (VS Code's cap): its catalog entry is `truncated`. */
+  cutAtLoad?: boolean;
+}
+
+export interface ViewRecord {
+  status: Exclude<ViewStatus, 'unseen'>;
+  name: string;
+  filePath: string;
+  reason?: string;
+}
+
+export interface AgentCollision {
+  name: string;
+  winner: { filePath: string; source: AgentSkill['source'] };
+  shadowed: Array<{ filePath: string; source: AgentSkill['source']; reason: 'precedence' | 'duplicate-file' }>;
+}
+
+export interface AgentFinding {
+  rule: string;
+  severity: 'error' | 'warning' | 'info';
+  path: string;
+  message: string;
+}
+
+/** One agent's answer for one workspace. */
+export interface AgentView {
+  agent: AgentInfo;
+  /** Loaded skills in load order (sorted when served). */
+  skills: AgentSkill[];
+  warnings: SkillWarning[];
+  collisions: AgentCollision[];
+  diagnostics: AgentFinding[];
+  /** Status per file this agent read, keyed by realpath. */
+  records: Map<string, ViewRecord>;
+  /** Every root this agent reads, in its order. */
+  roots: AgentRoot[];
+  /** The roots as the view reports them (canonical for canonical layouts), in the agent's order. */
+  rootOrder: string[];
+  /** The candidate paths first found by this agent (realpath → lexical path, folder-or-frontmatter name). */
+  found: Map<string, { lexicalPath: string; folder: string; frontmatterName: string | null }>;
+  /** What the view depends on besides the roots: directories walked below them, settings files. */
+  watch: { dirs: string[]; files: string[] };
+}
+
+/** The data and code of one agent. */
+export interface AgentSpec {
+  info: AgentInfo & { id: AgentId };
+  /** The roots in the agent's order, with the warnings their placement gives. */
+  roots(
+    ctx: AgentContext,
+  ): Promise<{ roots: AgentRoot[]; warnings: SkillWarning[]; files?: string[]; dirs?: string[] }>;
+  /** One file found twice: `inode` (same device and inode), `path` (the reported path) or `lexical`. */
+  identity: 'inode' | 'path' | 'lexical';
+  /** Reads one SKILL.md. */
+  read(text: string, found: Found): ReadOutcome;
+  /** A file next to the SKILL.md that changes the outcome (Codex's `agents/openai.yaml`). */
+  sidecar?(found: Found): Promise<{ hide?: boolean; invalid?: string } | undefined>;
+  /** Message of a file that could not be read at all, or null when silent. */
+  readError?: (error: string, found: Found) => string;
+  /** Who wins a name: the first found, the last found, or everyone (Codex). */
+  precedence: 'first' | 'last' | 'all';
+  /** The reason a shadowed file gets, given the winner. */
+  shadowReason(winner: AgentSkill, loser: AgentSkill, ctx: AgentContext): string;
+  /** Warnings when a name is taken twice (the winner by the agent's precedence, the loser shadowed). */
+  onDuplicate?(
+    winner: AgentSkill,
+    loser: AgentSkill,
+    winnerFound: Found,
+    loserFound: Found,
+    ctx: AgentContext,
+  ): SkillWarning[];
+  /** Warnings after loading (Codex duplicate names, OpenCode races). */
+  afterLoad?(skills: AgentSkill[], ctx: AgentContext): SkillWarning[];
+  /** The catalog from the loaded skills in load order. */
+  catalog(skills: AgentSkill[], contextWindow: number | undefined, rootOrder: readonly string[]): CatalogAnswer;
+  /** The default window assumed when the query has none. */
+  defaultWindow?: number;
+}
+
+export type EntryStatus = 'full' | 'truncated' | 'name-only' | 'dropped';
+
+export interface CatalogEntry {
+  name: string;
+  status: EntryStatus;
+  chars: number;
+}
+
+export interface CatalogAnswer {
+  contextWindow: number | null;
+  unit: 'tokens' | 'chars';
+  limit: number | null;
+  used: number;
+  entries: CatalogEntry[];
+  text: string;
+  warnings: string[];
+}
+
+export type { SkillDiagnostic };

@@ -1,0 +1,82 @@
+// Why an agent never reads a file that another agent reads (docs/agents.md "Vocabulary"): a root it does not scan, a
+// directory outside its walk, too deep, hidden, a link it ignores, a condition on the root that does not hold.
+
+import { lstat } from 'node:fs/promises';
+import { basename, dirname, relative } from 'node:path';
+import { isUnder, shown } from './agent-context.js';
+import type { AgentContext, AgentView } from './types.js';
+
+/** How reasons name an agent: the way its users call it. */
+const SHORT_NAMES: Readonly<Record<string, string>> = {
+  codex: 'Codex',
+  'copilot-cli': 'Copilot CLI',
+  vscode: 'VS Code',
+};
+
+export function shortName(view: AgentView): string {
+  return SHORT_NAMES[view.agent.id] ?? view.agent.name;
+}
+
+export async function unseenReason(
+  view: AgentView,
+  lexicalPaths: readonly string[],
+  ctx: AgentContext,
+): Promise<string> {
+  const name = shortName(view);
+  if (view.roots.length === 0 && view.agent.id !== 'musepi' && view.agent.id !== 'omp' && view.agent.id !== 'xcsh') {
+    return `${name} reads no skills here (see its warnings)`;
+  }
+  for (const path of lexicalPaths) {
+    for (const root of view.roots) {
+      if (!path.startsWith(`${root.path}/`)) continue;
+      if (root.blocked !== undefined) return root.blocked;
+      const parts = relative(root.path, path).split('/');
+      const depth = parts.length - 1;
+      const where = shown(root.path, ctx.home);
+      const layout = root.layout;
+      if (depth < layout.minDepth) return `${name} ignores a SKILL.md directly in ${where}`;
+      if (layout.maxDepth !== null && depth > layout.maxDepth) {
+        return `${layout.tooDeep ?? `${name} does not read that deep below`} ${where}`;
+      }
+      const dirs = parts.slice(0, -1);
+      if (layout.hidden === 'skip' && dirs.some((part) => part.startsWith('.'))) {
+        return layout.hiddenReason ?? `${name} skips hidden directories`;
+      }
+      const skipped = dirs.find((part) => layout.skipNames?.includes(part) === true);
+      if (skipped !== undefined) return `${name} skips ${skipped} directories`;
+      if (!layout.fileLinks && (await isLink(path))) return `${name} ignores a SKILL.md that is a symbolic link`;
+      if (view.warnings.some((warning) => warning.message.includes('traversal limit'))) {
+        return `${name} stopped walking ${where} at its traversal limit`;
+      }
+    }
+  }
+  const path = lexicalPaths[0] as string;
+  const kind = rootKind(path);
+  const rootPath = kind === undefined ? dirname(dirname(path)) : kind.root;
+  const label = kind === undefined ? shown(rootPath, ctx.home) : kind.label;
+  const readsKind = kind !== undefined && view.roots.some((root) => root.path.endsWith(`/${kind.label}`));
+  if (readsKind)
+    return `${name} does not read ${shown(rootPath, ctx.home)}: it is outside the directories ${name} looks in`;
+  const home =
+    kind !== undefined &&
+    isUnder(rootPath, ctx.home) &&
+    !isUnder(ctx.cwd, rootPath) &&
+    dirname(dirname(rootPath)) === ctx.home;
+  return `${name} does not read ${home ? `~/${label}` : label}`;
+}
+
+/** `.claude/skills` out of `<d>/.claude/skills/<…>/SKILL.md`: the nearest `skills` or `skill` directory above. */
+function rootKind(path: string): { root: string; label: string } | undefined {
+  let dir = dirname(path);
+  for (;;) {
+    const base = basename(dir);
+    if (base === 'skills' || base === 'skill') return { root: dir, label: `${basename(dirname(dir))}/${base}` };
+    const parent = dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+async function isLink(path: string): Promise<boolean> {
+  return (await lstat(path).catch(() => undefined))?.isSymbolicLink() === true;
+}
