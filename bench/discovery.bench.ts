@@ -134,7 +134,7 @@ export async function runDiscoveryBench(ctx: BenchContext): Promise<BenchSection
   return [cold, warm];
 }
 
-/** The skills directories discovery reads, in its order (default settings): the provider table of SKILLS.md §4. */
+/** The skills directories discovery reads, in its order (default settings): the provider table of docs/discovery.md §4. */
 async function providerDirs(home: string, workspace: string): Promise<string[]> {
   const ws = await resolveWorkspaceContext({ home, cwd: workspace, env: {}, settings: defaultSettings() });
   return planProviders(ws).flatMap((plan) => plan.dirs.map((d) => d.path));

@@ -1,5 +1,5 @@
 // A deterministic skills tree for the benchmarks: a HOME and a git workspace holding N skills spread over every
-// provider's directories (SKILLS.md §4), with realistic SKILL.md sizes and frontmatter, a few `references/` files,
+// provider's directories (docs/discovery.md §4), with realistic SKILL.md sizes and frontmatter, a few `references/` files,
 // name collisions across providers (~2 %) and symlinked skill directories (~1 %). The same seed gives the same bytes.
 
 import { mkdir, symlink, writeFile } from 'node:fs/promises';
@@ -33,7 +33,7 @@ export interface FixtureReference {
 export interface Fixture {
   home: string;
   workspace: string;
-  /** Every name a discovery with default settings loads, in SKILLS.md §1 order. */
+  /** Every name a discovery with default settings loads, in docs/discovery.md §1 order. */
   names: string[];
   /** SKILL.md paths of loaded skills whose name is unique and whose directory is not a symlink: an edit of one
    * changes exactly that skill in the index. */
@@ -317,7 +317,7 @@ function skillFiles(rng: Rng, name: string, real: boolean): Record<string, strin
 
 function frontmatter(rng: Rng, name: string, real: boolean): string {
   const lines = ['---'];
-  // One skill in ten relies on its directory name (SKILLS.md §1).
+  // One skill in ten relies on its directory name (docs/discovery.md §1).
   if (rng() >= 0.1) lines.push(`name: ${name}`);
   const description = sentence(rng, 6 + Math.floor(rng() * 40));
   if (real && rng() < REAL_COLON_SHARE) {
@@ -394,7 +394,7 @@ async function runLimited(jobs: Array<() => Promise<void>>, limit: number): Prom
   await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
 }
 
-/** SKILLS.md §1 order: lower-cased name (UTF-16 code units), then the exact name. */
+/** docs/discovery.md §1 order: lower-cased name (UTF-16 code units), then the exact name. */
 function compareNames(a: string, b: string): number {
   const la = a.toLowerCase();
   const lb = b.toLowerCase();

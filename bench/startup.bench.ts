@@ -70,8 +70,8 @@ export async function runStartupBench(ctx: BenchContext): Promise<BenchSection[]
       ],
       rows,
       notes: listeningSeen
-        ? ['Every daemon start also logged its listening URL in a JSON line (API.md §Starting it).']
-        : ['**A daemon start did not log a JSON line whose `msg` holds its URL** (API.md §Starting it).'],
+        ? ['Every daemon start also logged its listening URL in a JSON line (docs/api.md §Starting it).']
+        : ['**A daemon start did not log a JSON line whose `msg` holds its URL** (docs/api.md §Starting it).'],
     },
   ];
 }

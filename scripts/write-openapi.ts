@@ -1,4 +1,4 @@
-// Writes the OpenAPI document generated from the route schemas to openapi/openapi.json (API.md §GET /openapi.json).
+// Writes the OpenAPI document generated from the route schemas to openapi/openapi.json (docs/api.md §GET /openapi.json).
 // Run: node --import tsx scripts/write-openapi.ts
 // test/server/openapi.test.ts fails when the committed file differs from what this produces.
 

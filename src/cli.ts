@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `skillsd` command (package.json `bin`). Parses the command line, starts the daemon, and closes it gracefully
-// on SIGINT/SIGTERM: stop accepting, end streams, close watchers, exit 0 within 5 s (API.md §Starting it).
+// on SIGINT/SIGTERM: stop accepting, end streams, close watchers, exit 0 within 5 s (docs/api.md §Starting it).
 
 import closeWithGrace from 'close-with-grace';
 import { CliError } from './cli/cli-error.js';
@@ -61,7 +61,7 @@ const stderrLogger = {
 main(process.argv.slice(2)).catch((thrown: unknown) => {
   const error = isCurrentDirectoryGone(thrown) ? currentDirectoryGoneError() : thrown;
   const message = error instanceof Error ? error.message : String(error);
-  // One line on stderr (API.md §Starting it), and the exit code of the failure: 2 for bad input, else 1.
+  // One line on stderr (docs/api.md §Starting it), and the exit code of the failure: 2 for bad input, else 1.
   process.stderr.write(`skillsd: ${message.replace(/\s*\n\s*/g, ' ')}\n`);
   process.exit(error instanceof CliError ? error.exitCode : 1);
 });

@@ -163,7 +163,7 @@ export async function logTail(server: ServerProcess, chars = 2000): Promise<stri
 }
 
 /**
- * The first log line whose `msg` contains the listening URL, as the CLI contract promises (API.md §Starting it), with
+ * The first log line whose `msg` contains the listening URL, as the CLI contract promises (docs/api.md §Starting it), with
  * its pino `time` (epoch ms).
  */
 export async function listeningLine(server: ServerProcess): Promise<{ line: string; time: number } | undefined> {

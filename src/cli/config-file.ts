@@ -1,4 +1,4 @@
-// The `--config FILE` of API.md §Starting it: JSON or YAML by extension, validated by parseSettings (unknown keys
+// The `--config FILE` of docs/api.md §Starting it: JSON or YAML by extension, validated by parseSettings (unknown keys
 // are errors), and watched so that an edit re-applies without a restart while a bad edit keeps the last good settings.
 
 import { type FSWatcher, watch } from 'node:fs';

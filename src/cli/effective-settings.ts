@@ -1,4 +1,4 @@
-// Precedence of API.md §Starting it: defaults < config file < environment < flags. parse-args already folded the
+// Precedence of docs/api.md §Starting it: defaults < config file < environment < flags. parse-args already folded the
 // environment under the flags; this lays the result over the settings of the config file (or the defaults).
 // Applied again on every config reload, so `--profile omp` still wins after an edit of `profile` in the file.
 

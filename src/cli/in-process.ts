@@ -1,4 +1,4 @@
-// The answer without a daemon (API.md §Command line): the same app the daemon serves, built in this process for one
+// The answer without a daemon (docs/cli.md): the same app the daemon serves, built in this process for one
 // workspace without watchers, and asked through `inject`. The command therefore prints exactly what a daemon started
 // in that directory would answer; nothing is computed a second way.
 

@@ -2,7 +2,7 @@
 // the file descriptor when it is full (64 KiB) or 25 ms after its first line, one asynchronous write at a time.
 //
 // Why not pino's own asynchronous destination (sonic-boom): at `info` the daemon writes one line per request
-// (API.md §Starting it), and on `GET /skills` polls that line cost more than the rest of the answer. sonic-boom joins
+// (docs/api.md §Starting it), and on `GET /skills` polls that line cost more than the rest of the answer. sonic-boom joins
 // pending lines into one growing string, measures its UTF-8 length again on every line and writes whenever no write
 // is in flight, so under load every few lines pay a write through the thread pool and every line pays a pass over
 // the pending text; lines kept as strings also survive young-generation collections until written. Encoding each

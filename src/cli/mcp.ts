@@ -1,5 +1,5 @@
 // `skillsd mcp [--cwd DIR] [--config FILE] [--profile P] [--log-level L]`: indexes in-process with the same watchers
-// as `serve` and speaks MCP on stdin/stdout (MCP.md §Transports). Logs go to stderr: stdout is the protocol's.
+// as `serve` and speaks MCP on stdin/stdout (docs/mcp.md §Transports). Logs go to stderr: stdout is the protocol's.
 
 import { homedir } from 'node:os';
 import pino from 'pino';

@@ -1,6 +1,6 @@
 // `skillsd serve [--host H] [--port N] [--cwd DIR] [--config FILE] [--profile P] [--token-file FILE] [--log-level L]
 // [--log-format json|pretty]`
-// (API.md §Starting it). Every flag has an environment variable `SKILLSD_<FLAG>`; a flag wins over its variable.
+// (docs/api.md §Starting it). Every flag has an environment variable `SKILLSD_<FLAG>`; a flag wins over its variable.
 // Pure: argv and env come in as arguments, so tests need no process.
 
 import { readFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ export interface ServeOptions {
   generation?: 'counter' | 'content';
 }
 
-/** The client commands (API.md §Command line): each parses its own arguments (src/cli/commands/). */
+/** The client commands (docs/cli.md): each parses its own arguments (src/cli/commands/). */
 export const CLIENT_COMMANDS = [
   'ls',
   'show',

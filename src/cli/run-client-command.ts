@@ -1,4 +1,4 @@
-// Runs one client command (API.md §Command line): parses its flags, finds the daemon (--url, SKILLSD_URL, the runtime
+// Runs one client command (docs/cli.md): parses its flags, finds the daemon (--url, SKILLSD_URL, the runtime
 // file, the default port), and runs the command against it; when no daemon answers, a read-only command is answered
 // in-process for `--cwd` (default: the current directory) and says so on stderr, the others exit 3. A daemon that is
 // not the user's own (docs/cli.md "Trusting only your own daemon") counts as none, after one line saying what was

@@ -1,5 +1,5 @@
 // `skillsd serve`: composes the logger, settings, token, workspace registry and HTTP app, then listens
-// (API.md §Starting it, §Security defaults). This is the one place that reads the process environment and HOME;
+// (docs/api.md §Starting it, §Security defaults). This is the one place that reads the process environment and HOME;
 // everything below receives them as arguments.
 
 import { lstat, rm, stat } from 'node:fs/promises';
@@ -24,7 +24,7 @@ import { createLogger, drainLogs } from './logger.js';
 import { readVersion, type ServeOptions } from './parse-args.js';
 import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './token-file.js';
 
-/** Open connections get this long to finish on shutdown before they are cut, well inside API.md's 5 s. */
+/** Open connections get this long to finish on shutdown before they are cut, well inside docs/api.md's 5 s. */
 const CLOSE_GRACE_MS = 2500;
 /** How long the close waits for the log lines to be written (within close-with-grace's 5 s). */
 const LOG_DRAIN_MS = 1000;
@@ -118,7 +118,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
         });
       },
       onError(error) {
-        // The last good settings stay in force (API.md §Starting it).
+        // The last good settings stay in force (docs/api.md §Starting it).
         logger.error({ file, problem: error.problem }, `${error.message}; keeping the last good settings`);
         registry.reportSettingsError(file, error.problem);
       },
@@ -263,7 +263,7 @@ export async function workspaceDirectory(path: string): Promise<string> {
   return directory;
 }
 
-/** The environment values discovery honours (SKILLS.md §0, §4), read here and passed down. */
+/** The environment values discovery honours (docs/discovery.md §0, §4), read here and passed down. */
 export function discoveryEnv(env: Readonly<Record<string, string | undefined>>): DiscoveryEnv {
   const out: DiscoveryEnv = {};
   if (env.PI_CODING_AGENT_DIR) out.PI_CODING_AGENT_DIR = env.PI_CODING_AGENT_DIR;

@@ -1,4 +1,4 @@
-// The bearer token file of API.md §Security defaults. A token readable by other local users is no secret, and one
+// The bearer token file of docs/api.md §Security defaults. A token readable by other local users is no secret, and one
 // they can replace is theirs: a file owned by another user, accessible by group or others, or in a directory others
 // may write, is refused, as is a token too short to resist guessing. Reads are bounded (read-bounded-file.ts), and
 // messages name the real file when the path is a link. A missing file gets a fresh token (32 random bytes,

@@ -1,4 +1,4 @@
-// The JSON answers of the daemon's API, as a client reads them (API.md §Endpoints). The record shapes are the ones
+// The JSON answers of the daemon's API, as a client reads them (docs/api.md §Endpoints). The record shapes are the ones
 // discovery produces; the doctor's are the doctor engine's.
 
 import type { DoctorReport, SkillDoctorReport } from '../discovery/doctor/types.js';
@@ -116,7 +116,7 @@ export interface ContextFilesAnswer {
   files: Array<{ path: string; content: string; level: 'user' | 'project'; depth: number }>;
 }
 
-/** `GET /skills` filters (API.md): they never change `generation`. */
+/** `GET /skills` filters (docs/api.md): they never change `generation`. */
 export interface SkillsFilter {
   hidden?: boolean;
   provider?: string;

@@ -1,4 +1,4 @@
-// What a client call can fail with: the daemon answered an error (API.md §Errors), or no daemon answered at all.
+// What a client call can fail with: the daemon answered an error (docs/api.md §Errors), or no daemon answered at all.
 
 /** An error answer of the API: `{ statusCode, code, error, message }`. */
 export class SkillsdApiError extends Error {

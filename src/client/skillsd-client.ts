@@ -1,4 +1,4 @@
-// A typed client of the daemon's REST and SSE API (API.md §Endpoints): what the command line is built on, and what an
+// A typed client of the daemon's REST and SSE API (docs/api.md §Endpoints): what the command line is built on, and what an
 // editor plugin can use as it is. Every call answers for one workspace (`cwd`, the daemon's default when absent).
 //
 //   const daemon = await findDaemon({ env: process.env, home: os.homedir(), cwd: process.cwd() });
@@ -405,7 +405,7 @@ const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
 /**
  * A relative path, percent-encoded segment by segment. URL parsing resolves `.` and `..` segments (even as `%2e%2e`)
  * before a request is sent, so `a/../x` would silently ask for `x`: such a path is sent as one encoded segment
- * (`a%2F..%2Fx`) instead, and the daemon refuses it as the traversal it is (API.md §Errors).
+ * (`a%2F..%2Fx`) instead, and the daemon refuses it as the traversal it is (docs/api.md §Errors).
  */
 function encodePath(path: string): string {
   if (!DOT_SEGMENT.test(path)) return path.split('/').map(encodeURIComponent).join('/');

@@ -1,4 +1,4 @@
-// Name globs (`ignoredSkills`, `includeSkills`, SKILLS.md §5 "Globs") with the agents' semantics. The agents match
+// Name globs (`ignoredSkills`, `includeSkills`, docs/discovery.md §5 "Globs") with the agents' semantics. The agents match
 // with their runtime's glob matcher; picomatch (with `dot` on) reads braces, `*`, `?`, `**`, extglobs and escapes the
 // same way, except in three shapes, which are rewritten here into the picomatch pattern of the same meaning:
 // - `[!a]` is a negated class (picomatch reads "`!` or `a`"): written `[^a]`;

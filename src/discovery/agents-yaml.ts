@@ -1,4 +1,4 @@
-// The YAML reading of SKILLS.md §2 rule 4b: the agents read frontmatter with their runtime's own YAML reader, which
+// The YAML reading of docs/discovery.md §2 rule 4b: the agents read frontmatter with their runtime's own YAML reader, which
 // is not a plain YAML 1.2 core reader. `yaml` does the reading here, adjusted where the two differ:
 // - a block of several documents (`...` then more content) reads as the list of its documents (so: no keys);
 // - duplicate keys are legal and the last one wins;

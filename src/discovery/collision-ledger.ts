@@ -1,4 +1,4 @@
-// Collision bookkeeping beyond the reference (SKILLS.md §5 last paragraph, API.md `Collision`): every candidate that
+// Collision bookkeeping beyond the reference (docs/discovery.md §5 last paragraph, docs/api.md `Collision`): every candidate that
 // lost is recorded under a name, and once discovery has settled, each name that has a winner and at least one loser
 // becomes one `Collision`.
 
@@ -35,7 +35,7 @@ export class CollisionLedger {
   /**
    * One `Collision` per name that has a winner among `winners` and at least one loser. Names whose every candidate was
    * removed have no winner and give no record. Shadowed candidates are listed in discovery order; the result is sorted
-   * like skills (SKILLS.md §1).
+   * like skills (docs/discovery.md §1).
    */
   collisions(winners: ReadonlyMap<string, Skill>): Collision[] {
     const out: Collision[] = [];

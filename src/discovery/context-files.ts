@@ -1,5 +1,5 @@
 // Context files (docs/discovery.md §9): the AGENTS.md files an agent started in CWD loads, found by walking up from CWD to a
-// boundary that depends on where the repository and HOME are. Served by `GET /context-files` (API.md).
+// boundary that depends on where the repository and HOME are. Served by `GET /context-files` (docs/api.md).
 
 import type { Stats } from 'node:fs';
 import { lstat, realpath, stat } from 'node:fs/promises';

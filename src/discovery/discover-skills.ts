@@ -1,4 +1,4 @@
-// The discovery pipeline of SKILLS.md §5: providers → filters and first-enabled-wins → realpath dedup → custom
+// The discovery pipeline of docs/discovery.md §5: providers → filters and first-enabled-wins → realpath dedup → custom
 // directories → managed skills → sort. Every directory is scanned concurrently; results are assembled in the
 // documented order, so concurrency never changes the answer. Through a ScanMemo, a reload whose re-scanned directories
 // give the same candidates as before updates the previous answer instead of running the pipeline (pipeline-memo.ts).
@@ -206,7 +206,7 @@ async function realpathsOf(skills: Skill[], known: Map<string, string>): Promise
   return known;
 }
 
-/** The Agent Plugins winners' roots (SKILLS.md §4a): what `skill://` must keep their files inside. */
+/** The Agent Plugins winners' roots (docs/discovery.md §4a): what `skill://` must keep their files inside. */
 function rootsOf(skills: Skill[], runs: ProviderRun[]): Map<string, string> {
   const roots = new Map<string, string>();
   for (const run of runs) {

@@ -1,5 +1,5 @@
-// Every error skillsd reports, created in one place. The server maps `code` to the HTTP status of API.md
-// (see src/server/errors.ts); discovery throws these with the exact reference messages of SKILLS.md.
+// Every error skillsd reports, created in one place. The server maps `code` to the HTTP status of docs/api.md
+// (see src/server/errors.ts); discovery throws these with the exact reference messages of docs/discovery.md.
 
 export type SkillsdErrorCode =
   | 'InvalidPath'

@@ -1,4 +1,4 @@
-// A reader for the frontmatter blocks real skills have (SKILLS.md §2), without the `yaml` composer: a full
+// A reader for the frontmatter blocks real skills have (docs/discovery.md §2), without the `yaml` composer: a full
 // parseDocument costs 120–200 µs per block, more than reading the file. It accepts only shapes whose YAML 1.2
 // (core schema) reading is certain and returns exactly what `yaml` + `toJS` would; for anything else it returns
 // `undefined` and the block goes to `yaml` unchanged (so every error, note and limit stays `yaml`'s).
@@ -132,7 +132,7 @@ function readShapes(
     const line = lines[index]!;
     const colon = keyEnd(line, 0);
     if (colon === -1) return undefined;
-    // A repeated key is legal and the last one wins, in the first one's place (SKILLS.md §2 rule 4b), as here.
+    // A repeated key is legal and the last one wins, in the first one's place (docs/discovery.md §2 rule 4b), as here.
     const key = line.slice(0, colon);
     const start = skipSpaces(line, colon + 1);
     const end = trimEnd(line, start);

@@ -1,4 +1,4 @@
-// YAML reading for SKILL.md frontmatter (SKILLS.md §2): gray-matter hosts the parse, the `yaml` package does it.
+// YAML reading for SKILL.md frontmatter (docs/discovery.md §2): gray-matter hosts the parse, the `yaml` package does it.
 // The simple blocks most skills have are read by frontmatter-fast-path.ts instead, to the same value.
 //
 // gray-matter 4.0.3 is used only in a shape that cannot hurt a long-running daemon:

@@ -1,4 +1,4 @@
-// SKILL.md frontmatter (SKILLS.md §2): where the block is, how it is read, and the repairs for hand-written YAML.
+// SKILL.md frontmatter (docs/discovery.md §2): where the block is, how it is read, and the repairs for hand-written YAML.
 
 import { readQuotedSimpleBlock } from './frontmatter-fast-path.js';
 import {

@@ -1,4 +1,4 @@
-// Frontmatter key normalisation (SKILLS.md §2 rule 5): `-x` (hyphen + lower-case letter) becomes `X`, recursively
+// Frontmatter key normalisation (docs/discovery.md §2 rule 5): `-x` (hyphen + lower-case letter) becomes `X`, recursively
 // through maps and lists; unknown keys are kept.
 //
 // The copy is a tree walk with a budget: YAML aliases make the parsed value a graph whose shared parts a tree copy

@@ -1,4 +1,4 @@
-// A reload's shortcut through the pipeline of SKILLS.md §5. Every decision the pipeline makes (which candidate wins a
+// A reload's shortcut through the pipeline of docs/discovery.md §5. Every decision the pipeline makes (which candidate wins a
 // name, which ones lose and why, the realpath dedup, the custom and managed steps, the order of §1, every collision
 // and collision warning) depends on each candidate's name, filePath, realpath, source and place in discovery order, on
 // the settings and on the directories planned; never on the description, `hide` or the rest of the frontmatter. (A
@@ -29,10 +29,10 @@ export interface PipelineMemo {
   /** The settings and planned directories `result` was computed for (`pipelineKey`). */
   key: string;
   result: DiscoveryResult;
-  /** The provider whose winners have their description sanitised (SKILLS.md §5 step 5), if the profile has one. */
+  /** The provider whose winners have their description sanitised (docs/discovery.md §5 step 5), if the profile has one. */
   managedProvider: string | null;
   /**
-   * The realpath of each candidate record (SKILLS.md §5 step 3). A scan answered from the ScanMemo hands on the very
+   * The realpath of each candidate record (docs/discovery.md §5 step 3). A scan answered from the ScanMemo hands on the very
    * records it gave before, so they are found here; a directory scanned again records its records afresh.
    */
   realpaths: WeakMap<Skill, string>;
@@ -265,7 +265,7 @@ function compareScans(
 interface ClosedSetUpdate {
   /** The winner of each name of the set that has one. */
   winners: Map<string, Candidate>;
-  /** The set's collisions, sorted (SKILLS.md §1). */
+  /** The set's collisions, sorted (docs/discovery.md §1). */
   collisions: Collision[];
 }
 
@@ -417,7 +417,7 @@ function compareCollisions(a: Collision, b: Collision): number {
 }
 
 /**
- * The position of the skill named `name` in `skills` (sorted as SKILLS.md §1, one skill per name), or −(insertion
+ * The position of the skill named `name` in `skills` (sorted as docs/discovery.md §1, one skill per name), or −(insertion
  * point) − 1 when there is none.
  */
 export function indexOfName(skills: readonly Skill[], name: string): number {

@@ -1,4 +1,4 @@
-// The skill providers of SKILLS.md §4 as one table: ids, priorities, display names, directories in their documented
+// The skill providers of docs/discovery.md §4 as one table: ids, priorities, display names, directories in their documented
 // inner order, the description requirement, and which toggle enables each source.
 
 import { join } from 'node:path';
@@ -10,7 +10,7 @@ import type { WorkspaceContext } from './workspace-context.js';
 export interface ProviderDir {
   path: string;
   level: Level;
-  /** Plugin providers (SKILLS.md §4a): the plugin the directory belongs to, recorded as `source.plugin`. */
+  /** Plugin providers (docs/discovery.md §4a): the plugin the directory belongs to, recorded as `source.plugin`. */
   plugin?: string;
   /** Put before every name found there (xcsh's claude-plugins: `<plugin>:`). */
   namePrefix?: string;

@@ -159,7 +159,7 @@ const FENCE = Buffer.from('---', 'latin1');
 
 /**
  * How many leading bytes of `bytes` decode to a text whose frontmatter reads exactly as the whole text's
- * (frontmatter.ts, SKILLS.md §2): through the first `\n---` after offset 3, when the text starts with `---` and no
+ * (frontmatter.ts, docs/discovery.md §2): through the first `\n---` after offset 3, when the text starts with `---` and no
  * byte order mark, no CR and no `<!--` comes before that point. Then the line-break normalisation and the comment
  * removal leave that prefix as it is, the block ends at the same `\n---`, and the decoding of a prefix that ends on an
  * ASCII byte is the prefix of the whole decoding (an invalid sequence never takes in the ASCII byte that follows

@@ -1,4 +1,4 @@
-// SKILLS.md §5 steps 2–5 over a list of candidates in discovery order: first enabled wins (xcsh: first wins, then
+// docs/discovery.md §5 steps 2–5 over a list of candidates in discovery order: first enabled wins (xcsh: first wins, then
 // filter), realpath dedup, custom directories, managed skills. Every decision about a candidate reads only the
 // candidates that share its name or its realpath (the name dedup, the realpath registry, a custom override, the
 // authored names a managed skill defers to), so running these steps over a set of candidates closed under "same name

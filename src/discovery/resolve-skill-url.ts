@@ -3,7 +3,7 @@
 // every caller gets the same answers.
 //
 // The relative part arrives still percent-encoded and is decoded exactly once here: Fastify would have decoded
-// `%2e%2e`, `..%2f`, `..%5c` and `%00` before a route saw them (FINDINGS.md), so the raw URL text is what gets checked.
+// `%2e%2e`, `..%2f`, `..%5c` and `%00` before a route saw them (docs/platform-notes.md §1), so the raw URL text is what gets checked.
 
 import { constants, type Dirent, type Stats } from 'node:fs';
 import { type FileHandle, lstat, open, opendir, readlink, realpath, stat } from 'node:fs/promises';
@@ -65,7 +65,7 @@ export interface ResolveOptions {
    */
   knownRealPath?: (filePath: string) => string | undefined;
   /**
-   * An Agent Plugins skill's real plugin root (SKILLS.md §4a): its files must resolve inside it in every `symlinks`
+   * An Agent Plugins skill's real plugin root (docs/discovery.md §4a): its files must resolve inside it in every `symlinks`
    * mode, so `follow` is contained there too (contain mode's own bound, the skill directory, is already inside it).
    */
   pluginRoot?: (filePath: string) => string | undefined;
@@ -131,7 +131,7 @@ export async function resolveSkillResource(
  * after the check is refused instead of followed) and `O_NONBLOCK` (a FIFO swapped in cannot hang the open), and the
  * descriptor is `fstat`-ed: it must be the very regular file (device + inode) that was checked. In contain mode the
  * descriptor's own path must still be inside the skill: a directory on the checked path swapped for a link out of the
- * skill between the check and the open would otherwise serve the file behind it (FINDINGS.md, local-daemon security).
+ * skill between the check and the open would otherwise serve the file behind it (docs/platform-notes.md §1).
  * The caller closes the handle.
  */
 export async function openSkillFile(resource: SkillFileResource): Promise<{ handle: FileHandle; stat: Stats }> {

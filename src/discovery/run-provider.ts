@@ -1,4 +1,4 @@
-// Running one provider (SKILLS.md §5 step 1) or one custom directory (step 4): every directory scanned concurrently,
+// Running one provider (docs/discovery.md §5 step 1) or one custom directory (step 4): every directory scanned concurrently,
 // results concatenated in the documented inner order. A provider that throws loses all of its skills and reports
 // `Failed to load: <error>` instead, as the agents do; the other providers are unaffected.
 
@@ -21,7 +21,7 @@ export interface ProviderRun {
    * skills and their warnings. Part of the pipeline memo's key, so a change to them always runs the pipeline.
    */
   unscanned: { skills: Skill[]; warnings: string[] };
-  /** Agent Plugins skills (SKILLS.md §4a): `filePath` → the realpath of the plugin root their files must stay in. */
+  /** Agent Plugins skills (docs/discovery.md §4a): `filePath` → the realpath of the plugin root their files must stay in. */
   roots: Map<string, string>;
 }
 

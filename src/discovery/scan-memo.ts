@@ -1,7 +1,7 @@
 // The scans of the previous discovery, kept so a reload re-reads only what a change touched: a directory is listed
 // again and only its touched entries (`<dir>/<entry>/…`) are read again; a change to the directory itself
 // (`<dir>`) reads all of its entries again.
-// What comes after the scans (SKILLS.md §5: precedence, filters, realpath dedup, custom directories, managed skills,
+// What comes after the scans (docs/discovery.md §5: precedence, filters, realpath dedup, custom directories, managed skills,
 // collisions) is in memory: it either runs again over all of them or, when the directories scanned again give the
 // same candidates as before, updates the previous answer (pipeline-memo.ts, kept here as `pipeline`). Either way the
 // answer is the one a full discovery would give as long as every remembered scan still matches its directory. That is
@@ -65,7 +65,7 @@ export interface Rescan {
 export interface ScanRound {
   /** Every directory scanned again (not answered from the memo), in completion order. */
   rescanned: Rescan[];
-  /** A scan threw: its provider lost its skills for this discovery (SKILLS.md §5 step 1 `Failed to load`). */
+  /** A scan threw: its provider lost its skills for this discovery (docs/discovery.md §5 step 1 `Failed to load`). */
   failed: boolean;
   /** A remembered scan was not used: a directory is no longer scanned. */
   dropped: boolean;

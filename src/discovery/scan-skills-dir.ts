@@ -1,4 +1,4 @@
-// Scanning one skills directory (SKILLS.md §3) into skill records (§1).
+// Scanning one skills directory (docs/discovery.md §3) into skill records (§1).
 
 import type { Dirent, Stats } from 'node:fs';
 import * as fs from 'node:fs';
@@ -37,7 +37,7 @@ export interface ScanOptions {
   requireDescription: boolean;
   /**
    * How the directory is written in the records (`filePath`, `baseDir`) and warnings, when not as `dir` itself: a
-   * relative custom directory stays relative there (SKILLS.md §5 step 4) while `dir` is what is read. `source.path`
+   * relative custom directory stays relative there (docs/discovery.md §5 step 4) while `dir` is what is read. `source.path`
    * is always the path read.
    */
   shownDir?: string;
@@ -45,7 +45,7 @@ export interface ScanOptions {
   provider: string;
   providerName: string;
   level: Level;
-  /** The plugin the directory belongs to (SKILLS.md §4a): recorded as `source.plugin`. */
+  /** The plugin the directory belongs to (docs/discovery.md §4a): recorded as `source.plugin`. */
   plugin?: string;
   /** Put before every name found (xcsh's claude-plugins: `<plugin>:`). */
   namePrefix?: string;
@@ -56,7 +56,7 @@ export interface ScanOptions {
    */
   diagnostics?: SkillDiagnostic[];
   /**
-   * Receives the realpath of every loaded skill's SKILL.md (SKILLS.md §5 step 3), keyed by its `filePath`. The
+   * Receives the realpath of every loaded skill's SKILL.md (docs/discovery.md §5 step 3), keyed by its `filePath`. The
    * directory is resolved once; only entries that are symlinks or hold a symlinked SKILL.md are resolved one by one,
    * since below a real directory a real entry's real file has the path `<realpath(dir)>/<entry>/SKILL.md`.
    */
@@ -262,7 +262,7 @@ function guessTouched(
 }
 
 /**
- * The SKILL.md directly inside `dir`, as a skill of its own (claude-plugins, SKILLS.md §4a): named by its frontmatter,
+ * The SKILL.md directly inside `dir`, as a skill of its own (claude-plugins, docs/discovery.md §4a): named by its frontmatter,
  * else by the directory's own name; the same rules as an entry of §3 otherwise.
  */
 export async function scanSelfSkill(dir: string, options: ScanOptions): Promise<Skill | undefined> {

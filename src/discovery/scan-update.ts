@@ -5,12 +5,12 @@
 //
 // The answer is the one a full scan gives, given what the caller promises (scan-memo.ts): every entry changed since
 // the previous scan is touched, or the listing itself moved. So:
-// - which entries are candidates (SKILLS.md §3: not hidden, a directory or a link) is either the listing read again,
+// - which entries are candidates (docs/discovery.md §3: not hidden, a directory or a link) is either the listing read again,
 //   or, when the directory's own stamp (scan-memo.ts `stampOf`, taken before each listing) did not move, the previous
 //   listing with each touched entry looked at alone (`lstat`, as the listing's entry types); a touched entry found
 //   otherwise than the previous listing had it reads the listing after all;
 // - the entries that came, went, changed kind or were touched are loaded again; every other entry's outcome is kept;
-// - the records are those kept with the loaded ones inserted in the order of SKILLS.md §1 (a total order: one record
+// - the records are those kept with the loaded ones inserted in the order of docs/discovery.md §1 (a total order: one record
 //   per entry, so one per `filePath`), the diagnostics likewise in `filePath` order, the entries and realpaths the
 //   previous maps with the changed entries' on top (layered-map.ts).
 

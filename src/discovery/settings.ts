@@ -1,4 +1,4 @@
-// Settings of SKILLS.md §10: defaults, and validation of user input into a typed object.
+// Settings of docs/discovery.md §10: defaults, and validation of user input into a typed object.
 // Unknown keys are an error naming the key: a typo in a toggle must not silently re-enable a source.
 
 import { SkillsdError } from './errors.js';

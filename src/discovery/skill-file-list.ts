@@ -1,5 +1,5 @@
 // Every file of a skill that `GET /skill/<name>/<path>` would serve, found by walking the skill's directory through
-// skill:// resolution itself (SKILLS.md §6): each directory and each file goes through resolveSkillResource, so a
+// skill:// resolution itself (docs/discovery.md §6): each directory and each file goes through resolveSkillResource, so a
 // link out of the skill under `contain`, a FIFO, a device or a file that vanished is left out exactly where the file
 // route would refuse it. The archive route, the MCP `skills/list` resources and `resources/directory/read` are built
 // from this list.

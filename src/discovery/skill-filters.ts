@@ -1,4 +1,4 @@
-// Name filters of SKILLS.md §5: `ignoredSkills` / `includeSkills` globs and `disabledExtensions` (`skill:<name>`).
+// Name filters of docs/discovery.md §5: `ignoredSkills` / `includeSkills` globs and `disabledExtensions` (`skill:<name>`).
 
 import picomatch from 'picomatch';
 import { toPicomatchPattern } from './agents-glob.js';

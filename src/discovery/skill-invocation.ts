@@ -1,4 +1,4 @@
-// `/skill:<name>` invocations (SKILLS.md §7): recognising one in what the user typed, and building the message the
+// `/skill:<name>` invocations (docs/discovery.md §7): recognising one in what the user typed, and building the message the
 // agent receives in its place, from a fresh read of the skill's SKILL.md.
 
 import { realpath } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// Where a skill is, as the text handed to a model names it (API.md §Remote-friendly text). The reference text names
+// Where a skill is, as the text handed to a model names it (docs/api.md §Remote-friendly text). The reference text names
 // local paths (`[Skill directory: /home/…/pdf]`), which mean nothing to an agent on another machine; the same text
 // can name the skill's URL on the daemon instead (`http://host:7420/skill/pdf/`), or its MCP resource URI
 // (`skill://pdf`), so that "resolve relative paths against …" is something that agent can do. Invocation and

@@ -1,4 +1,4 @@
-// Skill names that tools will struggle with. SKILLS.md §1 does not validate names (only managed skills are), so
+// Skill names that tools will struggle with. docs/discovery.md §1 does not validate names (only managed skills are), so
 // such a skill is still loaded under its name, exactly as the reference agents load it; the daemon only says so.
 // Nothing downstream breaks on these names: JSON and SSE escape them, no header carries a name, `/prompt` keeps
 // every skill on its own line (see skills-prompt.ts), and HTTP refuses a NUL in a request path on its own.

@@ -1,5 +1,5 @@
 // Where a skill's files are on disk. A record's `filePath` and `baseDir` are shown as discovered, which for a relative
-// custom directory (SKILLS.md §5 step 4) is relative to the workspace, not to the daemon's own working directory;
+// custom directory (docs/discovery.md §5 step 4) is relative to the workspace, not to the daemon's own working directory;
 // `source.path` is always the absolute path of the SKILL.md read, so the file routes read through these.
 
 import { dirname, isAbsolute } from 'node:path';

@@ -1,4 +1,4 @@
-// The order of skills (SKILLS.md §1): `name.toLowerCase()` in UTF-16 code-unit order (plain `<`, not
+// The order of skills (docs/discovery.md §1): `name.toLowerCase()` in UTF-16 code-unit order (plain `<`, not
 // localeCompare, so the order is the same on every machine and locale), then the exact name, then filePath.
 
 import type { Skill } from './types.js';

@@ -1,4 +1,4 @@
-// The data shapes of skill discovery (SKILLS.md §1, §5; API.md `Skill` and `Collision`).
+// The data shapes of skill discovery (docs/discovery.md §1, §5; docs/api.md `Skill` and `Collision`).
 // Pure types: shared by discovery, the index and the server.
 
 export type Profile = 'musepi' | 'omp' | 'xcsh';
@@ -17,7 +17,7 @@ export interface SkillSource {
   /** Absolute path of the SKILL.md (same as `filePath`). */
   path: string;
   /**
-   * The plugin the skill came with (SKILLS.md §4a), for the plugin providers only: `<plugin>@<marketplace>` for
+   * The plugin the skill came with (docs/discovery.md §4a), for the plugin providers only: `<plugin>@<marketplace>` for
    * claude-plugins, the package for omp-plugins, the manifest name for agent-plugins.
    */
   plugin?: string;
@@ -85,7 +85,7 @@ export interface DiscoveryResult {
    */
   skillRealPaths?: ReadonlyMap<string, string>;
   /**
-   * Agent Plugins skills (SKILLS.md §4a), keyed by `filePath`: the realpath of the plugin root that every file served
+   * Agent Plugins skills (docs/discovery.md §4a), keyed by `filePath`: the realpath of the plugin root that every file served
    * for the skill must resolve inside, whatever the `symlinks` mode.
    */
   skillRoots?: ReadonlyMap<string, string>;
@@ -173,7 +173,7 @@ export interface DiscoveryEnv {
   agents?: Readonly<Record<string, string>>;
 }
 
-/** Everything one discovery depends on (SKILLS.md §0). */
+/** Everything one discovery depends on (docs/discovery.md §0). */
 export interface DiscoveryContext {
   home: string;
   cwd: string;

@@ -1,4 +1,4 @@
-// The context of one discovery (SKILLS.md §0): profile names, HOME, CWD, AGENT, REPO, STOP and the upward walk.
+// The context of one discovery (docs/discovery.md §0): profile names, HOME, CWD, AGENT, REPO, STOP and the upward walk.
 // Paths are joined lexically and never realpath-ed: a workspace reached through a symlink keeps the path it was
 // given, exactly as the agents see it.
 
@@ -26,7 +26,7 @@ export function profileInfo(profile: Profile): ProfileInfo {
   return PROFILE_TABLE[profile];
 }
 
-/** Everything the providers need to place their directories (SKILLS.md §0). */
+/** Everything the providers need to place their directories (docs/discovery.md §0). */
 export interface WorkspaceContext {
   profile: ProfileInfo;
   home: string;

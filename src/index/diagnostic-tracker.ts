@@ -1,4 +1,4 @@
-// Live doctor findings (API.md §GET /doctor, SSE `diagnostic`): after each rebuild of a watched workspace the doctor
+// Live doctor findings (docs/api.md §GET /doctor, SSE `diagnostic`): after each rebuild of a watched workspace the doctor
 // looks again, and every error or warning that appeared or went since the last look is reported once (a log line and
 // an event). Info findings (filters, shadowed candidates) are left out: collisions and settings have events of their
 // own. The first look only sets the baseline: what was there at start is reported by `GET /doctor`, not as news.

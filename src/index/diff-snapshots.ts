@@ -1,5 +1,5 @@
 // What changed between two index states: the payloads of the `index`, `collision` and `warning` events
-// (API.md §GET /events).
+// (docs/api.md §GET /events).
 
 import { sameJson } from '../discovery/same-json.js';
 import { compareCodeUnits } from '../discovery/sort-skills.js';
@@ -84,7 +84,7 @@ function samePositions(previous: readonly Skill[], next: readonly Skill[]): Skil
 }
 
 /**
- * Both lists in the order of SKILLS.md §1 with one skill per name, as every discovery gives them: one merge walk,
+ * Both lists in the order of docs/discovery.md §1 with one skill per name, as every discovery gives them: one merge walk,
  * comparing names only where the records differ (a skill added or removed shifts every later position by one, and
  * matching 10,000 names through two maps cost ≈ 3 ms per reload).
  */
@@ -151,7 +151,7 @@ function positionOf(skills: readonly Skill[], name: string): number {
   return low < skills.length && skills[low]!.name === name ? low : -1;
 }
 
-/** The order of names in SKILLS.md §1 (lower-cased, then exact, in UTF-16 code units). */
+/** The order of names in docs/discovery.md §1 (lower-cased, then exact, in UTF-16 code units). */
 function compareNames(a: string, b: string): number {
   return compareCodeUnits(a.toLowerCase(), b.toLowerCase()) || compareCodeUnits(a, b);
 }

@@ -1,4 +1,4 @@
-// The bounded event history of one workspace, behind `GET /events` (API.md §GET /events).
+// The bounded event history of one workspace, behind `GET /events` (docs/api.md §GET /events).
 //
 // Event ids are derived from content, not from a clock or a counter, so that every daemon serving the same files (the
 // replicas of a team server) names the same moment with the same id and a client whose stream moves to another
@@ -16,7 +16,7 @@
 // answered with `reset`, never with a guess. A state met twice (an edit undone) resumes from its newest occurrence:
 // the events from there lead from that very state to the current one, which is all a client at that state needs.
 //
-// Ids are decimal numbers (API.md: `id:` is a number) below 2^52, so any client parses them exactly; they no longer
+// Ids are decimal numbers (docs/api.md: `id:` is a number) below 2^52, so any client parses them exactly; they no longer
 // grow, and only equality means anything.
 
 import { createHash } from 'node:crypto';
@@ -35,7 +35,7 @@ export type ReplayResult = { kind: 'replay'; events: IndexEvent[] } | { kind: 'r
 
 export type EventListener = (event: IndexEvent) => void;
 
-/** API.md asks for at least the last 1000 events. */
+/** docs/api.md asks for at least the last 1000 events. */
 export const DEFAULT_EVENT_LOG_CAPACITY = 1000;
 
 export interface EventLogOptions {

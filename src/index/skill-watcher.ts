@@ -1,4 +1,4 @@
-// Tells the index when to run discovery again. It watches exactly what discovery reads (SKILLS.md §3: every skills
+// Tells the index when to run discovery again. It watches exactly what discovery reads (docs/discovery.md §3: every skills
 // directory, its entries one level deep, their SKILL.md; §0: the `.git` markers that decide REPO) and reports the
 // changed paths, coalesced. Skills directories are watched by watch-skills-root.ts (the kernel's watches, or chokidar
 // when polling); the pitfalls of file watching on Node 20 are handled here:

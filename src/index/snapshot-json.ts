@@ -5,7 +5,7 @@
 // did not touch, scan-memo.ts); the body is assembled from those bytes when first asked for, never re-encoded.
 //
 // The content hash must change exactly when the answer changes and stay equal for equal content, also across daemon
-// restarts (API.md §GET /skills: the ETag). It is a SHA-256 over the head (profile, cwd), the tail's start (warnings,
+// restarts (docs/api.md §GET /skills: the ETag). It is a SHA-256 over the head (profile, cwd), the tail's start (warnings,
 // collisions), and, for the skills and then the diagnostics, their number, their number of runs and one SHA-256 per
 // run of consecutive items (their JSON joined with ','). A run of skills ends after a skill whose name hashes to a
 // multiple of CHUNK_SKILLS (FNV-1a, so about one skill in 64) or once it holds MAX_CHUNK_SKILLS; a run of diagnostics

@@ -6,7 +6,7 @@
 // every answer: 2–3× the throughput for the 749 KB body of 1,000 skills, docs/performance.md), on the first request
 // that needs it rather than on the reload path. Its ETag is derived from the generation plus the content hash of
 // snapshot-json.ts. The generation moves exactly when the content moves, so the tag changes exactly when the answer
-// would change (API.md §GET /skills).
+// would change (docs/api.md §GET /skills).
 
 import { createHash } from 'node:crypto';
 import type {
@@ -117,7 +117,7 @@ export class WorkspaceSnapshot {
    * only the file routes use it, to refuse a SKILL.md swapped for a link out of its skill after discovery.
    */
   readonly skillRealPaths: ReadonlyMap<string, string>;
-  /** Agent Plugins skills: the real plugin root their files must stay in, by `filePath` (SKILLS.md §4a). */
+  /** Agent Plugins skills: the real plugin root their files must stay in, by `filePath` (docs/discovery.md §4a). */
   readonly skillRoots: ReadonlyMap<string, string>;
   readonly contentHash: string;
   readonly etag: string;
@@ -160,7 +160,7 @@ export class WorkspaceSnapshot {
     return this.bodyBytes;
   }
 
-  /** The loaded skill of exactly that name (case-sensitive, SKILLS.md §1). */
+  /** The loaded skill of exactly that name (case-sensitive, docs/discovery.md §1). */
   skill(name: string): Skill | undefined {
     this.byName ??= new Map(this.skills.map((skill) => [skill.name, skill]));
     return this.byName.get(name);

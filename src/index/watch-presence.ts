@@ -1,7 +1,7 @@
 // Watches single names inside directories: "tell me when <dir>/<name> appears, disappears or changes".
 // Used for what chokidar is not given: a missing skills directory's nearest existing ancestor, the parent of every
-// skills directory (a deleted and recreated root must be re-armed, FINDINGS.md), the `.git` markers that move REPO
-// (SKILLS.md §0), and the real targets of symlinked skills (chokidar runs with `followSymlinks: false`).
+// skills directory (a deleted and recreated root must be re-armed, docs/platform-notes.md §2), the `.git` markers that move REPO
+// (docs/discovery.md §0), and the real targets of symlinked skills (chokidar runs with `followSymlinks: false`).
 // One `fs.watch` per directory, filtered by name, costs one inotify watch and no readdir per event. In polling mode
 // (watches exhausted) one timer `lstat`s every watched name instead.
 

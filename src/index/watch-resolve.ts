@@ -1,6 +1,6 @@
 // Where a watched path stands on disk, and which directory to watch to learn when that changes.
 // chokidar silently never watches a path whose parent's parent is missing, and a root that is deleted and recreated
-// stays dead (FINDINGS.md "chokidar on Node 20"): so the watcher never hands chokidar a missing path. It watches the
+// stays dead (docs/platform-notes.md §2): so the watcher never hands chokidar a missing path. It watches the
 // nearest existing ancestor for the one child name that leads towards the target, and moves deeper as it appears.
 
 import { lstat, readlink, realpath, stat } from 'node:fs/promises';

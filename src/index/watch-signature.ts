@@ -1,6 +1,6 @@
 // The last known state of everything that can change discovery's answer, as cheap fingerprints:
-// each skills directory (exists, inode), each entry in it (SKILLS.md §3: a directory or symlink not starting with
-// `.`, its link target) and its SKILL.md (type, inode, size, mtime, ctime), each `.git` marker (SKILLS.md §0: its
+// each skills directory (exists, inode), each entry in it (docs/discovery.md §3: a directory or symlink not starting with
+// `.`, its link target) and its SKILL.md (type, inode, size, mtime, ctime), each `.git` marker (docs/discovery.md §0: its
 // presence and type only; git rewrites `.git`'s contents all the time), and any extra single file.
 // Refreshing a set of keys re-reads only those and says which paths differ: it is the baseline taken before each
 // onChange (so a second write that chokidar drops is seen by the re-check), the re-check itself, and the periodic
@@ -8,7 +8,7 @@
 // The reads are synchronous, a slice at a time with the event loop let go between slices: a deep fingerprint of
 // 10,000 skills is two `lstat`s each, and as 20,000 promises it filled libuv's thread pool for about a second on this
 // 2-core machine (every other file operation of the daemon, a rebuild's or a file request's, queued behind it), where
-// the same calls made synchronously take a few tens of milliseconds in all (FINDINGS.md, the I/O floor).
+// the same calls made synchronously take a few tens of milliseconds in all (docs/platform-notes.md §3).
 
 import { lstatSync, readdirSync, realpathSync, type Stats, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -152,7 +152,7 @@ export class WatchSignature {
     );
     const known = this.entriesByDir.get(dir) ?? new Set<string>();
     if (stats === null || !stats.isDirectory()) {
-      // Missing is silent, but a file (or a file in the path: ENOTDIR) is a scan warning (SKILLS.md §3.1): those
+      // Missing is silent, but a file (or a file in the path: ENOTDIR) is a scan warning (docs/discovery.md §3): those
       // states must differ from absent, or the warning would never appear or never go away.
       const fingerprint =
         stats !== null
@@ -215,7 +215,7 @@ export class WatchSignature {
     } else {
       if (before.entryFp !== entryFp) changed.add(path);
       if (before.skillFp !== skillFp) changed.add(skillPath);
-      // Same name, new directory: chokidar's watch on the old one is dead (FINDINGS.md).
+      // Same name, new directory: chokidar's watch on the old one is dead (docs/platform-notes.md §2).
       if (!before.isLink && !isLink && before.ino !== link.ino) staleDirs.add(dirname(path));
     }
     this.entries.set(path, { entryFp, skillFp, ino: link.ino, isLink, entryReal, skillReal, pendingLink });

@@ -1,6 +1,6 @@
 // The event-mode watch of one skills directory, straight on the kernel's watches (inotify on Linux): one `fs.watch` on
 // the directory and one on each entry directory, which reports its SKILL.md being written, created, deleted or
-// replaced. That is all discovery reads there (SKILLS.md §3), so nothing deeper is watched.
+// replaced. That is all discovery reads there (docs/discovery.md §3), so nothing deeper is watched.
 //
 // Why not chokidar here (it still serves the polling mode, watch-skills-root.ts): at 10,000 skills chokidar held two
 // watches per skill (the entry and its SKILL.md) and about 20 KiB of RSS per skill, took seconds to arm, and reported
@@ -75,7 +75,7 @@ class NativeRootWatch implements SkillsRootWatch {
       void this.relist();
       return;
     }
-    // Dot entries are never skills (SKILLS.md §3), and their churn (editors' swap files, `.git`) is not ours.
+    // Dot entries are never skills (docs/discovery.md §3), and their churn (editors' swap files, `.git`) is not ours.
     if (name === '' || name.startsWith('.') || name.includes('/')) return;
     if (type === 'change' && !this.entries.has(name)) return;
     void this.sync(name, type === 'rename');

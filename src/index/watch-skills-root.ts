@@ -1,4 +1,4 @@
-// The watch of one skills directory (its real path), bounded to what discovery reads (SKILLS.md §3): the directory,
+// The watch of one skills directory (its real path), bounded to what discovery reads (docs/discovery.md §3): the directory,
 // its entries one level deep, and each entry's SKILL.md. Nothing deeper: a `references/` folder with thousands of
 // files must not cost thousands of watches. With events, the kernel's watches (watch-skills-root-native.ts); when
 // polling, one chokidar instance per root, so a root that is deleted and recreated is re-armed by closing its
@@ -114,7 +114,7 @@ async function watchSkillsRootPolling(options: SkillsRootWatchOptions): Promise<
     persistent: true,
     ignoreInitial: true,
     // Symlinked entries are watched through their real targets by the caller; following links here pulled a whole
-    // unrelated tree in (FINDINGS.md).
+    // unrelated tree in (docs/platform-notes.md §2).
     followSymlinks: false,
     depth: 1,
     // `atomic` would hold every unlink back 100 ms; the coalescing above already merges unlink + add.

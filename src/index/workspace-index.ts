@@ -56,7 +56,7 @@ export interface WorkspaceIndexOptions {
   watch?: boolean;
   watcher?: WatcherTuning;
   eventLogCapacity?: number;
-  /** Discovery itself; the pipeline of SKILLS.md unless a caller wraps it. */
+  /** Discovery itself; the pipeline of docs/discovery.md unless a caller wraps it. */
   discover?: DiscoverFn;
   /** Delay before retrying a first discovery that threw. */
   retryDelayMs?: number;
@@ -133,7 +133,7 @@ export class WorkspaceIndex {
   private pendingFull = true;
   /** Per-skill JSON kept between builds: an unchanged skill is not serialised again. */
   private readonly serializer = new SnapshotSerializer();
-  /** What the plugin providers read besides skills directories (SKILLS.md §4a), as the last build found it. */
+  /** What the plugin providers read besides skills directories (docs/discovery.md §4a), as the last build found it. */
   private pluginInputs: { files: string[]; markers: string[] } = { files: [], markers: [] };
   /** Doctor findings that appear or go after a rebuild (watched workspaces only). */
   private readonly diagnostics: DiagnosticTracker | undefined;
@@ -189,7 +189,7 @@ export class WorkspaceIndex {
     return this.isClosed;
   }
 
-  /** The current snapshot, waiting up to `timeoutMs` for the first build; then 503 `NotReady` (API.md §Errors). */
+  /** The current snapshot, waiting up to `timeoutMs` for the first build; then 503 `NotReady` (docs/api.md §Errors). */
   async whenReady(timeoutMs: number): Promise<WorkspaceSnapshot> {
     if (this.current !== undefined) return this.current;
     if (timeoutMs > 0) {
@@ -238,7 +238,7 @@ export class WorkspaceIndex {
     return this.queued;
   }
 
-  /** Re-applies settings (API.md `--config` reload): rebuilds, then logs a `settings` event. */
+  /** Re-applies settings (docs/api.md `--config` reload): rebuilds, then logs a `settings` event. */
   async applySettings(settings: Settings, source: string): Promise<void> {
     this.settings = settings;
     await this.rebuild();
@@ -566,7 +566,7 @@ export class WorkspaceIndex {
   /** Points the watcher at the directories the current snapshot was discovered from. */
   private async syncWatcher(): Promise<void> {
     if (!this.watchEnabled || this.isClosed || this.current === undefined) return;
-    // Plugin registries, settings and manifests are watched like skills directories (SKILLS.md §4a): a report of one
+    // Plugin registries, settings and manifests are watched like skills directories (docs/discovery.md §4a): a report of one
     // maps to no scanned directory, so the next build runs the plugin providers and the pipeline in full.
     // The agent views' roots, the directories their recursive walks went through, and Gemini's settings files.
     const agentWatch = this.agentState?.views.watch ?? { dirs: [], files: [] };
@@ -611,7 +611,7 @@ export class WorkspaceIndex {
 }
 
 /**
- * `counter` (default): 1 for the first snapshot, one more for each change of the answer (API.md §GET /skills).
+ * `counter` (default): 1 for the first snapshot, one more for each change of the answer (docs/api.md §GET /skills).
  * `content`: a number read from the content hash, so that replicas serving the same files agree on it whatever reloads
  * each went through (docs/deploy.md §Replicas); it changes exactly when the answer changes but does not grow.
  */
@@ -652,7 +652,7 @@ async function isEmptyFile(path: string): Promise<boolean> {
   return stats?.isFile() === true && stats.size === 0;
 }
 
-/** CWD and every ancestor up to the root: a `.git` appearing in any of them moves REPO (SKILLS.md §0). */
+/** CWD and every ancestor up to the root: a `.git` appearing in any of them moves REPO (docs/discovery.md §0). */
 function ancestorsOf(dir: string): string[] {
   const out = [dir];
   for (let current = dir, parent = dirname(dir); parent !== current; current = parent, parent = dirname(parent)) {

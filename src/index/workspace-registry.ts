@@ -1,4 +1,4 @@
-// Every workspace the daemon serves: the default one (`--cwd`) and those selected with `?cwd=` (API.md §Endpoints).
+// Every workspace the daemon serves: the default one (`--cwd`) and those selected with `?cwd=` (docs/api.md §Endpoints).
 // Each has its own index, watcher and event stream. Workspaces opened by `?cwd=` cost inotify watches and memory,
 // so their number is capped and idle ones are closed:
 // - at most `maxWorkspaces` (default 32) live at once; opening one more closes the least recently used idle one;

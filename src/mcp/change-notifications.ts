@@ -1,4 +1,4 @@
-// Change notifications of one MCP session (MCP.md §Change notifications), from the index's own diffs, the ones that
+// Change notifications of one MCP session (docs/mcp.md §Change notifications), from the index's own diffs, the ones that
 // feed `/events`:
 // - the set of skills (or a skill's record) changed → `resources/list_changed` and `prompts/list_changed`;
 // - a subscribed resource's bytes changed → `resources/updated` for that URI. A SKILL.md is rechecked on every index

@@ -1,4 +1,4 @@
-// One MCP server per session, on the SDK's `Server` (MCP.md §What the server declares): capabilities `resources`
+// One MCP server per session, on the SDK's `Server` (docs/mcp.md §What the server declares): capabilities `resources`
 // (subscribe, listChanged), `prompts` and `tools` (listChanged), the Skills Extension with `directoryRead`, and the
 // skills block of `GET /prompt` as `instructions`, so a host that knows nothing of the extension still shows the model
 // the catalog. Both transports (Streamable HTTP, stdio) build their servers here.

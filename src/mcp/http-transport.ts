@@ -1,4 +1,4 @@
-// `/mcp`: the MCP face over Streamable HTTP (MCP.md §Transports), as ordinary Fastify routes (POST for requests, GET
+// `/mcp`: the MCP face over Streamable HTTP (docs/mcp.md §Transports), as ordinary Fastify routes (POST for requests, GET
 // for the server's notification stream, DELETE to end a session), so every onRequest guard of the app (Host, Origin,
 // token, and whatever guard is added later) has run before the SDK's transport sees the request. The handler then
 // hands Node's own request and response, with the body Fastify parsed, to the SDK's StreamableHTTPServerTransport.

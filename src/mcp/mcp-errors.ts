@@ -1,4 +1,4 @@
-// How failures reach an MCP client (MCP.md): a request about a skill:// URI that resolution refuses is invalid params
+// How failures reach an MCP client (docs/mcp.md): a request about a skill:// URI that resolution refuses is invalid params
 // (-32602), with exactly the message the REST face gives for the same path, so an agent sees the same words whichever
 // face it uses; the REST code travels in `data.code`. A workspace still indexing is an internal error (-32603).
 

@@ -1,4 +1,4 @@
-// What one MCP session reads: its workspace (MCP.md §Transports: `?cwd=`/`--cwd`, else the client's first `file://`
+// What one MCP session reads: its workspace (docs/mcp.md §Transports: `?cwd=`/`--cwd`, else the client's first `file://`
 // root, else the daemon's default workspace), how its text names skill locations (`paths`), and the index events of
 // that workspace, which drive its change notifications.
 

@@ -1,4 +1,4 @@
-// Prompts (MCP.md §Prompts and tools): one `skill:<name>` prompt per loaded skill while skill commands are enabled;
+// Prompts (docs/mcp.md §Methods): one `skill:<name>` prompt per loaded skill while skill commands are enabled;
 // `prompts/get` answers, as one user message, the text `POST /invocations` gives for `/skill:<name> <args>`.
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';

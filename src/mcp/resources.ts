@@ -1,4 +1,4 @@
-// Resources (MCP.md §Skills Extension): `resources/list` (each loaded skill's SKILL.md), the `skill://{name}/{+path}`
+// Resources (docs/mcp.md §Methods): `resources/list` (each loaded skill's SKILL.md), the `skill://{name}/{+path}`
 // template, `resources/read` of any skill file under the guards of the file route, and subscriptions.
 
 import { isUtf8 } from 'node:buffer';

@@ -1,4 +1,4 @@
-// The Skills Extension's `Skill` entry (MCP.md §Skills Extension): `{ uri, frontmatter, resources }`, with
+// The Skills Extension's `Skill` entry (docs/mcp.md §Methods): `{ uri, frontmatter, resources }`, with
 // `frontmatter` as the author wrote it (keys not normalised) and `resources` listing every file the file route would
 // serve, each with the `sha256:` digest of its bytes and its size. Digests and frontmatter are cached by file
 // identity, so listing again reads only what changed.

@@ -1,4 +1,4 @@
-// `skill://<name>[/<path>]` URIs of the MCP face (MCP.md §Skills Extension) split into the skill name (decoded once)
+// `skill://<name>[/<path>]` URIs of the MCP face (docs/mcp.md §Methods) split into the skill name (decoded once)
 // and the raw relative part, which resolveSkillResource decodes once and checks with the guards of the file route.
 // The file route's depth bound applies here too, before any workspace or file is looked at (SECURITY.md "Small
 // bounds"): one bound for both faces.

@@ -1,4 +1,4 @@
-// The Skills Extension's own methods (MCP.md §Skills Extension): `skills/list`, `skills/get` and
+// The Skills Extension's own methods (docs/mcp.md §Methods): `skills/list`, `skills/get` and
 // `resources/directory/read`, registered on the SDK server with their request schemas.
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';

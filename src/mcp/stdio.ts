@@ -1,4 +1,4 @@
-// `skillsd mcp`: the MCP face on stdin/stdout (MCP.md §Transports), for hosts that launch their servers as processes.
+// `skillsd mcp`: the MCP face on stdin/stdout (docs/mcp.md §Transports), for hosts that launch their servers as processes.
 // One session for the life of the process; stdout carries protocol bytes and nothing else (logs go to stderr).
 
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';

@@ -1,4 +1,4 @@
-// Tools (MCP.md §Prompts and tools), for hosts with neither resources nor the Skills Extension:
+// Tools (docs/mcp.md §Methods), for hosts with neither resources nor the Skills Extension:
 // - `load_skill { name, args? }`: the invocation text of `POST /invocations`, plus the skill's base URI;
 // - `read_skill_file { name, path }`: one file of the skill under the guards of the file route;
 // - `search_skills { query, limit? }`: `GET /search` as lines of text, and its JSON as structured content.

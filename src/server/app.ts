@@ -44,7 +44,7 @@ export interface AppOptions {
   registry: WorkspaceRegistry;
   /** The settings in force; read per request. */
   getSettings: () => Settings;
-  /** Host/Origin/token guards (API.md §Security defaults); omitted only by callers that guard elsewhere. */
+  /** Host/Origin/token guards (docs/api.md §Security defaults); omitted only by callers that guard elsewhere. */
   security?: SecurityOptions;
   logger?: FastifyServerOptions['logger'] | Logger;
   /** How long a request waits for a workspace's first index before 503 `NotReady` (default 2000 ms). */
@@ -112,10 +112,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
-    // What Node's HTTP parser refuses (a head over 16 KB, bytes that are not HTTP) is answered in the shape of API.md.
+    // What Node's HTTP parser refuses (a head over 16 KB, bytes that are not HTTP) is answered in the shape of docs/api.md.
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
-    // The router refuses malformed percent-encoding before any hook runs: answer in the shape of API.md.
+    // The router refuses malformed percent-encoding before any hook runs: answer in the shape of docs/api.md.
     frameworkErrors: (error, request, reply) => {
       const path = pathOf(request.raw.url ?? '');
       const skillPath = path.startsWith('/skill/');
@@ -142,7 +142,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
-    // Requests in flight get a grace period; then every connection goes, so closing is bounded (API.md: SIGTERM
+    // Requests in flight get a grace period; then every connection goes, so closing is bounded (docs/api.md: SIGTERM
     // exits within 5 s) even when a client holds a connection open without using it.
     const force = setTimeout(() => app.server.closeAllConnections(), CLOSE_GRACE_MS);
     force.unref();

@@ -1,5 +1,5 @@
 // Requests that Node's HTTP parser refuses before Fastify sees them (a request head over the size limit, bytes that
-// are not HTTP, a head that never arrives) are answered here, in the error shape of API.md §Errors: Fastify's own
+// are not HTTP, a head that never arrives) are answered here, in the error shape of docs/api.md §Errors: Fastify's own
 // answer for them has no `code`, so a client could not tell them apart from the daemon's other errors.
 
 import { maxHeaderSize, STATUS_CODES } from 'node:http';

@@ -1,4 +1,4 @@
-// The one place where error codes become HTTP answers (API.md §Errors).
+// The one place where error codes become HTTP answers (docs/api.md §Errors).
 // Every error body is `{ statusCode, code, error, message }`.
 
 import { STATUS_CODES } from 'node:http';
@@ -45,7 +45,7 @@ export function isDescriptorShortage(error: unknown): boolean {
   return typeof code === 'string' && DESCRIPTOR_SHORTAGE.has(code);
 }
 
-/** Maps any thrown value to the status and body of API.md. Unknown errors become a 500 without internals. */
+/** Maps any thrown value to the status and body of docs/api.md. Unknown errors become a 500 without internals. */
 export function toErrorResponse(error: unknown): ErrorBody {
   if (isSkillsdError(error)) return errorBody(STATUS_BY_CODE[error.code], error.code, error.message);
   if (isDescriptorShortage(error)) {

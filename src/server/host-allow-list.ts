@@ -1,4 +1,4 @@
-// Which Host header values the daemon answers (API.md §Security defaults).
+// Which Host header values the daemon answers (docs/api.md §Security defaults).
 // DNS rebinding: a web page on evil.com re-points its own name at 127.0.0.1, and the browser then sends
 // `Host: evil.com` to the daemon. Only names the attacker cannot control may pass, so the check is an allow-list.
 
@@ -56,7 +56,7 @@ export interface HostPolicy {
 
 /**
  * The Host policy of a bind address.
- * - Loopback bind (the default): `localhost`, `127.0.0.1`, `[::1]` only (API.md §Security defaults).
+ * - Loopback bind (the default): `localhost`, `127.0.0.1`, `[::1]` only (docs/api.md §Security defaults).
  * - Any other bind (`0.0.0.0` in Docker, a LAN address), which requires a token: those names, the bind address, and
  *   any IP literal. DNS rebinding needs a DNS name the attacker controls; an IP literal in Host names the address the
  *   client itself connected to (behind Docker's port publishing or NAT that address is not one of this machine's,

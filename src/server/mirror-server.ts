@@ -1,6 +1,6 @@
 // A second listening socket for the same app, for a host name that resolves to several addresses (`localhost` is
 // 127.0.0.1 and ::1 on a dual-stack machine). Fastify binds the other addresses itself with a bare `http.Server`
-// that has none of the defences of the first one: no `clientError` answer in the shape of API.md, no connection cap,
+// that has none of the defences of the first one: no `clientError` answer in the shape of docs/api.md, no connection cap,
 // no handler for a failed accept (an `error` event without a listener ends the process: a local peer flooding
 // `[::1]` stopped the daemon) and no poll fast path; and any `error` of the first server closes it. So the daemon
 // binds one address through Fastify and mirrors the server here for each other one, with the same request handling,

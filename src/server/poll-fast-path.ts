@@ -12,7 +12,7 @@
 // - the Host allow-list, the local peer check and the bearer token pass, by the same functions the security hooks
 //   call;
 // - the default workspace is open and indexed (otherwise the route waits for it or answers 503).
-// Anything else goes to Fastify untouched, so every refusal keeps its exact API.md answer.
+// Anything else goes to Fastify untouched, so every refusal keeps its exact docs/api.md answer.
 
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { WorkspaceView } from './plugins/workspaces.js';

@@ -1,4 +1,4 @@
-// The poll fast path's request line (API.md §Starting it: one line per request at `info`), written without pino's
+// The poll fast path's request line (docs/api.md §Starting it: one line per request at `info`), written without pino's
 // per-call formatting. pino builds every line from the same pieces: the level, the time, the logger's bindings, each
 // field serialised in turn, the message. Fastify's request logger is a child with the binding `reqId`, which a plain
 // pino logger prints right after its own bindings: where the first field of an object goes when the parent logs it.

@@ -1,4 +1,4 @@
-// `paths=local|url` for a request (API.md §Remote-friendly text): which choice applies when the client made none,
+// `paths=local|url` for a request (docs/api.md §Remote-friendly text): which choice applies when the client made none,
 // and the daemon's base URL as that client reaches it.
 
 import { isIP } from 'node:net';

@@ -1,4 +1,4 @@
-// Fastify's request log lines (API.md: one line per request at `info`), without query strings: the SSE token may
+// Fastify's request log lines (docs/api.md: one line per request at `info`), without query strings: the SSE token may
 // travel as `?token=`, and Fastify's own lines print `req.url` whole. Request ids stay on every line.
 
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';

@@ -1,4 +1,4 @@
-// The Host, peer, browser and bearer-token decisions of API.md §Security defaults, as plain functions over header
+// The Host, peer, browser and bearer-token decisions of docs/api.md §Security defaults, as plain functions over header
 // values and the connection. The
 // security plugin's hooks and the poll fast path (poll-fast-path.ts) both call these, so a request the fast path
 // answers is one those hooks would have let through by the very same comparison.

@@ -1,4 +1,4 @@
-// Collision records (SKILLS.md §5 last paragraph, API.md `Collision`): one test per reason, plus the cases without a
+// Collision records (docs/discovery.md §5 last paragraph, docs/api.md `Collision`): one test per reason, plus the cases without a
 // record and the ordering rules.
 
 import assert from 'node:assert/strict';

@@ -7,7 +7,7 @@ import { MAX_TEXT_FILE_BYTES } from '../../src/discovery/read-text-file.js';
 import type { Profile } from '../../src/discovery/types.js';
 import { makeTempDir, writeTree } from '../helpers/temp-tree.js';
 
-describe('contextFileDirs (SKILLS.md §9 boundaries)', () => {
+describe('contextFileDirs (docs/discovery.md §9 boundaries)', () => {
   // [label, profile, home, cwd, repo, expected directories]
   const cases: Array<[string, Profile, string, string, string | null, string[]]> = [
     [
@@ -63,7 +63,7 @@ describe('contextFileDirs (SKILLS.md §9 boundaries)', () => {
   }
 });
 
-describe('findContextFiles (SKILLS.md §9)', () => {
+describe('findContextFiles (docs/discovery.md §9)', () => {
   let root: string;
   let cleanup: () => Promise<void>;
   let H: string;

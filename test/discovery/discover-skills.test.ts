@@ -1,4 +1,4 @@
-// The pipeline of SKILLS.md §5, rule by rule. Each test builds its own HOME `H` and project `P` (P/.git, CWD = P).
+// The pipeline of docs/discovery.md §5, rule by rule. Each test builds its own HOME `H` and project `P` (P/.git, CWD = P).
 
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
@@ -50,7 +50,7 @@ function names(run: Run): string[] {
   return run.result.skills.map((s) => s.name);
 }
 
-/** The exact text the scan gives for an unreadable directory (SKILLS.md §3 step 1). */
+/** The exact text the scan gives for an unreadable directory (docs/discovery.md §3 step 1). */
 async function readFailure(dir: string): Promise<string> {
   const error = await readdir(dir).then(
     () => new Error('expected readdir to fail'),
@@ -96,7 +96,7 @@ function turnOff(...keys: Array<keyof SkillsSettings>) {
   };
 }
 
-describe('discoverSkills (SKILLS.md §5)', () => {
+describe('discoverSkills (docs/discovery.md §5)', () => {
   before(async () => {
     ({ dir: root, cleanup } = await makeTempDir());
   });

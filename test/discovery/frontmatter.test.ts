@@ -202,7 +202,7 @@ const cases: Case[] = [
   },
 ];
 
-describe('parseFrontmatter (SKILLS.md §2)', () => {
+describe('parseFrontmatter (docs/discovery.md §2)', () => {
   for (const { label, text, profile = 'musepi', expected } of cases) {
     it(label, () => {
       assert.deepEqual(parseFrontmatter(text, profile), expected);
@@ -239,7 +239,7 @@ describe('parseFrontmatter (SKILLS.md §2)', () => {
   });
 });
 
-describe('parseFrontmatter never executes a fence language (SKILLS.md §2 rule 6)', () => {
+describe('parseFrontmatter never executes a fence language (docs/discovery.md §2 rule 6)', () => {
   const engines = ['js', 'javascript', 'coffee', 'coffeescript', 'constructor', 'JS', 'yaml2'];
 
   // A payload that, if evaluated, sets a global and writes a file.
@@ -434,7 +434,7 @@ describe('parseFrontmatter properties', () => {
 });
 
 /**
- * The agents' reading where a plain YAML 1.2 reader differs (SKILLS.md §2 rules 2, 3, 4 and 4b): one row per shape,
+ * The agents' reading where a plain YAML 1.2 reader differs (docs/discovery.md §2 rules 2, 3, 4 and 4b): one row per shape,
  * each expected value as the agents give it.
  */
 describe('parseFrontmatter: the agents’ reading, shape by shape', () => {

@@ -45,7 +45,7 @@ const LAYOUTS = {
   'H/.claude/skills/plain/SKILL.md': { symlink: '../../../../lib/plain.md' },
 };
 
-describe('linked SKILL.md files (SKILLS.md §3 with the contain rule)', () => {
+describe('linked SKILL.md files (docs/discovery.md §3 with the contain rule)', () => {
   it('contain mode skips a SKILL.md leading elsewhere, with a diagnostic; legitimate layouts load', async () => {
     const { base, result } = await discover(LAYOUTS, 'contain');
     assert.deepEqual(names(result), ['alias', 'doc', 'inner', 'pdf']);
@@ -101,7 +101,7 @@ describe('a HOME kept under git (dotfiles), a workspace in it without a reposito
   });
 });
 
-describe('linked AGENTS.md files (SKILLS.md §9 with the contain rule)', () => {
+describe('linked AGENTS.md files (docs/discovery.md §9 with the contain rule)', () => {
   const TREE = {
     'H/notes/private.md': SECRET,
     'P/CLAUDE.md': 'Repository rules\n',

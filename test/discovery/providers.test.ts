@@ -79,7 +79,7 @@ interface Scenario {
   repo: string | null;
 }
 
-describe('providers: every directory of every profile (SKILLS.md §4)', () => {
+describe('providers: every directory of every profile (docs/discovery.md §4)', () => {
   let root = '';
   let cleanup: () => Promise<void> = async () => {};
   before(async () => {
@@ -219,7 +219,7 @@ describe('providers: every directory of every profile (SKILLS.md §4)', () => {
   });
 });
 
-describe('providers: order inside each provider (SKILLS.md §4 "order inside")', () => {
+describe('providers: order inside each provider (docs/discovery.md §4 "order inside")', () => {
   let root = '';
   let cleanup: () => Promise<void> = async () => {};
   before(async () => {
@@ -353,7 +353,7 @@ describe('provider plan', () => {
   });
 });
 
-describe('source toggles and the fallback gate (SKILLS.md §4)', () => {
+describe('source toggles and the fallback gate (docs/discovery.md §4)', () => {
   const off = (...keys: Array<keyof SkillsSettings>): SkillsSettings => {
     const skills = defaultSettings().skills;
     for (const key of keys) (skills as unknown as Record<string, boolean>)[key] = false;

@@ -40,7 +40,7 @@ function asDirectory(resource: SkillResource) {
   return resource as Extract<SkillResource, { kind: 'directory' }>;
 }
 
-describe('resolveSkillResource (SKILLS.md §6)', () => {
+describe('resolveSkillResource (docs/discovery.md §6)', () => {
   let root: string;
   let cleanup: () => Promise<void>;
   let P: string;

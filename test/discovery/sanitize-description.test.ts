@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MANAGED_NAME, sanitizeManagedDescription } from '../../src/discovery/sanitize-description.js';
 
-describe('sanitizeManagedDescription (SKILLS.md §5 step 5)', () => {
+describe('sanitizeManagedDescription (docs/discovery.md §5 step 5)', () => {
   const cases: Array<[string, string, string]> = [
     ['plain text', 'Plain text', 'Plain text'],
     ['control characters become spaces', 'a\u0000b\u0007c\u001bd\u007fe\u0085f', 'a b c d e f'],

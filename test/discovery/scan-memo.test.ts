@@ -1,5 +1,5 @@
 // The scans kept between discoveries: what invalidates them, and that a discovery through them equals a fresh one,
-// including the realpath dedup of SKILLS.md §5 step 3 computed once per directory.
+// including the realpath dedup of docs/discovery.md §5 step 3 computed once per directory.
 
 import assert from 'node:assert/strict';
 import { rename, rm, symlink, writeFile } from 'node:fs/promises';

@@ -29,7 +29,7 @@ function names(skills: Skill[]): string[] {
   return skills.map((skill) => skill.name);
 }
 
-describe('scanSkillsDir: the skill record (SKILLS.md §1)', () => {
+describe('scanSkillsDir: the skill record (docs/discovery.md §1)', () => {
   it('builds the record of worked example 1', async (t) => {
     const { skills: dir } = await tree(t, { 'pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }) });
     assert.deepEqual(await scanSkillsDir(dir, NATIVE), {
@@ -149,7 +149,7 @@ describe('scanSkillsDir: the skill record (SKILLS.md §1)', () => {
   });
 });
 
-describe('scanSkillsDir: which files are skills (SKILLS.md §3)', () => {
+describe('scanSkillsDir: which files are skills (docs/discovery.md §3)', () => {
   const requireDescriptionCases: Array<[string, string, boolean]> = [
     ['missing', 'name: s', false],
     ['null', 'description: null', false],
@@ -293,7 +293,7 @@ describe('scanSkillsDir: which files are skills (SKILLS.md §3)', () => {
   });
 });
 
-describe('scanSkillsDir: order (SKILLS.md §1)', () => {
+describe('scanSkillsDir: order (docs/discovery.md §1)', () => {
   it('sorts by lower-cased name in code-unit order, then exact name, then filePath', async (t) => {
     const entries: Record<string, TreeEntry> = {};
     const layout: Array<[string, string]> = [

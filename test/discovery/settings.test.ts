@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { SkillsdError } from '../../src/discovery/errors.js';
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 
-describe('parseSettings (SKILLS.md §10)', () => {
+describe('parseSettings (docs/discovery.md §10)', () => {
   it('gives the documented defaults for an empty input', () => {
     const settings = parseSettings({});
     assert.deepEqual(settings, defaultSettings());

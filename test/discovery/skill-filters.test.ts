@@ -4,7 +4,7 @@ import { toPicomatchPattern } from '../../src/discovery/agents-glob.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { compileGlobs, createSkillFilters } from '../../src/discovery/skill-filters.js';
 
-describe('name globs (SKILLS.md §5)', () => {
+describe('name globs (docs/discovery.md §5)', () => {
   const cases: Array<[string[], string, boolean]> = [
     [['pdf'], 'pdf', true],
     [['pdf'], 'pdf-tools', false],
@@ -408,7 +408,7 @@ const GLOB_TABLE: Array<[string, string[]]> = [
   ['\\!a', ['!a']],
 ];
 
-describe('name globs: the agents’ matches, pattern by pattern (SKILLS.md §5 Globs)', () => {
+describe('name globs: the agents’ matches, pattern by pattern (docs/discovery.md §5 Globs)', () => {
   for (const [pattern, expected] of GLOB_TABLE) {
     it(`${JSON.stringify(pattern)} matches ${expected.length} of the names`, () => {
       const match = compileGlobs([pattern]);

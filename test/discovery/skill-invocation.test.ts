@@ -31,7 +31,7 @@ function handled(result: InvocationResult) {
   return result as Extract<InvocationResult, { handled: true }>;
 }
 
-describe('parseSkillInvocation (SKILLS.md §7)', () => {
+describe('parseSkillInvocation (docs/discovery.md §7)', () => {
   // [text, profile, expected name and args or null]
   const cases: Array<[string, Profile, { name: string; args: string } | null]> = [
     // Form 1
@@ -111,7 +111,7 @@ describe('stripFrontmatter', () => {
   }
 });
 
-describe('invokeSkill (SKILLS.md §7)', () => {
+describe('invokeSkill (docs/discovery.md §7)', () => {
   let dir: string;
   let cleanup: () => Promise<void>;
   let pdf: Skill;

@@ -27,7 +27,7 @@ const XCSH_INTRO = [
 const SKILLS = [skill('git-helper', 'Git ops'), skill('pdf', 'PDF tools'), skill('secret', 'Hidden one', true)];
 const READ = ['read', 'bash'];
 
-describe('renderSkillsPrompt (SKILLS.md §8)', () => {
+describe('renderSkillsPrompt (docs/discovery.md §8)', () => {
   it('renders the MusePi block, hidden skills left out, in loaded order', () => {
     assert.equal(
       renderSkillsPrompt(SKILLS, { tools: READ, profile: 'musepi', format: 'markdown' }),

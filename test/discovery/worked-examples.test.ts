@@ -1,4 +1,4 @@
-// SKILLS.md §11, examples 1–9, exactly as written: H = HOME, P = the project (P/.git exists, CWD = P), profile musepi,
+// docs/discovery.md §11, examples 1–9, exactly as written: H = HOME, P = the project (P/.git exists, CWD = P), profile musepi,
 // defaults unless stated. Each example runs in a fresh temp tree with its own HOME and project.
 
 import assert from 'node:assert/strict';
@@ -35,7 +35,7 @@ function source(provider: string, providerName: string, level: Level, path: stri
   return { id: `${provider}:${level}`, provider, providerName, level, path };
 }
 
-describe('SKILLS.md §11 worked examples', () => {
+describe('docs/discovery.md §11 worked examples', () => {
   it('1. a native project skill', async () => {
     const { P, result, cleanup } = await example({
       'P/.musepi/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }),

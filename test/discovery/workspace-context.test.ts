@@ -14,7 +14,7 @@ import {
 } from '../../src/discovery/workspace-context.js';
 import { makeTempDir, writeTree } from '../helpers/temp-tree.js';
 
-describe('profiles (SKILLS.md §0)', () => {
+describe('profiles (docs/discovery.md §0)', () => {
   const table: Array<[Profile, string, string, string | null]> = [
     ['musepi', '.musepi', 'MusePi', 'musepi-managed'],
     ['omp', '.omp', 'OMP', 'omp-managed'],
@@ -49,7 +49,7 @@ describe('AGENT directory', () => {
   });
 });
 
-describe('custom directory expansion (SKILLS.md §5 step 4)', () => {
+describe('custom directory expansion (docs/discovery.md §5 step 4)', () => {
   const cases: Array<[string, { shown: string; path: string } | undefined]> = [
     ['', undefined],
     ['~', { shown: '/h', path: '/h' }],

@@ -1,4 +1,4 @@
-// The HTTP contract of API.md against the built daemon (`node dist/cli.js serve`) over real sockets: every endpoint
+// The HTTP contract of docs/api.md against the built daemon (`node dist/cli.js serve`) over real sockets: every endpoint
 // and every error code a client can reach, with exact bodies and headers. One daemon serves the whole file; nothing
 // here changes its files, so the answers stay at generation 1.
 
@@ -25,7 +25,7 @@ function errorBody(statusCode: number, code: string, error: string, message: str
 }
 
 /**
- * The fields of `GET /skills` that API.md fixes. The daemon may add its own (API.md leaves the rest to design), so
+ * The fields of `GET /skills` that docs/api.md fixes. The daemon may add its own (docs/api.md leaves the rest to design), so
  * answers are compared on these, exactly, and must hold every one of them.
  */
 function skillsFields(body: Json): Json {
@@ -93,7 +93,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       'project/.musepi/skills/quiet/SKILL.md': SK({ description: 'Hidden helper', hide: true }),
       'project/.claude/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'Claude PDF' }),
       'project/.agents/skills/Beta/SKILL.md': SK({ description: 'Beta things' }),
-      // A skills directory that is a file: the reference warning of SKILLS.md §3.1.
+      // A skills directory that is a file: the reference warning of docs/discovery.md §3.
       'project/.codex/skills': 'not a directory',
       'secret.txt': 'secret\n',
     });
@@ -140,7 +140,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
   });
 
   describe('GET /skills', () => {
-    it('answers every loaded skill, the warnings and the collisions, in SKILLS.md order', async () => {
+    it('answers every loaded skill, the warnings and the collisions, in docs/discovery.md order', async () => {
       const { status, headers, body } = await getJson(`${base}/skills`);
       assert.equal(status, 200);
       assert.equal(headers.get('content-type'), JSON_TYPE);

@@ -1,4 +1,4 @@
-// Start-up failures of the built CLI: exit codes and the one-line stderr of API.md §Starting it.
+// Start-up failures of the built CLI: exit codes and the one-line stderr of docs/api.md §Starting it.
 
 import assert from 'node:assert/strict';
 import { chmod, stat, writeFile } from 'node:fs/promises';

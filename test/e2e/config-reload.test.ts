@@ -1,4 +1,4 @@
-// `--config FILE` is watched: an edit re-applies live, a bad edit keeps the last good settings (API.md §Starting it).
+// `--config FILE` is watched: an edit re-applies live, a bad edit keeps the last good settings (docs/api.md §Starting it).
 
 import assert from 'node:assert/strict';
 import { rename, writeFile } from 'node:fs/promises';

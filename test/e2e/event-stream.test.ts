@@ -1,4 +1,4 @@
-// `GET /events` of the built daemon over real sockets (API.md §GET /events): the order and ids of events (derived from
+// `GET /events` of the built daemon over real sockets (docs/api.md §GET /events): the order and ids of events (derived from
 // content: docs/index-and-events.md §Event ids), resuming
 // with `Last-Event-ID` across a reconnect without losing an event, `reset`, the `types` filter, one stream per
 // workspace with `?cwd=`, and SIGTERM ending open streams. One daemon serves the file; the last test stops it.

@@ -1,5 +1,5 @@
 // Live reload through the built daemon: real edits of the skill tree on disk, each seen both in `GET /skills` and as
-// the right SSE event (API.md §GET /events), with the file-system cases chokidar alone gets wrong (FINDINGS.md
+// the right SSE event (docs/api.md §GET /events), with the file-system cases chokidar alone gets wrong (docs/platform-notes.md §2
 // "chokidar on Node 20": a root two levels deep created after start, a root deleted and recreated, two quick writes).
 //
 // One daemon and one event stream serve the file; the tests run in order and each starts from the state the previous

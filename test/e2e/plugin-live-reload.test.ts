@@ -1,4 +1,4 @@
-// Live plugin changes through the built daemon (SKILLS.md §4a): installing, enabling, disabling, re-configuring and
+// Live plugin changes through the built daemon (docs/discovery.md §4a): installing, enabling, disabling, re-configuring and
 // removing plugins of the three providers by writing their registries, settings, manifests, lock and overrides files
 // as the agents do, each seen as exactly the expected `index` event on one event stream, and in `GET /skills`.
 //

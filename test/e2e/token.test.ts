@@ -1,4 +1,4 @@
-// The bearer token of API.md §Security defaults, through the built CLI.
+// The bearer token of docs/api.md §Security defaults, through the built CLI.
 
 import assert from 'node:assert/strict';
 import { readFile, stat, writeFile } from 'node:fs/promises';

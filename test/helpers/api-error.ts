@@ -1,4 +1,4 @@
-// Checks that an answer is an error in the shape of API.md §Errors: JSON `{ statusCode, code, error, message }`,
+// Checks that an answer is an error in the shape of docs/api.md §Errors: JSON `{ statusCode, code, error, message }`,
 // nothing more, with the status line, `statusCode` and the HTTP reason phrase agreeing.
 
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ export interface ApiError {
 }
 
 /**
- * The status of every code of API.md §Errors, plus the daemon's load shedding (`BadRequest` also stands for other 4xx
+ * The status of every code of docs/api.md §Errors, plus the daemon's load shedding (`BadRequest` also stands for other 4xx
  * refusals of the HTTP layer).
  */
 export const API_ERROR_STATUS: Readonly<Record<string, number>> = {
@@ -48,7 +48,7 @@ export function apiErrorOf(response: RawResponse, label = ''): ApiError {
   assert.equal(body.error, STATUS_CODES[response.status], label);
   assert.equal(typeof body.message, 'string', label);
   const expectedStatus = API_ERROR_STATUS[body.code];
-  assert.ok(expectedStatus !== undefined, `${label}: ${body.code} is not an error code of API.md`);
+  assert.ok(expectedStatus !== undefined, `${label}: ${body.code} is not an error code of docs/api.md`);
   // BadRequest also covers the HTTP layer's own 4xx refusals (414, 431): the status then says which one.
   if (body.code === 'BadRequest') assert.ok(response.status >= 400 && response.status < 500, label);
   else assert.equal(response.status, expectedStatus, `${label}: ${body.code}`);

@@ -1,4 +1,4 @@
-// Plugin fixtures (SKILLS.md §4a): registries, manifests and settings written as the agents write them.
+// Plugin fixtures (docs/discovery.md §4a): registries, manifests and settings written as the agents write them.
 
 export interface RegistryEntry {
   scope?: string;

@@ -28,7 +28,7 @@ export async function writeTree(root: string, entries: Record<string, TreeEntry>
 }
 
 /**
- * The worked examples' `SK{k: v; …}` (SKILLS.md §11): `---\n` + one `k: v` line each + `---\n\n# Body\n`.
+ * The worked examples' `SK{k: v; …}` (docs/discovery.md §11): `---\n` + one `k: v` line each + `---\n\n# Body\n`.
  * `SK({ name: 'pdf', description: 'PDF tools' })`.
  */
 export function SK(fields: Record<string, string | number | boolean>): string {

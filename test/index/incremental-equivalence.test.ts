@@ -36,7 +36,7 @@ const ROOTS = [
   'home/.musepi/agent/managed-skills',
   'home/custom',
   'work/.xcsh/skills',
-  // Plugins installed through the Claude registry (SKILLS.md §4a): two Claude Code plugins (the second with a
+  // Plugins installed through the Claude registry (docs/discovery.md §4a): two Claude Code plugins (the second with a
   // manifest entry `./extra`) and an Agent Plugin, whose skills are read strictly.
   'plugins/p1/skills',
   'plugins/p2/skills',
@@ -52,7 +52,7 @@ const P2_MANIFEST = 'plugins/p2/.claude-plugin/plugin.json';
 const AP_MANIFEST = 'plugins/ap/plugin.json';
 // `gamma` is ignored and `skill:delta` disabled (musepi), `gamma` not included (xcsh): a name edit crosses filters.
 const NAMES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'];
-// The last but one is changed by the managed description sanitiser (SKILLS.md §5 step 5).
+// The last but one is changed by the managed description sanitiser (docs/discovery.md §5 step 5).
 const DESCRIPTIONS = ['first', 'second', 'a longer description: with a colon', 'uses <tags> and `code`', ''];
 
 /** The settings of a run: filters and a custom directory, under either profile. */

@@ -143,7 +143,7 @@ describe('a link whose target runs through a regular file (ENOTDIR)', () => {
     const skills = join(dir, 'skills');
     const { reports } = await startWatcher(t, skills);
 
-    // A link that leads nowhere is not a skill (SKILLS.md §3): nothing to report. The edit after it is reported once
+    // A link that leads nowhere is not a skill (docs/discovery.md §3): nothing to report. The edit after it is reported once
     // the watcher has taken the new listing in.
     let mark = reports.mark();
     await symlink(THROUGH_FILE.symlink, join(skills, 'bad'));

@@ -122,7 +122,7 @@ describe('WatchSignature', () => {
     }
   });
 
-  it('tells a missing skills directory from one that is a file or lies under a file (SKILLS.md §3.1 warns)', async (t) => {
+  it('tells a missing skills directory from one that is a file or lies under a file (docs/discovery.md §3 warns)', async (t) => {
     const { dir, cleanup } = await makeTempDir('skillsd-signature-');
     t.after(cleanup);
     const skills = join(dir, 'skills');

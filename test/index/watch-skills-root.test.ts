@@ -11,7 +11,7 @@ const dir = { isDirectory: () => true, isSymbolicLink: () => false } as Stats;
 const link = { isDirectory: () => false, isSymbolicLink: () => true } as Stats;
 const file = { isDirectory: () => false, isSymbolicLink: () => false } as Stats;
 
-describe('isWatchedUnderSkillsRoot (SKILLS.md §3: entries one level deep and their SKILL.md)', () => {
+describe('isWatchedUnderSkillsRoot (docs/discovery.md §3: entries one level deep and their SKILL.md)', () => {
   const root = '/p/.claude/skills';
   const cases: Array<[string, Stats | undefined, boolean]> = [
     ['/p/.claude/skills', dir, true],

@@ -152,7 +152,7 @@ describe('WorkspaceIndex', () => {
     await writeTree(root, { 'outer/inner/.musepi/skills/near/SKILL.md': SK({ description: 'Near' }) });
     await until(() => index.snapshot!.generation === 2);
     assert.deepEqual(names(), ['far', 'near']);
-    // A repository root at CWD stops the project walk there: the skill above it is out (SKILLS.md §0).
+    // A repository root at CWD stops the project walk there: the skill above it is out (docs/discovery.md §0).
     await writeTree(root, { 'outer/inner/.git/HEAD': 'ref: refs/heads/main\n' });
     await until(() => index.snapshot!.generation === 3);
     assert.deepEqual(names(), ['near']);

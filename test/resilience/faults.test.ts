@@ -1,5 +1,5 @@
 // The built daemon under file-system faults: after each one, `/skills` is right and the events say so, and `/health`
-// answers 200 throughout (API.md §GET /health; SKILLS.md §3 for what a broken directory means).
+// answers 200 throughout (docs/api.md §GET /health; docs/discovery.md §3 for what a broken directory means).
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -333,7 +333,7 @@ describe('an unreadable skill directory, with the daemon as an unprivileged user
       const claude = join(d.cwd, '.claude', 'skills');
       assert.deepEqual(names(await listing(d.url)), ['locked', 'pdf', 'web']);
 
-      // SKILLS.md §3: a candidate whose SKILL.md cannot be reached is not a candidate (no warning).
+      // docs/discovery.md §3: a candidate whose SKILL.md cannot be reached is not a candidate (no warning).
       await chmod(join(musepi, 'locked'), 0o000);
       await indexEvents(d.events, { removed: ['locked'] });
       assert.deepEqual(names(await listing(d.url)), ['pdf', 'web']);

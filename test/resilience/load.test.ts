@@ -1,7 +1,7 @@
 // Readers racing a writer: while skills are renamed, edited, added and removed without pause, 20 clients poll
 // `/skills` and a file route. Every answer must be one whole snapshot (GUIDE: a snapshot is swapped in one
 // assignment): it parses, its generation never goes back for a client, one ETag always names one body, and the list
-// is internally consistent (SKILLS.md §1 order, unique names, baseDir = dirname(filePath)).
+// is internally consistent (docs/discovery.md §1 order, unique names, baseDir = dirname(filePath)).
 
 import assert from 'node:assert/strict';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';

@@ -1,6 +1,6 @@
 // Event-stream clients that misbehave: hundreds that vanish without closing, and one that never reads. The server
 // must release every stream of a vanished client, and cut off a client that stopped reading once its backlog passes
-// a bound, while a well-behaved client on the same server keeps up (API.md §GET /events).
+// a bound, while a well-behaved client on the same server keeps up (docs/api.md §GET /events).
 
 import assert from 'node:assert/strict';
 import { rename } from 'node:fs/promises';

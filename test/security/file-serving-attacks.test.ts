@@ -1,5 +1,5 @@
-// Attacks on `GET /skill/{name}/{path…}` (API.md), sent byte for byte over `node:net` to the real app: fetch and
-// inject() normalise `..` and `//` away (FINDINGS.md §Fastify), so only raw request targets test what the route
+// Attacks on `GET /skill/{name}/{path…}` (docs/api.md), sent byte for byte over `node:net` to the real app: fetch and
+// inject() normalise `..` and `//` away (docs/platform-notes.md §1), so only raw request targets test what the route
 // really receives. Outside the skill sits a secret with a unique marker; no answer may ever carry it.
 
 import assert from 'node:assert/strict';

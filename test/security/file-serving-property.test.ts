@@ -1,7 +1,7 @@
 // Property: whatever request target is built from traversal pieces, encodings, separators and the names of real,
 // linked and escaping entries, `GET /skill/{name}/{path…}` on the real app (raw requests over `node:net`) never
 // answers with anything from outside the skill's real directory in contain mode, and every refusal is an error of
-// API.md. The secret outside carries a unique marker and a size no inside file has.
+// docs/api.md. The secret outside carries a unique marker and a size no inside file has.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -150,7 +150,7 @@ function isInside(base: string, path: string): boolean {
 }
 
 describe('GET /skill/{name}/{path…} in contain mode (property)', () => {
-  it('never answers with anything outside the real skill directory, and refuses only with API.md errors', async () => {
+  it('never answers with anything outside the real skill directory, and refuses only with docs/api.md errors', async () => {
     const statuses: Record<string, number> = {};
     await fc.assert(
       fc.asyncProperty(request, async ({ name, path, json }) => {

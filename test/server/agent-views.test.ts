@@ -59,7 +59,7 @@ test('GET /skills?agent=codex answers the Codex view, with its agent and scopes'
   assert.deepEqual(profile.body.agent, {
     id: 'omp',
     name: 'OMP',
-    describes: 'skillsd profile (SKILLS.md)',
+    describes: 'skillsd profile (docs/discovery.md)',
     confidence: 'source',
   });
   const claudeOnly = profile.body.skills.find((s: { name: string }) => s.name === 'claude-only');

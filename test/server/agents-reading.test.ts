@@ -1,4 +1,4 @@
-// The agents' reading of frontmatter, custom directories and globs (SKILLS.md §2 rules 2–4b, §5 step 4, Globs), on
+// The agents' reading of frontmatter, custom directories and globs (docs/discovery.md §2 rules 2–4b, §5 step 4, Globs), on
 // real trees through a real server: one skill per shape, and the exact records `/skills` answers.
 
 import assert from 'node:assert/strict';

@@ -4,7 +4,7 @@ import { getJson, startServer } from '../helpers/app-server.js';
 import { SK } from '../helpers/temp-tree.js';
 
 describe('GET /collisions', () => {
-  it('lists every contested name with its winner and losers (SKILLS.md §11 ex. 9)', async (t) => {
+  it('lists every contested name with its winner and losers (docs/discovery.md §11 ex. 9)', async (t) => {
     const s = await startServer(t, {
       tree: {
         'work/.claude/skills/shared-name/SKILL.md': SK({ description: 'default' }),
@@ -15,7 +15,7 @@ describe('GET /collisions', () => {
     const { status, headers, body } = await getJson(`${s.base}/collisions`);
     assert.equal(status, 200);
     assert.equal(headers.get('content-type'), 'application/json; charset=utf-8');
-    // A relative custom directory stays relative in filePath; source.path is absolute (SKILLS.md §5 step 4).
+    // A relative custom directory stays relative in filePath; source.path is absolute (docs/discovery.md §5 step 4).
     const customPath = `${s.root}/custom/shared-name/SKILL.md`;
     const claudePath = `${s.cwd}/.claude/skills/shared-name/SKILL.md`;
     assert.deepEqual(body, {

@@ -16,7 +16,7 @@ describe('GET /context-files', () => {
     const { status, headers, body } = await getJson(`${s.base}/context-files?cwd=${encodeURIComponent(cwd)}`);
     assert.equal(status, 200);
     assert.equal(headers.get('content-type'), 'application/json; charset=utf-8');
-    // The repository is outside HOME: the walk stops at its root, inclusive (SKILLS.md §9).
+    // The repository is outside HOME: the walk stops at its root, inclusive (docs/discovery.md §9).
     assert.deepEqual(body, {
       files: [
         { path: `${cwd}/AGENTS.md`, content: 'app rules\n', level: 'project', depth: 0 },

@@ -137,7 +137,7 @@ describe('GET /events', () => {
     assert.equal((data(resolved) as { name: string }).name, 'pdf');
   });
 
-  it('sends a warning event when a new reference warning appears (SKILLS.md §11 ex. 8)', async (t) => {
+  it('sends a warning event when a new reference warning appears (docs/discovery.md §11 ex. 8)', async (t) => {
     const s = await startServer(t, {
       tree: { 'c1/same-name/SKILL.md': SK({ description: 'd' }), 'c2/.keep': '' },
       settings: { skills: { customDirectories: ['../c1', '../c2'] } },
@@ -146,7 +146,7 @@ describe('GET /events', () => {
     await client.next(is('hello'));
     await change(s, { 'c2/same-name/SKILL.md': SK({ description: 'd' }) });
     const warning = await client.next(is('warning'));
-    // Relative custom directories stay relative in the warning (SKILLS.md §5 step 4).
+    // Relative custom directories stay relative in the warning (docs/discovery.md §5 step 4).
     assert.deepEqual(data(warning), {
       skillPath: '../c2/same-name/SKILL.md',
       message: 'name collision: "same-name" already loaded from ../c1/same-name/SKILL.md, skipping this one',

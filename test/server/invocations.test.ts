@@ -15,7 +15,7 @@ async function invoke(base: string, body: unknown, query = ''): Promise<{ status
 const TREE = { 'work/.musepi/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }) };
 
 describe('POST /invocations', () => {
-  it('expands /skill:<name> with arguments (SKILLS.md §11 ex. 11)', async (t) => {
+  it('expands /skill:<name> with arguments (docs/discovery.md §11 ex. 11)', async (t) => {
     const s = await startServer(t, { tree: TREE });
     const base = `${s.cwd}/.musepi/skills/pdf`;
     const { status, body } = await invoke(s.base, { text: '/skill:pdf focus on tables' });

@@ -1,4 +1,4 @@
-// Collisions name the plugin a candidate came with (SKILLS.md §4a, API.md `Collision`): `source.plugin` in
+// Collisions name the plugin a candidate came with (docs/discovery.md §4a, docs/api.md `Collision`): `source.plugin` in
 // GET /collisions and in GET /skills/{name}'s `shadowed`, absent for candidates of other providers.
 
 import assert from 'node:assert/strict';

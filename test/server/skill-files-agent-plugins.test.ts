@@ -1,4 +1,4 @@
-// GET /skill/{name}/{path} for an Agent Plugins skill (SKILLS.md §4a): its files must resolve inside the plugin root
+// GET /skill/{name}/{path} for an Agent Plugins skill (docs/discovery.md §4a): its files must resolve inside the plugin root
 // in every `symlinks` mode; `follow` still lets an ordinary skill's links lead anywhere (the reference).
 
 import assert from 'node:assert/strict';

@@ -8,7 +8,7 @@ import { SK } from '../helpers/temp-tree.js';
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 describe('GET /skills', () => {
-  it('answers the loaded skills, warnings and collisions of the default workspace (SKILLS.md §11 ex. 1, 5)', async (t) => {
+  it('answers the loaded skills, warnings and collisions of the default workspace (docs/discovery.md §11 ex. 1, 5)', async (t) => {
     const s = await startServer(t, {
       tree: {
         'work/.musepi/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }),

@@ -37,9 +37,9 @@ export interface ClientCommand {
   positionals: { min: number; max: number };
   /** May answer in-process for `--cwd` when no daemon runs (the read-only commands). */
   inProcess: boolean;
-  /** Returns the exit code (API.md §Command line). */
+  /** Returns the exit code (docs/cli.md). */
   run(context: CommandContext): Promise<number>;
 }
 
-/** Exit codes of API.md §Command line. */
+/** Exit codes of docs/cli.md. */
 export const EXIT = { ok: 0, negative: 1, usage: 2, noDaemon: 3, timeout: 124 } as const;

@@ -94,7 +94,7 @@ const AGENT_IDS = [
   'xcsh',
 ];
 
-/** One line per agent: what it does with the files of that name (docs/cli.md "doctor"). */
+/** One line per agent: what it does with the files of that name (docs/cli.md "Commands"). */
 export function formatAgentLines(report: NameDiagnosis): string {
   const lines = ['', 'Agents'];
   for (const id of AGENT_IDS) {

@@ -1,5 +1,5 @@
 // `skillsd invoke "TEXT"`: the `/skill:` message for what a user typed (POST /invocations); exit 1 when TEXT is not
-// an invocation of a loaded skill (SKILLS.md §7).
+// an invocation of a loaded skill (docs/discovery.md §7).
 
 import { CliError } from '../cli-error.js';
 import { formatJson, printable } from '../output.js';

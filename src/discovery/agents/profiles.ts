@@ -10,9 +10,9 @@ import { skillDirName } from './skill-dir-name.js';
 import type { AgentInfo, AgentSkill, AgentView } from './types.js';
 
 export const PROFILE_INFO: Readonly<Record<Profile, AgentInfo>> = {
-  musepi: { id: 'musepi', name: 'MusePi', describes: 'skillsd profile (SKILLS.md)', confidence: 'source' },
-  omp: { id: 'omp', name: 'OMP', describes: 'skillsd profile (SKILLS.md)', confidence: 'source' },
-  xcsh: { id: 'xcsh', name: 'xcsh', describes: 'skillsd profile (SKILLS.md)', confidence: 'source' },
+  musepi: { id: 'musepi', name: 'MusePi', describes: 'skillsd profile (docs/discovery.md)', confidence: 'source' },
+  omp: { id: 'omp', name: 'OMP', describes: 'skillsd profile (docs/discovery.md)', confidence: 'source' },
+  xcsh: { id: 'xcsh', name: 'xcsh', describes: 'skillsd profile (docs/discovery.md)', confidence: 'source' },
 };
 
 /** The profile's skill with the fields every view carries. */

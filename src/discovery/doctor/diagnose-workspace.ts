@@ -1,5 +1,5 @@
-// The doctor of one workspace (API.md §GET /doctor): every skills directory discovery looks at (providers in order,
-// custom directories, managed skills last, as the pipeline of SKILLS.md §5 takes them), what each holds that is not a
+// The doctor of one workspace (docs/api.md §GET /doctor): every skills directory discovery looks at (providers in order,
+// custom directories, managed skills last, as the pipeline of docs/discovery.md §5 takes them), what each holds that is not a
 // skill and why, every candidate with what happened to it, and advice. It scans with the discovery's own scanner;
 // the winners and losers are the discovery result's, passed in. Nothing here changes what loads.
 

@@ -1,4 +1,4 @@
-// What happened to one candidate in the pipeline of SKILLS.md §5, in words: loaded, shadowed by which candidate, or
+// What happened to one candidate in the pipeline of docs/discovery.md §5, in words: loaded, shadowed by which candidate, or
 // filtered by which toggle, glob or list. The winners and losers are the discovery's own (its collisions); this file
 // only names the cause.
 
@@ -89,7 +89,7 @@ export function explainOutcome(skill: Skill, view: PipelineView, managed: boolea
   };
 }
 
-/** Which setting removed the candidate (SKILLS.md §5 steps 1, 2, 4, 5). */
+/** Which setting removed the candidate (docs/discovery.md §5 steps 1, 2, 4, 5). */
 function filterCause(skill: Skill, settings: Settings, managed: boolean): { rule: string; reason: string } | undefined {
   const { name } = skill;
   const filters = createSkillFilters(settings);

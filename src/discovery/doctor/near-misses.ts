@@ -1,4 +1,4 @@
-// What a skills directory holds that looks like a skill but is not one (SKILLS.md §3 step 2 skips all of these
+// What a skills directory holds that looks like a skill but is not one (docs/discovery.md §3 step 2 skips all of these
 // silently): dangling or looping links, folders without SKILL.md, a SKILL.md of the wrong case, a SKILL.md one level
 // too deep, a SKILL.md lying directly in the skills directory.
 

@@ -1,7 +1,7 @@
 // What one SKILL.md says about itself: why it did not load (empty, `enabled: false`, a required description missing),
 // how its frontmatter was read (missing, unclosed, YAML repaired or read line by line: the scan's diagnostics), what
 // the model will read (an empty description, or raw text of broken YAML), and the Agent Skills specification's
-// advice. Advice never changes what loads: the agents' semantics stay exact (SKILLS.md §1 does not validate names).
+// advice. Advice never changes what loads: the agents' semantics stay exact (docs/discovery.md §1 does not validate names).
 
 import { basename, dirname } from 'node:path';
 import { parseFrontmatter } from '../frontmatter.js';
@@ -245,7 +245,7 @@ function diagnosticFinding(path: string, message: string): Finding {
 
 type FrontmatterState = 'none' | 'unclosed' | 'closed';
 
-/** SKILLS.md §2 rule 2: a block only when the text starts with `---`, closed by the first `\n---` after offset 3. */
+/** docs/discovery.md §2 rule 2: a block only when the text starts with `---`, closed by the first `\n---` after offset 3. */
 function frontmatterState(text: string): FrontmatterState {
   const normalised = text.replace(/\r\n?/g, '\n');
   if (!normalised.startsWith('---')) return 'none';

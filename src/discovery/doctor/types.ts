@@ -1,4 +1,4 @@
-// The doctor's answers (API.md §GET /doctor): why the index is what it is, for people and for CI.
+// The doctor's answers (docs/api.md §GET /doctor): why the index is what it is, for people and for CI.
 
 import type { Collision, Level, Profile, Skill, SkillSource, SkillWarning } from '../types.js';
 

@@ -1,4 +1,4 @@
-// The claude-plugins provider's roots and skills directories (SKILLS.md §4a): the Claude Code registry with its scope
+// The claude-plugins provider's roots and skills directories (docs/discovery.md §4a): the Claude Code registry with its scope
 // binding and `enabledPlugins`, the agent's own registry that overrides it, the project registry that shadows both,
 // and for each plugin root the default `skills/` plus the directories its manifest lists.
 

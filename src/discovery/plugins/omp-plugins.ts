@@ -1,4 +1,4 @@
-// The omp-plugins provider's roots (SKILLS.md §4a): extension packages named in settings (`extensions`), then the
+// The omp-plugins provider's roots (docs/discovery.md §4a): extension packages named in settings (`extensions`), then the
 // packages installed under the agent's `plugins/node_modules` that declare themselves agent extensions.
 
 import { realpath, stat } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The three plugin providers of SKILLS.md §4a, placed for one workspace: which skills directories each scans, with
+// The three plugin providers of docs/discovery.md §4a, placed for one workspace: which skills directories each scans, with
 // what, and the warnings their registries and manifests gave. Agent Plugins roots are picked out of the other two
 // providers' roots first: a root that is an Agent Plugin belongs to agent-plugins alone, a rejected one to none.
 

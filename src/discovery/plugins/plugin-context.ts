@@ -1,4 +1,4 @@
-// Where the plugin providers of SKILLS.md §4a look, for one workspace: the Claude config dir, the agent's own plugin
+// Where the plugin providers of docs/discovery.md §4a look, for one workspace: the Claude config dir, the agent's own plugin
 // dir, and the project anchor (the nearest directory from CWD upward holding a `CFG/` directory, stopping before
 // HOME; else REPO) that the project registry, the project settings and the scope binding hang off.
 

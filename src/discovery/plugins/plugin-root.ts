@@ -1,4 +1,4 @@
-// One installed plugin, as the plugin providers of SKILLS.md §4a pass it around.
+// One installed plugin, as the plugin providers of docs/discovery.md §4a pass it around.
 
 import type { Level } from '../types.js';
 

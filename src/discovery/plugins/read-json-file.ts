@@ -8,7 +8,7 @@ import { readTextFile } from '../read-text-file.js';
 const MAX_JSON_FILE_BYTES = 1024 * 1024;
 
 export type JsonFileRead =
-  /** No such file (or a path through a file): not an error anywhere in SKILLS.md §4a. */
+  /** No such file (or a path through a file): not an error anywhere in docs/discovery.md §4a. */
   | { status: 'missing' }
   /** Unreadable, not a regular file, too large, or not JSON: "does not parse". */
   | { status: 'invalid' }

@@ -1,5 +1,5 @@
 // Server-Sent Events support: @fastify/sse, plus the set of open streams so that closing the app ends them
-// (an open stream would otherwise hold `app.close()` forever: FINDINGS.md §Fastify).
+// (an open stream would otherwise hold `app.close()` forever: docs/platform-notes.md §1).
 
 import fastifySseModule, { type SSEPluginOptions } from '@fastify/sse';
 import type { FastifyPluginAsync } from 'fastify';
@@ -10,7 +10,7 @@ import fp from 'fastify-plugin';
 const fastifySse = fastifySseModule as unknown as FastifyPluginAsync<SSEPluginOptions>;
 
 export interface EventStreamsOptions {
-  /** Interval of the `: ping` comment (API.md: at least every 15 s). */
+  /** Interval of the `: ping` comment (docs/api.md: at least every 15 s). */
   heartbeatMs: number;
   /** The `retry:` sent once at the start of each stream. */
   retryMs: number;

@@ -1,4 +1,4 @@
-// The request guards of API.md §Security defaults, as onRequest hooks run before routing reaches any handler:
+// The request guards of docs/api.md §Security defaults, as onRequest hooks run before routing reaches any handler:
 // 1. Host allow-list (DNS rebinding), 2. local peer (another user of this machine, without a token),
 // 3. Origin allow-list, Fetch Metadata and CORS (other web pages reading the daemon or making it act),
 // 4. bearer token (other local users and remote clients). Each refusal throws a SkillsdError that the app's error

@@ -1,6 +1,6 @@
 // Gives routes their workspace: `?cwd=` (or the default workspace) → its index and current snapshot.
 // A workspace opened a moment ago is waited for briefly; past that the answer is 503 `NotReady` with
-// `Retry-After` (API.md §Errors), so a slow first scan never holds a client forever.
+// `Retry-After` (docs/api.md §Errors), so a slow first scan never holds a client forever.
 
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';

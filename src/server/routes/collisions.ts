@@ -1,4 +1,4 @@
-// `GET /collisions`: every name more than one candidate claimed (API.md).
+// `GET /collisions`: every name more than one candidate claimed (docs/api.md).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { CwdQuery, errorResponses } from '../schemas/common.js';

@@ -1,4 +1,4 @@
-// `GET /context-files`: the AGENTS.md files an agent started in the workspace would read (SKILLS.md §9).
+// `GET /context-files`: the AGENTS.md files an agent started in the workspace would read (docs/discovery.md §9).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type ContextFileDiagnostic, findContextFiles } from '../../discovery/context-files.js';

@@ -1,4 +1,4 @@
-// `GET /events`: the index's changes as Server-Sent Events (API.md §GET /events).
+// `GET /events`: the index's changes as Server-Sent Events (docs/api.md §GET /events).
 //
 // Order on connect: `hello` (with `retry:`), then either the replay of every held event after `Last-Event-ID`
 // (header or `lastEventId` query) or, when that id is too old or unknown, `reset`; then live events. Reading the

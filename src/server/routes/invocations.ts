@@ -1,4 +1,4 @@
-// `POST /invocations`: turns what the user typed into the `/skill:<name>` message of SKILLS.md §7.
+// `POST /invocations`: turns what the user typed into the `/skill:<name>` message of docs/discovery.md §7.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { SkillsdError } from '../../discovery/errors.js';

@@ -1,4 +1,4 @@
-// `GET /prompt`: the system-prompt skills block of SKILLS.md §8, ready to paste into a prompt.
+// `GET /prompt`: the system-prompt skills block of docs/discovery.md §8, ready to paste into a prompt.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { renderSkillsPrompt } from '../../discovery/skills-prompt.js';

@@ -1,4 +1,4 @@
-// `GET /skill/{name}?archive=tar.gz`: the whole skill in one answer (API.md), so a remote agent can fetch a skill
+// `GET /skill/{name}?archive=tar.gz`: the whole skill in one answer (docs/api.md), so a remote agent can fetch a skill
 // and revalidate it with one conditional request.
 //
 // - The files are those of skill-file-list.ts: every file the file route would serve, under the same guards.

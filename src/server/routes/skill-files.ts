@@ -1,8 +1,8 @@
-// `GET|HEAD /skill/{name}[/{path…}]`: the HTTP face of `skill://` (API.md, SKILLS.md §6).
+// `GET|HEAD /skill/{name}[/{path…}]`: the HTTP face of `skill://` (docs/api.md, docs/discovery.md §6).
 //
 // The name and path are taken from the raw request target, not from the route params: Fastify has already
 // percent-decoded the params, so `..%2F..%2Fsecret` would look like an ordinary `../../secret` file name there,
-// and a raw `../` segment reaches the route unnormalised (FINDINGS.md §Fastify). resolveSkillResource decodes the
+// and a raw `../` segment reaches the route unnormalised (docs/platform-notes.md §1). resolveSkillResource decodes the
 // raw text exactly once and refuses every traversal form with the reference message.
 
 import type { Stats } from 'node:fs';
@@ -255,7 +255,7 @@ function sendDirectory(
     .header('vary', 'Accept')
     .header('cache-control', 'no-cache');
   if (acceptsJson(request.headers.accept)) {
-    // The order of the text listing (SKILLS.md §6.7): directories first, then files, each in locale order.
+    // The order of the text listing (docs/discovery.md §6): directories first, then files, each in locale order.
     const entries = [...resource.entries].sort(
       (a, b) => Number(a.type === 'file') - Number(b.type === 'file') || a.name.localeCompare(b.name),
     );

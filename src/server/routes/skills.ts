@@ -1,4 +1,4 @@
-// `GET /skills` and `GET /skills/{name}` (API.md). The unfiltered list is served from the snapshot's
+// `GET /skills` and `GET /skills/{name}` (docs/api.md). The unfiltered list is served from the snapshot's
 // pre-serialised body: a poll costs a lookup and, with `If-None-Match`, not even a body.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -90,7 +90,7 @@ function sendSkills(
   else reply.type('application/json; charset=utf-8').send(answer.body);
 }
 
-/** The reference message of SKILLS.md §6.2. */
+/** The reference message of docs/discovery.md §6. */
 export function unknownSkill(snapshot: WorkspaceSnapshot, name: string): SkillsdError {
   const names = snapshot.skills.map((skill) => skill.name);
   return new SkillsdError(

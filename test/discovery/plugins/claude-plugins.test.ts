@@ -1,4 +1,4 @@
-// claude-plugins (SKILLS.md §4a): the three registries, scopes and project binding, enabledPlugins, manifests and
+// claude-plugins (docs/discovery.md §4a): the three registries, scopes and project binding, enabledPlugins, manifests and
 // their `skills` entries, the marketplace rule, a skills directory's own SKILL.md, xcsh's prefixed names, the gate.
 
 import assert from 'node:assert/strict';

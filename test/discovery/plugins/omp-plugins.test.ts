@@ -1,4 +1,4 @@
-// omp-plugins (SKILLS.md §4a): extension packages from settings, installed packages with the lock file and the
+// omp-plugins (docs/discovery.md §4a): extension packages from settings, installed packages with the lock file and the
 // project's overrides, packages left to claude-plugins, levels, ranking, profiles.
 
 import assert from 'node:assert/strict';
