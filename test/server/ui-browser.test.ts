@@ -178,6 +178,59 @@ describe('the page at /ui in a browser', {
     assert.deepEqual(watched.errors, []);
   });
 
+  it('searches the body through GET /search: a word only the body holds finds its skill', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const watched = await open(t, `${s.base}/ui`);
+    const { page } = watched;
+    await page.waitForFunction(() => document.querySelectorAll('#skill-rows tr').length === 4);
+    // `pdftk` stands only in the body of pdf (its code block): the list filter alone could not find it.
+    await page.type('#filter', 'pdftk');
+    await page.waitForFunction(() => document.querySelectorAll('#skill-rows tr').length === 1);
+    assert.deepEqual(await rowNames(page), ['pdf']);
+    assert.ok(watched.requests.some((url) => new URL(url).pathname === '/search'));
+    onlyOwnOrigin(watched, s.base);
+    assert.deepEqual(watched.errors, []);
+  });
+
+  it('shows the skill × agent matrix as GET /agents answers it', async (t) => {
+    const s = await startServer(t, {
+      tree: {
+        ...TREE,
+        'work/.claude/skills/review/SKILL.md': SK({ name: 'review', description: 'Review a change' }),
+      },
+    });
+    const watched = await open(t, `${s.base}/ui`);
+    const { page } = watched;
+    await page.waitForFunction(() => document.getElementById('agents')?.hidden === false);
+    await page.waitForFunction(() => document.querySelectorAll('#agents-matrix tr[data-matrix-skill]').length > 0);
+    const matrix = (await getJson(`${s.base}/agents`)).body as {
+      agents: { id: string; name: string }[];
+      skills: { name: string; filePath: string; views: Record<string, { status: string }> }[];
+    };
+    const expected = matrix.skills.map((row) => [
+      row.name,
+      row.filePath,
+      ...matrix.agents.map((agent) => {
+        const status = row.views[agent.id]?.status ?? 'unseen';
+        return status === 'unseen' ? '—' : status;
+      }),
+    ]);
+    const shown = await page.$$eval('#agents-matrix tr[data-matrix-skill]', (rows) =>
+      rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
+    );
+    assert.deepEqual(shown, expected);
+    assert.deepEqual(
+      await page.$$eval('#agents-matrix thead th', (cells) => cells.slice(2).map((cell) => cell.textContent)),
+      matrix.agents.map((agent) => agent.name),
+    );
+    // Claude Code reads the project's .claude/skills: the page says it loads review.
+    const claude = matrix.agents.findIndex((agent) => agent.id === 'claude-code');
+    const review = expected.find((row) => row[0] === 'review');
+    assert.equal(review?.[2 + claude], 'loaded');
+    onlyOwnOrigin(watched, s.base);
+    assert.deepEqual(watched.errors, []);
+  });
+
   it('shows a skill: source, frontmatter, the body rendered, its files opening through the file route', async (t) => {
     const s = await startServer(t, { tree: TREE });
     const watched = await open(t, `${s.base}/ui/skill/pdf`);
