@@ -102,6 +102,6 @@ test('ls --agent, agents, catalog, doctor NAME and an unknown agent', async (t) 
   assert.equal(unknown.code, 2);
   assert.equal(
     unknown.stderr.split('\n').slice(1).join('\n'),
-    'skillsd catalog: Unknown agent: cursor. Known agents: claude-code, codex, opencode, gemini-cli, copilot-cli, vscode, goose, musepi, omp, xcsh\n',
+    'skillsd: catalog: Unknown agent: cursor. Known agents: claude-code, codex, opencode, gemini-cli, copilot-cli, vscode, goose, musepi, omp, xcsh\n',
   );
 });

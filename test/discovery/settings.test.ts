@@ -80,24 +80,24 @@ describe('parseSettings (docs/discovery.md §10)', () => {
     [
       'no MCP session at all',
       { server: { mcp: { maxSessions: 0 } } },
-      '"server.mcp.maxSessions" must be an integer from 1 to 100000, got number',
+      '"server.mcp.maxSessions" must be an integer from 1 to 100000, got 0',
     ],
     [
       'a fractional MCP idle timeout',
       { server: { mcp: { idleTimeoutS: 1.5 } } },
-      '"server.mcp.idleTimeoutS" must be an integer from 1 to 86400, got number',
+      '"server.mcp.idleTimeoutS" must be an integer from 1 to 86400, got 1.5',
     ],
     [
       'walk limit of zero',
       { server: { walkLimits: { maxEntries: 0 } } },
-      '"server.walkLimits.maxEntries" must be an integer from 1 to 10000000, got number',
+      '"server.walkLimits.maxEntries" must be an integer from 1 to 10000000, got 0',
     ],
     [
       'unknown walk limit',
       { server: { walkLimits: { maxFiles: 9 } } },
       'unknown setting "server.walkLimits.maxFiles" (one of maxEntries, maxDirectories, maxDepth)',
     ],
-    ['walk limits not an object', { server: { walkLimits: 5 } }, '"server.walkLimits" must be an object, got number'],
+    ['walk limits not an object', { server: { walkLimits: 5 } }, '"server.walkLimits" must be an object, got 5'],
   ];
   for (const [label, input, message] of rejected) {
     it(`rejects ${label}`, () => {

@@ -356,8 +356,8 @@ describe('invokeSkill (docs/discovery.md §7)', () => {
       invokeSkill('/skill:big', [skill], musepi),
       (error: unknown) =>
         error instanceof SkillsdError &&
-        error.code === 'NotAFile' &&
-        error.message === `Skill file is too large to invoke: ${skill.filePath}`,
+        error.code === 'TooLarge' &&
+        error.message === `Skill file is too large to invoke: ${skill.filePath} (over ${MAX_SKILL_FILE_BYTES} bytes)`,
     );
   });
 });
