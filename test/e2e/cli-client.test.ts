@@ -240,7 +240,7 @@ describe('client commands with no daemon', () => {
     const cases: Array<[string[], string]> = [
       [
         ['ls', '--bogus'],
-        'skillsd: ls: unknown option --bogus (expected --hidden, --provider, --level, -q, --url, --token-file, --cwd, --json, --config, --profile, --help/-h)\n',
+        'skillsd: ls: unknown option --bogus (expected --agent, --hidden, --provider, --level, -q, --url, --token-file, --cwd, --json, --config, --profile, --help/-h)\n',
       ],
       [['show'], 'skillsd: show: missing argument (usage: skillsd show NAME [--json])\n'],
       [['wait', '--since', 'x'], 'skillsd: wait: option --since: expected an integer\n'],

@@ -35,7 +35,7 @@ describe('client command errors (built CLI)', () => {
     assert.equal(run.code, 2);
     assert.equal(
       run.stderr,
-      'skillsd: ls: unknown option --levl (expected --hidden, --provider, --level, -q, --url, --token-file, --cwd, --json, --config, --profile, --help/-h)\n',
+      'skillsd: ls: unknown option --levl (expected --agent, --hidden, --provider, --level, -q, --url, --token-file, --cwd, --json, --config, --profile, --help/-h)\n',
     );
     assert.equal(run.stdout, '');
   });

@@ -53,6 +53,18 @@ describe('client command wording (built CLI)', () => {
         `  2. shadowed  claude:project  ${project}/.claude/skills/pdf/SKILL.md`,
         `     shadowed by ${home}/.claude/skills/pdf/SKILL.md (claude:user): Claude Code reads its user-level skills before its project-level ones`,
         '',
+        'Agents',
+        `claude-code: loaded ${home}/.claude/skills/pdf/SKILL.md`,
+        'codex: unseen: Codex does not read ~/.claude/skills',
+        `opencode: loaded ${project}/.claude/skills/pdf/SKILL.md`,
+        'gemini-cli: unseen: Gemini CLI does not read ~/.claude/skills',
+        `copilot-cli: loaded ${project}/.claude/skills/pdf/SKILL.md`,
+        `vscode: loaded ${project}/.claude/skills/pdf/SKILL.md`,
+        `goose: loaded ${project}/.claude/skills/pdf/SKILL.md`,
+        `musepi: loaded ${home}/.claude/skills/pdf/SKILL.md`,
+        `omp: loaded ${home}/.claude/skills/pdf/SKILL.md`,
+        `xcsh: loaded ${home}/.claude/skills/pdf/SKILL.md`,
+        '',
       ].join('\n'),
     );
   });
