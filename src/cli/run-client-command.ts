@@ -12,33 +12,24 @@ import { findDaemon } from '../client/find-daemon.js';
 import { SkillsdClient } from '../client/skillsd-client.js';
 import type { Profile } from '../discovery/types.js';
 import { CliError } from './cli-error.js';
-import { catCommand } from './commands/cat.js';
 import { type ClientCommand, type CommandContext, EXIT, type OptionValues } from './commands/command.js';
-import { doctorCommand } from './commands/doctor.js';
-import { invokeCommand } from './commands/invoke.js';
-import { lsCommand } from './commands/ls.js';
-import { promptCommand } from './commands/prompt.js';
-import { searchCommand } from './commands/search.js';
-import { showCommand } from './commands/show.js';
-import { statusCommand } from './commands/status.js';
-import { stopCommand } from './commands/stop.js';
-import { waitCommand } from './commands/wait.js';
-import { watchCommand } from './commands/watch.js';
 import { createOutput, type Output } from './output.js';
 import { type ClientCommandName, PROFILES } from './parse-args.js';
 
-const COMMANDS: Record<ClientCommandName, ClientCommand> = {
-  ls: lsCommand,
-  show: showCommand,
-  cat: catCommand,
-  prompt: promptCommand,
-  invoke: invokeCommand,
-  search: searchCommand,
-  watch: watchCommand,
-  wait: waitCommand,
-  doctor: doctorCommand,
-  status: statusCommand,
-  stop: stopCommand,
+// Each command's module is loaded only when it runs: a short-lived command pays for no other (docs/performance.md
+// "Client commands").
+const COMMANDS: Record<ClientCommandName, () => Promise<ClientCommand>> = {
+  ls: async () => (await import('./commands/ls.js')).lsCommand,
+  show: async () => (await import('./commands/show.js')).showCommand,
+  cat: async () => (await import('./commands/cat.js')).catCommand,
+  prompt: async () => (await import('./commands/prompt.js')).promptCommand,
+  invoke: async () => (await import('./commands/invoke.js')).invokeCommand,
+  search: async () => (await import('./commands/search.js')).searchCommand,
+  watch: async () => (await import('./commands/watch.js')).watchCommand,
+  wait: async () => (await import('./commands/wait.js')).waitCommand,
+  doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
+  status: async () => (await import('./commands/status.js')).statusCommand,
+  stop: async () => (await import('./commands/stop.js')).stopCommand,
 };
 
 const COMMON_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
@@ -66,7 +57,7 @@ export async function runClientCommand(
   env: Readonly<Record<string, string | undefined>>,
   output: Output = createOutput(process.stdout, process.stderr, env),
 ): Promise<number> {
-  const command = COMMANDS[name];
+  const command = await COMMANDS[name]();
   let values: OptionValues;
   let positionals: string[];
   try {

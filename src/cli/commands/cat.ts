@@ -3,7 +3,7 @@
 // text a script gets is the text the agent reads. To a terminal or a pipe, control characters are shown escaped
 // (docs/cli.md "Output"); redirected to a regular file, the bytes are written exactly.
 
-import { stripFrontmatter } from '../../discovery/skill-invocation.js';
+import { stripFrontmatter } from '../../discovery/strip-frontmatter.js';
 import { printable } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
