@@ -1,5 +1,5 @@
 // Runs the benchmarks and prints their tables; writes them to bench/results/latest.md.
-// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory|search ...]]
+// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory|search|client ...]]
 // --large (or SKILLSD_BENCH_LARGE=1) adds N = 50,000 where a benchmark has it; without it the suite stays at 10,000.
 // The daemon benchmarks rebuild dist/ first when a file under src/ is newer than dist/cli.js (--no-build: never).
 
@@ -9,6 +9,7 @@ import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runClientBench } from './client.bench.js';
 import { runDiscoveryBench } from './discovery.bench.js';
 import { runFloorBench } from './floor.bench.js';
 import { runHttpBench } from './http.bench.js';
@@ -36,6 +37,7 @@ const BENCHES: Bench[] = [
   { name: 'reload', needsDaemon: true, run: runReloadBench },
   { name: 'http', needsDaemon: true, run: runHttpBench },
   { name: 'search', needsDaemon: false, run: runSearchBench },
+  { name: 'client', needsDaemon: true, run: runClientBench },
 ];
 
 const RESULTS = fileURLToPath(new URL('./results/latest.md', import.meta.url));
