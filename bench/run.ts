@@ -1,5 +1,5 @@
 // Runs the benchmarks and prints their tables; writes them to bench/results/latest.md.
-// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory|search|agents ...]]
+// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory|search|agents|client ...]]
 // --large (or SKILLSD_BENCH_LARGE=1) adds N = 50,000 where a benchmark has it; without it the suite stays at 10,000.
 // The daemon benchmarks rebuild dist/ first when a file under src/ is newer than dist/cli.js (--no-build: never).
 
@@ -10,6 +10,7 @@ import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runAgentsBench } from './agents.bench.js';
+import { runClientBench } from './client.bench.js';
 import { runDiscoveryBench } from './discovery.bench.js';
 import { runFloorBench } from './floor.bench.js';
 import { runHttpBench } from './http.bench.js';
@@ -38,6 +39,7 @@ const BENCHES: Bench[] = [
   { name: 'http', needsDaemon: true, run: runHttpBench },
   { name: 'search', needsDaemon: false, run: runSearchBench },
   { name: 'agents', needsDaemon: true, run: runAgentsBench },
+  { name: 'client', needsDaemon: true, run: runClientBench },
 ];
 
 const RESULTS = fileURLToPath(new URL('./results/latest.md', import.meta.url));

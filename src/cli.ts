@@ -2,7 +2,6 @@
 // The `skillsd` command (package.json `bin`). Parses the command line, starts the daemon, and closes it gracefully
 // on SIGINT/SIGTERM: stop accepting, end streams, close watchers, exit 0 within 5 s (docs/api.md §Starting it).
 
-import closeWithGrace from 'close-with-grace';
 import { CliError } from './cli/cli-error.js';
 import { currentDirectoryGoneError, isCurrentDirectoryGone } from './cli/current-directory.js';
 import { parseArgs, readVersion, USAGE } from './cli/parse-args.js';
@@ -37,7 +36,10 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   // Loaded only to serve: help, version and command-line errors answer without loading the server.
-  const { startDaemon } = await import('./cli/serve.js');
+  const [{ startDaemon }, { default: closeWithGrace }] = await Promise.all([
+    import('./cli/serve.js'),
+    import('close-with-grace'),
+  ]);
   const starting = startDaemon(command.options, process.env);
   // Installed before the daemon is up, so that a signal during start-up also ends in a clean close.
   closeWithGrace({ delay: SHUTDOWN_DEADLINE_MS, logger: stderrLogger }, async ({ signal, err }) => {

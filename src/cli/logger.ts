@@ -1,8 +1,9 @@
 // The daemon's pino logger: JSON lines on stdout (docs/api.md §Logs), or lines for people with `--log-format pretty`. Request lines never carry a token: `/events`
 // accepts `?token=` because EventSource cannot set headers, and logs are often shared (FINDINGS: local-daemon security).
 
+import { createRequire } from 'node:module';
 import pino, { type Logger } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 import { BatchedLogDestination } from './log-destination.js';
 import type { LogFormat, LogLevel } from './parse-args.js';
 
@@ -25,6 +26,9 @@ export function createLogger(
  * built from the same JSON the default format writes, so they carry the same fields.
  */
 function prettyDestination(destination: pino.DestinationStream | undefined): pino.DestinationStream {
+  // Required here, synchronously, and only for this format: the default JSON lines never pay for pino-pretty and its
+  // colour and time libraries (docs/performance.md "Idle memory").
+  const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   return pinoPretty({
     destination: (destination as NodeJS.WritableStream | undefined) ?? 1,
     sync: true,

@@ -12,40 +12,28 @@ import { type DaemonLocation, findDaemon } from '../client/find-daemon.js';
 import { SkillsdClient } from '../client/skillsd-client.js';
 import type { Profile } from '../discovery/types.js';
 import { CliError } from './cli-error.js';
-import { agentsCommand } from './commands/agents.js';
-import { catCommand } from './commands/cat.js';
-import { catalogCommand } from './commands/catalog.js';
 import { type ClientCommand, type CommandContext, EXIT, type OptionValues } from './commands/command.js';
-import { doctorCommand } from './commands/doctor.js';
-import { invokeCommand } from './commands/invoke.js';
-import { lsCommand } from './commands/ls.js';
-import { openCommand } from './commands/open.js';
-import { promptCommand } from './commands/prompt.js';
-import { searchCommand } from './commands/search.js';
-import { showCommand } from './commands/show.js';
-import { statusCommand } from './commands/status.js';
-import { stopCommand } from './commands/stop.js';
-import { waitCommand } from './commands/wait.js';
-import { watchCommand } from './commands/watch.js';
 import { currentDirectory } from './current-directory.js';
 import { createOutput, type Output } from './output.js';
 import { type ClientCommandName, PROFILES } from './parse-args.js';
 
-const COMMANDS: Record<ClientCommandName, ClientCommand> = {
-  ls: lsCommand,
-  show: showCommand,
-  cat: catCommand,
-  prompt: promptCommand,
-  invoke: invokeCommand,
-  search: searchCommand,
-  watch: watchCommand,
-  wait: waitCommand,
-  doctor: doctorCommand,
-  status: statusCommand,
-  stop: stopCommand,
-  open: openCommand,
-  agents: agentsCommand,
-  catalog: catalogCommand,
+// Each command's module is loaded only when it runs: a short-lived command pays for no other (docs/performance.md
+// "Client commands").
+const COMMANDS: Record<ClientCommandName, () => Promise<ClientCommand>> = {
+  ls: async () => (await import('./commands/ls.js')).lsCommand,
+  show: async () => (await import('./commands/show.js')).showCommand,
+  cat: async () => (await import('./commands/cat.js')).catCommand,
+  prompt: async () => (await import('./commands/prompt.js')).promptCommand,
+  invoke: async () => (await import('./commands/invoke.js')).invokeCommand,
+  search: async () => (await import('./commands/search.js')).searchCommand,
+  watch: async () => (await import('./commands/watch.js')).watchCommand,
+  wait: async () => (await import('./commands/wait.js')).waitCommand,
+  doctor: async () => (await import('./commands/doctor.js')).doctorCommand,
+  status: async () => (await import('./commands/status.js')).statusCommand,
+  stop: async () => (await import('./commands/stop.js')).stopCommand,
+  open: async () => (await import('./commands/open.js')).openCommand,
+  agents: async () => (await import('./commands/agents.js')).agentsCommand,
+  catalog: async () => (await import('./commands/catalog.js')).catalogCommand,
 };
 
 const COMMON_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
@@ -88,7 +76,7 @@ async function runCommand(
   env: Readonly<Record<string, string | undefined>>,
   output: Output,
 ): Promise<number> {
-  const command = COMMANDS[name];
+  const command = await COMMANDS[name]();
   // The command's own flags first: the order an unknown flag's message lists them in.
   const options = { ...command.options, ...COMMON_OPTIONS };
   let values: OptionValues;

@@ -20,7 +20,9 @@ export {
 } from './runtime-file.js';
 export {
   type ConditionalSkills,
+  type FetchInit,
   type FetchLike,
+  type FetchResponse,
   type PromptOptions,
   type SkillFile,
   SkillsdClient,

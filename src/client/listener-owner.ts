@@ -6,7 +6,6 @@
 // choose what the client prints. The kernel's socket tables name the uid of every listening socket; a loopback target
 // is used only when every socket that could take the connection belongs to this process's own user.
 
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { closeTables, listenerAddresses, listeningSockets, openTables, socketsInUse, uidOf } from './socket-tables.js';
 
@@ -65,6 +64,8 @@ export async function checkListener(url: string): Promise<ListenerCheck> {
 async function loopbackAddresses(host: string): Promise<string[]> {
   if (isIP(host) !== 0) return isLoopback(host) ? [host] : [];
   if (host === 'localhost') return ['127.0.0.1', '::1'];
+  // The resolver is loaded only for a host name: the usual loopback literal never needs it.
+  const { lookup } = await import('node:dns/promises');
   const resolved = await lookup(host, { all: true }).catch(() => []);
   return [...new Set(resolved.map((entry) => entry.address).filter(isLoopback))];
 }

@@ -24,6 +24,9 @@ export function processStart(pid: number): ProcessStart | undefined {
   if (stat === undefined || bootId === undefined || bootId === '') return undefined;
   // The command name (field 2) is in parentheses and may itself hold spaces and parentheses: the last `)` ends it.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // A process that has exited but that its parent has not reaped yet (state Z, or X while it goes) runs no more:
+  // `skillsd stop` waits for the daemon's exit, not for whoever started it to collect the exit status.
+  if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
   const startTicks = Number(fields[START_FIELD_AFTER_NAME]);
   if (!Number.isSafeInteger(startTicks) || startTicks < 0) return undefined;
   return { bootId, startTicks };

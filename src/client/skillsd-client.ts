@@ -25,10 +25,10 @@ import type {
 } from './api-types.js';
 import { DaemonNotTrustedError, DaemonUnreachableError, SkillsdApiError } from './errors.js';
 import { EventStreamParser } from './event-stream-parser.js';
+import { type FetchInit, type FetchLike, type FetchResponse, httpFetch } from './http-fetch.js';
 import { checkListener } from './listener-owner.js';
 
-/** `fetch` or anything answering like it (the command line's in-process fallback answers through the app itself). */
-export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
+export type { FetchInit, FetchLike, FetchResponse } from './http-fetch.js';
 
 export interface SkillsdClientOptions {
   /** `http://127.0.0.1:7420`; a trailing slash is ignored. */
@@ -37,6 +37,7 @@ export interface SkillsdClientOptions {
   token?: string;
   /** The workspace every call answers for (`?cwd=`); the daemon's default workspace when absent. */
   cwd?: string;
+  /** The transport (default: `node:http`, see http-fetch.ts; the global `fetch` answers too). */
   fetch?: FetchLike;
   /** How long a call waits for the daemon's answer to start (default 30 s); event streams are not bounded. */
   timeoutMs?: number;
@@ -125,7 +126,7 @@ export class SkillsdClient {
     this.url = options.url.replace(/\/+$/, '');
     this.token = options.token;
     this.cwd = options.cwd;
-    this.fetchFn = options.fetch ?? ((url, init) => fetch(url, init));
+    this.fetchFn = options.fetch ?? httpFetch;
     this.checksListener = options.checkListener ?? true;
   }
 
@@ -313,7 +314,7 @@ export class SkillsdClient {
     };
   }
 
-  private async json<T>(path: string, query: Record<string, string> = {}, init: RequestInit = {}): Promise<T> {
+  private async json<T>(path: string, query: Record<string, string> = {}, init: FetchInit = {}): Promise<T> {
     return (await (await this.request(path, query, init)).json()) as T;
   }
 
@@ -321,7 +322,11 @@ export class SkillsdClient {
    * One request; an error answer throws `SkillsdApiError`, no answer at all `DaemonUnreachableError`. A 503 is tried
    * again a few times: the daemon says when (`Retry-After`), and both of its causes pass by themselves.
    */
-  private async request(path: string, query: Record<string, string> = {}, init: RequestInit = {}): Promise<Response> {
+  private async request(
+    path: string,
+    query: Record<string, string> = {},
+    init: FetchInit = {},
+  ): Promise<FetchResponse> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.requestOnce(path, query, init);
@@ -333,18 +338,18 @@ export class SkillsdClient {
     }
   }
 
-  private async requestOnce(path: string, query: Record<string, string>, init: RequestInit): Promise<Response> {
+  private async requestOnce(path: string, query: Record<string, string>, init: FetchInit): Promise<FetchResponse> {
     if (this.checksListener) await this.verifyListener();
     const params = new URLSearchParams(query);
     if (this.cwd !== undefined) params.set('cwd', this.cwd);
     const search = params.size > 0 ? `?${params}` : '';
-    const headers = new Headers(init.headers);
-    if (this.token !== undefined) headers.set('authorization', `Bearer ${this.token}`);
+    const headers: Record<string, string> = { ...init.headers };
+    if (this.token !== undefined) headers.authorization = `Bearer ${this.token}`;
     // A deadline on the answer's start, on a timer that keeps the process alive: a connection closed without a reset
-    // leaves undici's fetch pending with nothing else holding the event loop, and the process would end silently.
+    // leaves undici's fetch (when the caller passes it) pending with nothing else holding the event loop, and the process would end silently.
     const deadline = init.signal == null ? new AbortController() : undefined;
     const timer = deadline === undefined ? undefined : setTimeout(() => deadline.abort(), this.timeoutMs);
-    let response: Response;
+    let response: FetchResponse;
     try {
       response = await this.fetchFn(`${this.url}${path}${search}`, {
         ...init,
@@ -385,7 +390,7 @@ export class SkillsdClient {
 
 const NEVER = new AbortController().signal;
 
-async function apiError(response: Response): Promise<SkillsdApiError> {
+async function apiError(response: FetchResponse): Promise<SkillsdApiError> {
   const text = await response.text();
   const retryAfter = Number(response.headers.get('retry-after') ?? Number.NaN);
   const retryAfterMs = Number.isFinite(retryAfter) && retryAfter >= 0 ? retryAfter * 1000 : undefined;

@@ -10,7 +10,8 @@
 // - its emptiness check `/^\s*#[^\n]+/gm` is quadratic in runs of blank lines (100k blank lines took 19 s), so a
 //   block whose scan would cost too much is refused before gray-matter sees it, like any unreadable YAML.
 
-import matter from 'gray-matter';
+import { createRequire } from 'node:module';
+import type GrayMatter from 'gray-matter';
 import { readAgentsYaml } from './agents-yaml.js';
 import { readSimpleBlock } from './frontmatter-fast-path.js';
 
@@ -24,6 +25,8 @@ const MAX_FLOW_DEPTH = 1000;
 class ParsedYaml {
   constructor(readonly value: unknown) {}
 }
+
+let matter: typeof GrayMatter | undefined;
 
 /** A block refused before `yaml` or gray-matter sees it, because reading it would cost too much. */
 export class FrontmatterLimitError extends Error {
@@ -93,6 +96,9 @@ function parseWithMatter(block: string): unknown {
   // gray-matter would take a first line starting with `---` (the block starts at offset 4 of a `-------` fence) for
   // its closing fence and read an empty block: such a block is read directly.
   if (block.startsWith('---')) return parseYaml(block);
+  // Required on the first block the fast path does not read: a tree of simple frontmatter never loads gray-matter
+  // and its js-yaml (docs/performance.md "Idle memory").
+  matter ??= createRequire(import.meta.url)('gray-matter') as typeof GrayMatter;
   const file = matter(`---\n${block}\n---\n`, MATTER_OPTIONS);
   const data: unknown = file.data;
   // gray-matter skips the engine for a block of only blank and comment lines and gives `{}`.

@@ -10,7 +10,10 @@ import { MAX_SKILL_FILE_BYTES } from './read-skill-file.js';
 import { readTextFile } from './read-text-file.js';
 import { LOCAL_LOCATIONS, type SkillLocations } from './skill-locations.js';
 import { skillDirOnDisk, skillFileOnDisk } from './skill-paths.js';
+import { stripFrontmatter } from './strip-frontmatter.js';
 import type { Profile, Settings, Skill } from './types.js';
+
+export { stripFrontmatter } from './strip-frontmatter.js';
 
 export interface SkillInvocationSyntax {
   name: string;
@@ -44,8 +47,6 @@ const COMMAND_PREFIX = '/skill:';
 const SHELL_SIGIL = /^\$\$?(?:$|[ \t\r\n])/;
 // Form 3: a `/skill:<name>` token preceded by start or whitespace and followed by whitespace or end.
 const INLINE_COMMAND = /(?<=^|\s)\/skill:([^\s/]+)(?=\s|$)/;
-const FRONTMATTER_OPEN = '---\n';
-const FRONTMATTER_CLOSE = '\n---\n';
 const PATHS_HINT =
   'Resolve relative paths in this skill (e.g. `scripts/foo.js`, `templates/config.yaml`) against this absolute directory; read referenced assets and templates; run scripts with the terminal tool when skill instructions call for it.';
 
@@ -128,16 +129,6 @@ export async function invokeSkill(
   ];
   if (syntax.args !== '') lines.push(`User: ${syntax.args}`);
   return { handled: true, message: formatPromptText(lines.join('\n')), details };
-}
-
-/**
- * Only a text starting with `---\n` has frontmatter here, removed through the first `\n---\n` after that opening
- * line: a CRLF file and an empty `---\n---\n` block are left as they are (§7).
- */
-export function stripFrontmatter(content: string): string {
-  if (!content.startsWith(FRONTMATTER_OPEN)) return content;
-  const close = content.indexOf(FRONTMATTER_CLOSE, FRONTMATTER_OPEN.length);
-  return close === -1 ? content : content.slice(close + FRONTMATTER_CLOSE.length);
 }
 
 function countLines(body: string): number {

@@ -9,18 +9,17 @@
 
 import { randomUUID } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
 import type { PathsChoice } from '../discovery/skill-locations.js';
 import { defaultPathsChoice } from '../server/request-locations.js';
 import { CwdProperty, PathsProperty } from '../server/schemas/common.js';
-import { SubscriptionBudget } from './change-notifications.js';
-import { createMcpServer, type McpServerHandle } from './create-mcp-server.js';
+import type { SubscriptionBudget } from './change-notifications.js';
+import type { McpServerHandle } from './create-mcp-server.js';
 import { documentMcpRoute } from './http-openapi.js';
-import { type McpDependencies, McpSession } from './mcp-session.js';
+import type { McpDependencies } from './mcp-session.js';
 import { serverVersion } from './server-version.js';
 import { type SessionSlot, SessionTable } from './session-table.js';
 
@@ -50,6 +49,37 @@ interface LiveSession {
   handle: McpServerHandle;
 }
 
+/** What answers `/mcp` beyond routing: the SDK (with zod) and the MCP server built on it. */
+interface McpFace {
+  StreamableHTTPServerTransport: typeof StreamableHTTPServerTransport;
+  isInitializeRequest: (value: unknown) => boolean;
+  createMcpServer: typeof import('./create-mcp-server.js').createMcpServer;
+  McpSession: typeof import('./mcp-session.js').McpSession;
+  subscriptions: SubscriptionBudget;
+}
+
+/**
+ * Loaded on the first POST to `/mcp`, not with the app: the SDK and zod are a good part of an idle daemon's memory,
+ * and most daemons never see an MCP client (docs/performance.md "Idle memory").
+ */
+async function loadMcpFace(options: McpHttpOptions): Promise<McpFace> {
+  const [transport, types, server, session, notifications] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+    import('./create-mcp-server.js'),
+    import('./mcp-session.js'),
+    import('./change-notifications.js'),
+  ]);
+  return {
+    StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
+    isInitializeRequest: types.isInitializeRequest,
+    createMcpServer: server.createMcpServer,
+    McpSession: session.McpSession,
+    // One budget for every session: each subscription costs a directory watch (an inotify watch).
+    subscriptions: new notifications.SubscriptionBudget(options.maxSubscriptions, options.maxSubscriptionsPerSession),
+  };
+}
+
 const McpQuery = Type.Object({ cwd: Type.Optional(CwdProperty), paths: Type.Optional(PathsProperty) });
 const SESSION_HEADER = 'mcp-session-id';
 
@@ -71,9 +101,8 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
     now: options.now,
     sweepIntervalMs: options.sweepIntervalMs,
   });
-  // One budget for every session: each subscription costs a directory watch (an inotify watch).
-  const subscriptions = new SubscriptionBudget(options.maxSubscriptions, options.maxSubscriptionsPerSession);
-  const deps = (): McpDependencies => ({
+  let face: Promise<McpFace> | undefined;
+  const deps = (subscriptions: SubscriptionBudget): McpDependencies => ({
     registry: app.registry,
     getSettings: app.getSettings,
     digests: app.fileDigests,
@@ -119,7 +148,10 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
   app.post('/mcp', postOptions, async (request, reply) => {
     const id = sessionIdOf(request);
     if (id === undefined) {
-      if (!isInitializeRequest(request.body)) {
+      // Awaited before the check below, so that the check and the reservation stay one synchronous step.
+      face ??= loadMcpFace(options);
+      const loaded = await face;
+      if (!loaded.isInitializeRequest(request.body)) {
         return sendJsonRpcError(reply, 400, -32000, 'Bad Request: no Mcp-Session-Id header, and not an initialize');
       }
       // The slot is taken here, in the same synchronous step as the check: nothing is awaited in between.
@@ -135,7 +167,7 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
             'end one with DELETE /mcp, or retry later',
         );
       }
-      return openSession(request, reply, slot, request.query);
+      return openSession(loaded, request, reply, slot, request.query);
     }
     const slot = sessions.get(id);
     if (slot?.value === undefined) return sendUnknownSession(reply);
@@ -145,6 +177,7 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
 
   /** Answers the `initialize` of a reserved slot; the slot is freed again unless the session opened. */
   async function openSession(
+    loaded: McpFace,
     request: FastifyRequest,
     reply: FastifyReply,
     slot: SessionSlot<LiveSession>,
@@ -152,14 +185,14 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
   ): Promise<unknown> {
     let opened = false;
     try {
-      const session = new McpSession(deps(), {
+      const session = new loaded.McpSession(deps(loaded.subscriptions), {
         cwd: query.cwd,
         paths: query.paths ?? defaultPathsChoice(request.socket.remoteAddress),
       });
       // Before the answer starts: a refused `?cwd=` or a workspace still indexing is answered as on every route.
       await app.workspaceView(query.cwd);
-      const handle = await createMcpServer(session);
-      const transport = new StreamableHTTPServerTransport({
+      const handle = await loaded.createMcpServer(session);
+      const transport = new loaded.StreamableHTTPServerTransport({
         sessionIdGenerator: () => slot.id,
         onsessioninitialized: (sessionId) => {
           app.log.info({ session: sessionId, cwd: query.cwd }, 'MCP session opened');

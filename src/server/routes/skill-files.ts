@@ -26,7 +26,6 @@ import { requestSignal } from '../request-signal.js';
 import { ConditionalHeaders, errorResponses, NotModified } from '../schemas/common.js';
 import { SkillFileOk, SkillFileParams, SkillFileQuery } from '../schemas/skill-files.js';
 import { matchesIfNoneMatch } from './conditional.js';
-import { sendSkillArchive } from './skill-archive.js';
 
 // `http://host/skill/…`: an absolute-form request target (RFC 9112 §3.2.2).
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
@@ -112,6 +111,8 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           if (rawRelative !== undefined && rawRelative !== '') {
             throw new SkillsdError('BadRequest', 'archive is only served for the skill itself: /skill/<name>');
           }
+          // tar is loaded with the first archive asked for (docs/performance.md "Idle memory").
+          const { sendSkillArchive } = await import('./skill-archive.js');
           return sendSkillArchive(request, reply, snapshot, name, options, limits, app.fileDigests);
         }
         // A directory's listing is bounded like a walk (docs/api.md "Limits on walks"): 413 past the bound.

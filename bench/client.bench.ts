@@ -1,0 +1,201 @@
+// What a user pays per call and per idle hour, each row against a floor measured in the same run, rounds alternating:
+// - client commands against a running daemon (empty tree): `skillsd --version`, `status`, `ls --json`, wall time of
+//   the whole process, against `node -e 0`;
+// - `skillsd stop`, from its start to its exit (the daemon gone), against `node -e 0`;
+// - `skillsd ls --json` with no daemon (answered in-process) at N skills, against `node` + the plain synchronous walk
+//   of the same tree (servers/floor-walk.mjs sync, its whole process);
+// - VmRSS of an idle daemon on an empty tree after its first answer, against an idle `node` doing nothing.
+
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SKILL_DIRS } from './fixtures.js';
+import type { BenchContext } from './lib/context.js';
+import { stopChild, track } from './lib/processes.js';
+import { DAEMON_CLI, freePort, spawnDaemon, waitForStatus } from './lib/server-process.js';
+import { median, ratio } from './lib/stats.js';
+import type { BenchSection } from './lib/table.js';
+
+const FLOOR_WALK = fileURLToPath(new URL('./servers/floor-walk.mjs', import.meta.url));
+const TARGET = { client: 1.5, version: 1.3, inProcess: 3, idleMiB: 64, stopMs: 500 };
+
+interface Spread {
+  min: number;
+  median: number;
+  max: number;
+}
+
+function spread(samples: readonly number[]): Spread {
+  return { min: Math.min(...samples), median: median(samples), max: Math.max(...samples) };
+}
+
+const fmt = (s: Spread, unit: string, digits = 0) =>
+  `${s.min.toFixed(digits)} / ${s.median.toFixed(digits)} / ${s.max.toFixed(digits)} ${unit}`;
+
+/** Wall time of one process from spawn to exit, in ms; fails on a non-zero exit. */
+async function timed(args: string[], env: NodeJS.ProcessEnv, cwd?: string): Promise<number> {
+  const started = performance.now();
+  const child = track(
+    spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'], ...(cwd ? { cwd } : {}) }),
+  );
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const elapsed = performance.now() - started;
+  if (code !== 0) throw new Error(`node ${args.join(' ')} exited with ${code}: ${stderr.slice(-500)}`);
+  return elapsed;
+}
+
+function clientEnv(home: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('SKILLSD_') || key === 'NODE_OPTIONS') continue;
+    env[key] = value;
+  }
+  return { ...env, HOME: home, ...extra };
+}
+
+function vmRssBytes(pid: number): number {
+  const line = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return line === null ? Number.NaN : Number(line[1]) * 1024;
+}
+
+export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]> {
+  const rounds = ctx.quick ? 3 : 7;
+  const sizes = ctx.sizes ?? [ctx.quick ? 100 : 1000];
+  const scratch = await mkdtemp(join(tmpdir(), 'skillsd-bench-client-'));
+  try {
+    const rows: string[][] = [];
+    const empty = await ctx.fixtures.empty();
+
+    // Client commands against one daemon, each round: the floor, then every command once.
+    ctx.log(`client: commands against a daemon, ${rounds} rounds`);
+    const daemon = await spawnDaemon(empty.home, empty.workspace);
+    const commands: Array<[label: string, args: string[], target: number]> = [
+      ['`skillsd --version`', ['--version'], TARGET.version],
+      ['`skillsd status` (daemon running)', ['status'], TARGET.client],
+      ['`skillsd ls --json` (daemon running)', ['ls', '--json'], TARGET.client],
+    ];
+    const floor: number[] = [];
+    const samples = commands.map(() => [] as number[]);
+    let idleRss = Number.NaN;
+    try {
+      await waitForStatus(daemon, '/skills', 200, 60_000);
+      // The idle daemon: after its first answer and a moment with nothing to do.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      idleRss = vmRssBytes(daemon.child.pid ?? 0);
+      const env = clientEnv(empty.home);
+      for (let round = 0; round < rounds; round++) {
+        floor.push(await timed(['-e', '0'], env));
+        for (const [index, [, args]] of commands.entries()) {
+          samples[index]!.push(await timed([DAEMON_CLI, ...args], env, empty.workspace));
+        }
+      }
+    } finally {
+      await daemon.stop();
+    }
+    const floorSpread = spread(floor);
+    rows.push(['`node -e 0` (floor)', fmt(floorSpread, 'ms'), '1.00×', '']);
+    for (const [index, [label, , target]] of commands.entries()) {
+      const s = spread(samples[index]!);
+      rows.push([label, fmt(s, 'ms'), ratio(s.median, floorSpread.median), `≤ ${target}×`]);
+    }
+
+    // stop: a fresh daemon per round, the command timed from spawn to exit.
+    ctx.log(`client: stop, ${rounds} rounds`);
+    const stops: number[] = [];
+    const stopFloor: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const home = join(scratch, `stop-${round}`);
+      const workspace = join(home, 'workspace');
+      await mkdir(workspace, { recursive: true });
+      const stopped = await spawnDaemon(home, workspace);
+      try {
+        await waitForStatus(stopped, '/health', 200, 60_000);
+        stopFloor.push(await timed(['-e', '0'], clientEnv(home)));
+        stops.push(await timed([DAEMON_CLI, 'stop'], clientEnv(home), workspace));
+      } finally {
+        await stopChild(stopped.child, 1000);
+      }
+    }
+    const stopSpread = spread(stops);
+    rows.push([
+      '`skillsd stop` (until the daemon is gone)',
+      fmt(stopSpread, 'ms'),
+      ratio(stopSpread.median, median(stopFloor)),
+      `≤ ${TARGET.stopMs} ms`,
+    ]);
+
+    // In-process answers: no daemon (a port nothing listens on), against node + the synchronous walk.
+    for (const n of sizes) {
+      const fixture = await ctx.fixtures.get(n);
+      const dirsFile = join(scratch, `dirs-${n}.json`);
+      await writeFile(
+        dirsFile,
+        JSON.stringify(SKILL_DIRS.map((d) => join(d.base === 'home' ? fixture.home : fixture.workspace, d.dir))),
+      );
+      ctx.log(`client: in-process ls --json at N = ${n}, ${rounds} rounds`);
+      const nobody = `http://127.0.0.1:${await freePort()}`;
+      const env = clientEnv(fixture.home);
+      const walk: number[] = [];
+      const local: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        walk.push(await timed([FLOOR_WALK, 'sync', dirsFile], env));
+        local.push(await timed([DAEMON_CLI, 'ls', '--json', '--url', nobody], env, fixture.workspace));
+      }
+      const w = spread(walk);
+      const l = spread(local);
+      rows.push([`\`node\` + sync walk, N = ${n} (floor)`, fmt(w, 'ms'), '1.00×', '']);
+      rows.push([
+        `\`skillsd ls --json\`, no daemon (in-process), N = ${n}`,
+        fmt(l, 'ms'),
+        ratio(l.median, w.median),
+        `≤ ${TARGET.inProcess}×`,
+      ]);
+    }
+
+    // An idle node, for scale: the runtime alone.
+    const idleNode = await idleNodeRss();
+    rows.push(['idle `node` (setInterval, nothing loaded)', `${(idleNode / 1048576).toFixed(1)} MiB`, '1.00×', '']);
+    rows.push([
+      'idle daemon, empty tree, after its first answer (VmRSS)',
+      `${(idleRss / 1048576).toFixed(1)} MiB`,
+      ratio(idleRss, idleNode),
+      `≤ ${TARGET.idleMiB} MiB`,
+    ]);
+
+    return [
+      {
+        title: 'Client commands, in-process answers, stop, idle memory',
+        intro:
+          `Wall time of whole processes (min / median / max over ${rounds} rounds), each against a floor measured ` +
+          'in the same run; the ratio is of medians. The idle daemon serves an empty tree.',
+        headers: ['what', 'min / median / max', 'ratio', 'target'],
+        rows,
+        notes: [],
+      },
+    ];
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+/** VmRSS of a `node` that loads nothing and waits, once it is up. */
+async function idleNodeRss(): Promise<number> {
+  const child = track(
+    spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000); console.log("up")'], {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }),
+  );
+  try {
+    await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
+    return vmRssBytes(child.pid ?? 0);
+  } finally {
+    await stopChild(child, 1000);
+  }
+}

@@ -1,0 +1,83 @@
+// The client's default transport: one request over `node:http` (or `node:https`), answered in the shape the client
+// reads from `fetch`. Node's global `fetch` is undici, which is compiled on its first use: that alone costs a
+// short-lived command (`skillsd status`) more than everything else it does (docs/performance.md "Client commands").
+
+import type { IncomingMessage } from 'node:http';
+
+/** What the client sends: a subset of `RequestInit` that `fetch` also accepts. */
+export interface FetchInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** What the client reads of an answer: a subset of `Response`, so that `fetch` answers it too. */
+export interface FetchResponse {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  /** The body as a stream of chunks (an event stream is read as it arrives); null when there is none. */
+  readonly body: AsyncIterable<Uint8Array> | ReadableStream<Uint8Array> | null;
+  text(): Promise<string>;
+  json(): Promise<unknown>;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
+/** `fetch` or anything answering like it (the command line's in-process fallback answers without a socket). */
+export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>;
+
+/** One request; rejects when no answer starts (refused, reset, aborted through `init.signal`). */
+export const httpFetch: FetchLike = async (url, init) => {
+  const target = new URL(url);
+  // Loaded on first use: most commands talk to a loopback daemon over plain HTTP.
+  const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  const message = await new Promise<IncomingMessage>((resolve, reject) => {
+    const outgoing = request(target, {
+      method: init.method ?? 'GET',
+      headers: init.headers ?? {},
+      ...(init.signal === undefined ? {} : { signal: init.signal }),
+    });
+    outgoing.once('response', resolve);
+    outgoing.once('error', reject);
+    outgoing.end(init.body);
+  });
+  return new HttpResponse(message);
+};
+
+class HttpResponse implements FetchResponse {
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  readonly body: IncomingMessage;
+
+  constructor(message: IncomingMessage) {
+    this.status = message.statusCode ?? 0;
+    this.body = message;
+    this.headers = {
+      get(name: string): string | null {
+        const value = message.headers[name.toLowerCase()];
+        if (value === undefined) return null;
+        return Array.isArray(value) ? value.join(', ') : value;
+      },
+    };
+  }
+
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = await this.bytes();
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+
+  async text(): Promise<string> {
+    // As `Response.text()`: UTF-8, a leading byte order mark dropped, bad sequences replaced.
+    return new TextDecoder().decode(await this.bytes());
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+
+  private async bytes(): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+}

@@ -1,0 +1,102 @@
+// An idle daemon holds only what answering `/skills` needs (docs/performance.md "Idle memory"): the MCP SDK, tar,
+// pino-pretty and gray-matter (with js-yaml) load when something first asks for them. Every module a real daemon resolves or
+// requires is recorded (test/helpers/record-modules.mjs) and read once it has exited.
+
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { openBareSession } from '../helpers/mcp-raw.js';
+import { DaemonProcess } from '../helpers/spawn-daemon.js';
+import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+const RECORDER = fileURLToPath(new URL('../helpers/record-modules.mjs', import.meta.url));
+
+const LAZY = {
+  mcp: /\/node_modules\/@modelcontextprotocol\/sdk\//,
+  zod: /\/node_modules\/zod\//,
+  tar: /\/node_modules\/tar\//,
+  pretty: /\/node_modules\/pino-pretty\//,
+  grayMatter: /\/node_modules\/gray-matter\//,
+};
+
+function loadedOf(log: string): Record<keyof typeof LAZY, boolean> {
+  const urls = log.split('\n');
+  const has = (pattern: RegExp) => urls.some((url) => pattern.test(url));
+  return {
+    mcp: has(LAZY.mcp),
+    zod: has(LAZY.zod),
+    tar: has(LAZY.tar),
+    pretty: has(LAZY.pretty),
+    grayMatter: has(LAZY.grayMatter),
+  };
+}
+
+/** The URL of the listening line, JSON or pretty: waits on the daemon's output, or fails when it exits first. */
+async function listeningUrl(daemon: DaemonProcess): Promise<string> {
+  const found = () => /skillsd listening on (http:\/\/[^\s"]+)/.exec(daemon.stdout)?.[1];
+  let exited = false;
+  void daemon.exited.then(() => {
+    exited = true;
+  });
+  while (found() === undefined) {
+    if (exited) throw new Error(`the daemon exited before listening: ${daemon.stderr}`);
+    await Promise.race([once(daemon.child.stdout!, 'data'), daemon.exited]);
+  }
+  return found()!;
+}
+
+async function runDaemon(
+  t: { after(fn: () => Promise<void>): void },
+  skill: string,
+  args: string[],
+  use: (base: string, port: number) => Promise<void>,
+): Promise<string> {
+  const { dir, cleanup } = await makeTempDir('skillsd-lazy-');
+  t.after(cleanup);
+  await writeTree(dir, { 'home/.claude/skills/pdf/SKILL.md': skill, 'project/.git': { dir: true } });
+  const log = `${dir}/modules.txt`;
+  const daemon = new DaemonProcess(['serve', '--port', '0', '--cwd', `${dir}/project`, ...args], {
+    home: `${dir}/home`,
+    env: { NODE_OPTIONS: `--import=${RECORDER}`, SKILLSD_TEST_MODULE_LOG: log, NO_COLOR: '1' },
+  });
+  t.after(() => daemon.kill());
+  const url = await listeningUrl(daemon);
+  const skills = await fetch(`${url}/skills`);
+  assert.equal(skills.status, 200);
+  assert.deepEqual(
+    ((await skills.json()) as { skills: Array<{ name: string }> }).skills.map((s) => s.name),
+    ['pdf'],
+  );
+  await use(url, Number(new URL(url).port));
+  daemon.child.kill('SIGTERM');
+  assert.deepEqual(await daemon.exited, { code: 0, signal: null });
+  return readFile(log, 'utf8');
+}
+
+describe('faces and features load on first use', () => {
+  it('a daemon that answered /skills (simple frontmatter, JSON logs) has loaded none of them', async (t) => {
+    const log = await runDaemon(t, SK({ name: 'pdf', description: 'PDF tools' }), [], async () => {});
+    assert.match(log, /\/node_modules\/fastify\//);
+    assert.deepEqual(loadedOf(log), {
+      mcp: false,
+      zod: false,
+      tar: false,
+      pretty: false,
+      grayMatter: false,
+    });
+  });
+
+  it('an MCP session, an archive, pretty logs and YAML beyond the fast path load each of them', async (t) => {
+    // A block scalar is YAML the fast path leaves to gray-matter.
+    const skill = '---\nname: pdf\ndescription: |\n  PDF tools\n---\n\n# PDF\n';
+    const log = await runDaemon(t, skill, ['--log-format', 'pretty'], async (base, port) => {
+      await openBareSession(port);
+      const archive = await fetch(`${base}/skill/pdf?archive=tar.gz`);
+      assert.equal(archive.status, 200);
+      await archive.arrayBuffer();
+    });
+    assert.deepEqual(loadedOf(log), { mcp: true, zod: true, tar: true, pretty: true, grayMatter: true });
+  });
+});

@@ -1,0 +1,26 @@
+// Loaded with `node --import` (through NODE_OPTIONS): appends to the file SKILLSD_TEST_MODULE_LOG the URL of every
+// module the process resolves (ES modules through a resolve hook, in the hooks thread) and, at exit, every CommonJS
+// module in the require cache. What a command loads can then be asserted from outside the process.
+
+import { appendFileSync } from 'node:fs';
+import { createRequire, register } from 'node:module';
+
+const log = process.env.SKILLSD_TEST_MODULE_LOG;
+if (log !== undefined && log !== '') {
+  const hooks = `
+    import { appendFileSync } from 'node:fs';
+    let log;
+    export function initialize(data) { log = data.log; }
+    export async function resolve(specifier, context, next) {
+      const resolved = await next(specifier, context);
+      appendFileSync(log, resolved.url + '\\n');
+      return resolved;
+    }
+  `;
+  register(`data:text/javascript,${encodeURIComponent(hooks)}`, { parentURL: import.meta.url, data: { log } });
+  const require = createRequire(import.meta.url);
+  process.on('exit', () => {
+    const cached = Object.keys(require.cache).map((path) => `file://${path}`);
+    appendFileSync(log, cached.length === 0 ? '' : `${cached.join('\n')}\n`);
+  });
+}
