@@ -62,7 +62,7 @@ describe('client command errors (built CLI)', () => {
     }
   });
 
-  it('show, cat and invoke name a skill that is not loaded, point a near miss at the doctor; search says it found nothing', async (t) => {
+  it('show, cat and invoke name a skill that is not loaded, point a near miss at the doctor; search and ls --provider say they found nothing', async (t) => {
     const { home, project } = await fixture(t);
     const daemon = await startDaemon(['serve', '--port', '0', '--cwd', project], { home });
     t.after(() => daemon.process.kill());
@@ -75,6 +75,10 @@ describe('client command errors (built CLI)', () => {
       [['invoke', '/skill:near x'], 'skillsd: invoke: no skill "near" is loaded; skillsd doctor near says why\n'],
       [['invoke', 'just text'], 'skillsd: invoke: not a /skill: invocation of a loaded skill\n'],
       [['search', 'zzzzqqq'], 'skillsd: search: no skill matches "zzzzqqq"\n'],
+      [
+        ['ls', '--provider', 'claude-code'],
+        'skillsd: ls: no skill is loaded from "claude-code" (providers: native; sources: native:project)\n',
+      ],
     ];
     for (const [args, stderr] of cases) {
       const run = await runClient(args, opts);
