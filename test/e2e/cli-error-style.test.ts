@@ -139,3 +139,27 @@ describe('a reader that stops early (built CLI)', () => {
     assert.equal(run.code, 0);
   });
 });
+
+describe('watch and wait against an error answer of the event stream (built CLI)', () => {
+  it('end with the daemon’s error in one line instead of reconnecting forever', async (t) => {
+    const { dir, home, project } = await fixture(t);
+    await writeFile(`${dir}/token`, 'the-right-token-0123456789abcdefghijklmn\n', { mode: 0o600 });
+    await writeFile(`${dir}/wrong`, 'a-wrong-token-0123456789abcdefghijklmnop\n', { mode: 0o600 });
+    const daemon = await startDaemon(['serve', '--port', '0', '--cwd', project, '--token-file', `${dir}/token`], {
+      home,
+    });
+    t.after(() => daemon.process.kill());
+    const opts = { home, cwd: project };
+    // `/health` needs no token, so these pass the first check and fail on `/events`.
+    const wrong = ['--token-file', `${dir}/wrong`];
+    const watch = await runClient(['watch', ...wrong], opts);
+    assert.deepEqual(watch, { code: 1, stdout: '', stderr: 'skillsd: watch: The bearer token is wrong\n' });
+    const wait = await runClient(['wait', '--timeout', '30', ...wrong], opts);
+    assert.deepEqual(wait, { code: 1, stdout: '', stderr: 'skillsd: wait: The bearer token is wrong\n' });
+    // A 400 is bad usage (exit 2), with the daemon's message naming the parameter.
+    const types = await runClient(['watch', '--types', 'index,bogus'], opts);
+    assert.equal(types.code, 2, types.stderr);
+    assert.match(types.stderr, /^skillsd: watch: querystring\/types must [^\n]*\n$/);
+    assert.equal(types.stdout, '');
+  });
+});
