@@ -93,7 +93,7 @@ async function runCommand(
       positionals: string[];
     });
   } catch (error) {
-    throw new CliError(parseErrorMessage(error, options));
+    throw new CliError(parseErrorMessage(error, options, argv));
   }
   if (values.help === true) {
     output.out(helpText(command));
@@ -222,7 +222,11 @@ function reportError(name: string, error: unknown, output: Output): number {
  * node:util parseArgs reports an unknown flag with advice about positional arguments that fits no command here:
  * the flag at fault and the flags the command takes instead (docs/cli.md "Errors").
  */
-function parseErrorMessage(error: unknown, options: NonNullable<ParseArgsConfig['options']>): string {
+function parseErrorMessage(
+  error: unknown,
+  options: NonNullable<ParseArgsConfig['options']>,
+  argv: readonly string[],
+): string {
   const { code, message } = error as { code?: string; message: string };
   const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
@@ -232,7 +236,14 @@ function parseErrorMessage(error: unknown, options: NonNullable<ParseArgsConfig[
     return `unknown option ${flag} (expected ${known.join(', ')})`;
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag !== undefined) {
-    return /argument missing/.test(message) ? `option ${flag} needs a value` : `option ${flag} takes no value`;
+    if (/argument missing/.test(message)) return `option ${flag} needs a value`;
+    // `--since -1`: parseArgs takes a value starting with a dash for another flag, and only `--since=-1` passes it.
+    if (/argument is ambiguous/.test(message)) {
+      const value = argv[argv.indexOf(flag) + 1] ?? '-VALUE';
+      const written = flag.startsWith('--') ? `${flag}=${value}` : `${flag}${value}`;
+      return `option ${flag} needs a value; one starting with "-" is written ${written}`;
+    }
+    return `option ${flag} takes no value`;
   }
   return message;
 }

@@ -40,6 +40,20 @@ describe('client command errors (built CLI)', () => {
     assert.equal(run.stdout, '');
   });
 
+  it('a value starting with a dash says how to pass it, rather than that the flag takes none', async (t) => {
+    const { home, project } = await fixture(t);
+    const run = await runClient(['wait', '--since', '-1'], {
+      home,
+      cwd: project,
+      env: { SKILLSD_URL: await deadUrl(t) },
+    });
+    assert.deepEqual(run, {
+      code: 2,
+      stdout: '',
+      stderr: 'skillsd: wait: option --since needs a value; one starting with "-" is written --since=-1\n',
+    });
+  });
+
   it('a deleted current directory is one line, for a client command and for serve', async (t) => {
     const { dir, home } = await fixture(t);
     for (const [args, stderr] of [
