@@ -110,6 +110,8 @@ async function runCommand(
   if (profile !== undefined && !(PROFILES as readonly string[]).includes(profile)) {
     throw new CliError(`option --profile: unknown profile "${profile}" (expected ${PROFILES.join(', ')})`);
   }
+  if (typeof values.url === 'string') checkUrl('option --url', values.url);
+  if (typeof values.url !== 'string' && nonBlank(env.SKILLSD_URL)) checkUrl('SKILLSD_URL', env.SKILLSD_URL!);
   const explicitCwd =
     typeof values.cwd === 'string'
       ? isAbsolute(values.cwd)
@@ -216,6 +218,26 @@ function reportError(name: string, error: unknown, output: Output): number {
     return error.exitCode;
   }
   throw error;
+}
+
+/**
+ * The daemon's address must be a whole URL: `localhost:7420`, as curl takes it, parses as a URL of the scheme
+ * `localhost:` and would be reported as no daemon at all.
+ */
+function checkUrl(what: string, value: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol === 'http:' || protocol === 'https:') return;
+  const hint = /^[^:/]+:\d+(\/.*)?$/.test(value) ? ` (http://${value}?)` : '';
+  throw new CliError(`${what}: expected an http:// or https:// URL, got ${JSON.stringify(value)}${hint}`);
+}
+
+function nonBlank(value: string | undefined): boolean {
+  return value !== undefined && value !== '';
 }
 
 /**

@@ -54,6 +54,24 @@ describe('client command errors (built CLI)', () => {
     });
   });
 
+  it('an address without http:// (as curl takes it) is refused naming the form that works', async (t) => {
+    const { home, project } = await fixture(t);
+    const run = await runClient(['status', '--url', 'localhost:7420'], { home, cwd: project });
+    assert.deepEqual(run, {
+      code: 2,
+      stdout: '',
+      stderr:
+        'skillsd: status: option --url: expected an http:// or https:// URL, got "localhost:7420" (http://localhost:7420?)\n',
+    });
+    const env = await runClient(['ls'], { home, cwd: project, env: { SKILLSD_URL: '127.0.0.1:7420' } });
+    assert.deepEqual(env, {
+      code: 2,
+      stdout: '',
+      stderr:
+        'skillsd: ls: SKILLSD_URL: expected an http:// or https:// URL, got "127.0.0.1:7420" (http://127.0.0.1:7420?)\n',
+    });
+  });
+
   it('a deleted current directory is one line, for a client command and for serve', async (t) => {
     const { dir, home } = await fixture(t);
     for (const [args, stderr] of [
