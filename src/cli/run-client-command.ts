@@ -87,7 +87,7 @@ async function runCommand(
       positionals: string[];
     });
   } catch (error) {
-    throw new CliError(parseErrorMessage(error, options));
+    throw new CliError(parseErrorMessage(error, options, argv));
   }
   if (values.help === true) {
     output.out(helpText(command));
@@ -104,6 +104,8 @@ async function runCommand(
   if (profile !== undefined && !(PROFILES as readonly string[]).includes(profile)) {
     throw new CliError(`option --profile: unknown profile "${profile}" (expected ${PROFILES.join(', ')})`);
   }
+  if (typeof values.url === 'string') checkUrl('option --url', values.url);
+  if (typeof values.url !== 'string' && nonBlank(env.SKILLSD_URL)) checkUrl('SKILLSD_URL', env.SKILLSD_URL!);
   const explicitCwd =
     typeof values.cwd === 'string'
       ? isAbsolute(values.cwd)
@@ -213,10 +215,34 @@ function reportError(name: string, error: unknown, output: Output): number {
 }
 
 /**
+ * The daemon's address must be a whole URL: `localhost:7420`, as curl takes it, parses as a URL of the scheme
+ * `localhost:` and would be reported as no daemon at all.
+ */
+function checkUrl(what: string, value: string): void {
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol === 'http:' || protocol === 'https:') return;
+  const hint = /^[^:/]+:\d+(\/.*)?$/.test(value) ? ` (http://${value}?)` : '';
+  throw new CliError(`${what}: expected an http:// or https:// URL, got ${JSON.stringify(value)}${hint}`);
+}
+
+function nonBlank(value: string | undefined): boolean {
+  return value !== undefined && value !== '';
+}
+
+/**
  * node:util parseArgs reports an unknown flag with advice about positional arguments that fits no command here:
  * the flag at fault and the flags the command takes instead (docs/cli.md "Errors").
  */
-function parseErrorMessage(error: unknown, options: NonNullable<ParseArgsConfig['options']>): string {
+function parseErrorMessage(
+  error: unknown,
+  options: NonNullable<ParseArgsConfig['options']>,
+  argv: readonly string[],
+): string {
   const { code, message } = error as { code?: string; message: string };
   const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && flag !== undefined) {
@@ -226,7 +252,14 @@ function parseErrorMessage(error: unknown, options: NonNullable<ParseArgsConfig[
     return `unknown option ${flag} (expected ${known.join(', ')})`;
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag !== undefined) {
-    return /argument missing/.test(message) ? `option ${flag} needs a value` : `option ${flag} takes no value`;
+    if (/argument missing/.test(message)) return `option ${flag} needs a value`;
+    // `--since -1`: parseArgs takes a value starting with a dash for another flag, and only `--since=-1` passes it.
+    if (/argument is ambiguous/.test(message)) {
+      const value = argv[argv.indexOf(flag) + 1] ?? '-VALUE';
+      const written = flag.startsWith('--') ? `${flag}=${value}` : `${flag}${value}`;
+      return `option ${flag} needs a value; one starting with "-" is written ${written}`;
+    }
+    return `option ${flag} takes no value`;
   }
   return message;
 }

@@ -40,6 +40,38 @@ describe('client command errors (built CLI)', () => {
     assert.equal(run.stdout, '');
   });
 
+  it('a value starting with a dash says how to pass it, rather than that the flag takes none', async (t) => {
+    const { home, project } = await fixture(t);
+    const run = await runClient(['wait', '--since', '-1'], {
+      home,
+      cwd: project,
+      env: { SKILLSD_URL: await deadUrl(t) },
+    });
+    assert.deepEqual(run, {
+      code: 2,
+      stdout: '',
+      stderr: 'skillsd: wait: option --since needs a value; one starting with "-" is written --since=-1\n',
+    });
+  });
+
+  it('an address without http:// (as curl takes it) is refused naming the form that works', async (t) => {
+    const { home, project } = await fixture(t);
+    const run = await runClient(['status', '--url', 'localhost:7420'], { home, cwd: project });
+    assert.deepEqual(run, {
+      code: 2,
+      stdout: '',
+      stderr:
+        'skillsd: status: option --url: expected an http:// or https:// URL, got "localhost:7420" (http://localhost:7420?)\n',
+    });
+    const env = await runClient(['ls'], { home, cwd: project, env: { SKILLSD_URL: '127.0.0.1:7420' } });
+    assert.deepEqual(env, {
+      code: 2,
+      stdout: '',
+      stderr:
+        'skillsd: ls: SKILLSD_URL: expected an http:// or https:// URL, got "127.0.0.1:7420" (http://127.0.0.1:7420?)\n',
+    });
+  });
+
   it('a deleted current directory is one line, for a client command and for serve', async (t) => {
     const { dir, home } = await fixture(t);
     for (const [args, stderr] of [
@@ -62,7 +94,7 @@ describe('client command errors (built CLI)', () => {
     }
   });
 
-  it('show, cat and invoke name a skill that is not loaded, and point a near miss at the doctor', async (t) => {
+  it('show, cat and invoke name a skill that is not loaded, point a near miss at the doctor; search and ls --provider say they found nothing', async (t) => {
     const { home, project } = await fixture(t);
     const daemon = await startDaemon(['serve', '--port', '0', '--cwd', project], { home });
     t.after(() => daemon.process.kill());
@@ -74,6 +106,11 @@ describe('client command errors (built CLI)', () => {
       [['invoke', '/skill:nope x'], 'skillsd: invoke: no skill "nope" is loaded (available: pdf)\n'],
       [['invoke', '/skill:near x'], 'skillsd: invoke: no skill "near" is loaded; skillsd doctor near says why\n'],
       [['invoke', 'just text'], 'skillsd: invoke: not a /skill: invocation of a loaded skill\n'],
+      [['search', 'zzzzqqq'], 'skillsd: search: no skill matches "zzzzqqq"\n'],
+      [
+        ['ls', '--provider', 'claude-code'],
+        'skillsd: ls: no skill is loaded from "claude-code" (providers: native; sources: native:project)\n',
+      ],
     ];
     for (const [args, stderr] of cases) {
       const run = await runClient(args, opts);
@@ -132,5 +169,29 @@ describe('a reader that stops early (built CLI)', () => {
     const run = await runCli(['cat', 'pdf', 'big.txt'], { home, cwd: project, wrapper });
     assert.equal(run.stderr, '');
     assert.equal(run.code, 0);
+  });
+});
+
+describe('watch and wait against an error answer of the event stream (built CLI)', () => {
+  it('end with the daemon’s error in one line instead of reconnecting forever', async (t) => {
+    const { dir, home, project } = await fixture(t);
+    await writeFile(`${dir}/token`, 'the-right-token-0123456789abcdefghijklmn\n', { mode: 0o600 });
+    await writeFile(`${dir}/wrong`, 'a-wrong-token-0123456789abcdefghijklmnop\n', { mode: 0o600 });
+    const daemon = await startDaemon(['serve', '--port', '0', '--cwd', project, '--token-file', `${dir}/token`], {
+      home,
+    });
+    t.after(() => daemon.process.kill());
+    const opts = { home, cwd: project };
+    // `/health` needs no token, so these pass the first check and fail on `/events`.
+    const wrong = ['--token-file', `${dir}/wrong`];
+    const watch = await runClient(['watch', ...wrong], opts);
+    assert.deepEqual(watch, { code: 1, stdout: '', stderr: 'skillsd: watch: The bearer token is wrong\n' });
+    const wait = await runClient(['wait', '--timeout', '30', ...wrong], opts);
+    assert.deepEqual(wait, { code: 1, stdout: '', stderr: 'skillsd: wait: The bearer token is wrong\n' });
+    // A 400 is bad usage (exit 2), with the daemon's message naming the parameter.
+    const types = await runClient(['watch', '--types', 'index,bogus'], opts);
+    assert.equal(types.code, 2, types.stderr);
+    assert.match(types.stderr, /^skillsd: watch: querystring\/types must [^\n]*\n$/);
+    assert.equal(types.stdout, '');
   });
 });

@@ -266,7 +266,7 @@ describe('GET /search on the real daemon', () => {
     assert.equal(json.code, 0);
     assert.deepEqual(JSON.parse(json.stdout), await ranked(daemon.url, 'q=bisec'));
     const none = await runClient(['search', 'zzzzqqq'], { home: dirs.home, cwd: dirs.project });
-    assert.deepEqual(none, { code: 1, stdout: '', stderr: 'no skill matches "zzzzqqq"\n' });
+    assert.deepEqual(none, { code: 1, stdout: '', stderr: 'skillsd: search: no skill matches "zzzzqqq"\n' });
     const badLimit = await runClient(['search', 'pdf', '--limit', '0'], { home: dirs.home, cwd: dirs.project });
     assert.equal(badLimit.code, 2);
     assert.match(badLimit.stderr, /option --limit: expected an integer from 1 to 100, got "0"/);

@@ -2,6 +2,7 @@
 // when no daemon runs, and what it does with a connected client.
 
 import type { ParseArgsConfig } from 'node:util';
+import { SkillsdApiError } from '../../client/errors.js';
 import type { DaemonLocation } from '../../client/find-daemon.js';
 import type { SkillsdClient } from '../../client/skillsd-client.js';
 import type { Output } from '../output.js';
@@ -43,3 +44,11 @@ export interface ClientCommand {
 
 /** Exit codes of docs/cli.md. */
 export const EXIT = { ok: 0, negative: 1, usage: 2, noDaemon: 3, timeout: 124 } as const;
+
+/**
+ * An error answer of the daemon that no reconnection will change (a wrong token, a bad parameter, a workspace it
+ * refuses): `watch` and `wait` end with it instead of retrying. A 503 passes by itself and is retried.
+ */
+export function refusal(error: unknown): error is SkillsdApiError {
+  return error instanceof SkillsdApiError && error.status >= 400 && error.status < 500;
+}

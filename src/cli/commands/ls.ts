@@ -35,6 +35,12 @@ export const lsCommand: ClientCommand = {
       return EXIT.ok;
     }
     if (answer.skills.length === 0) {
+      // A provider no loaded skill comes from is most often a misspelt id (`claude-code`): say which ones would
+      // have matched instead of an empty table (docs/cli.md "Errors").
+      if (typeof values.provider === 'string') {
+        const unknown = await unknownProvider(client, values.provider);
+        if (unknown !== undefined) throw new CliError(unknown, EXIT.negative);
+      }
       output.err('no skills\n');
       return EXIT.ok;
     }
@@ -80,6 +86,17 @@ async function listAgent(
   ]);
   output.out(formatTable(output, ['NAME', 'SCOPE', 'PATH', 'DESCRIPTION'], rows));
   return EXIT.ok;
+}
+
+/** The line for `--provider ID` when no loaded skill has that provider or source id, else undefined. */
+async function unknownProvider(client: SkillsdClient, provider: string): Promise<string | undefined> {
+  const { skills } = await client.skills();
+  if (skills.length === 0) return undefined;
+  if (skills.some((skill) => skill.source.provider === provider || skill.source.id === provider)) return undefined;
+  const sorted = (values: string[]) => [...new Set(values)].sort().join(', ');
+  const providers = sorted(skills.map((skill) => skill.source.provider));
+  const sources = sorted(skills.map((skill) => skill.source.id));
+  return `no skill is loaded from ${JSON.stringify(provider)} (providers: ${providers}; sources: ${sources})`;
 }
 
 function filterOf(values: Record<string, unknown>): SkillsFilter {

@@ -32,7 +32,8 @@ export const searchCommand: ClientCommand = {
       output.out(formatTable(output, ['NAME', 'SCORE', 'HIDDEN', 'DESCRIPTION'], rows));
     }
     if (answer.results.length === 0) {
-      if (values.json !== true) output.err(`no skill matches ${JSON.stringify(text)}\n`);
+      // A negative answer, in the one line every client command uses (docs/cli.md "Errors").
+      if (values.json !== true) output.err(`skillsd: search: no skill matches ${JSON.stringify(text)}\n`);
       return EXIT.negative;
     }
     return EXIT.ok;

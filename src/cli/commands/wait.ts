@@ -5,9 +5,10 @@
 // `hello.generation > GEN`, and one made after arrives as an `index` event. A script takes GEN from an earlier answer
 // (`skillsd status --json`, `GET /skills`), does its work, then waits with `--since GEN`.
 
+import type { SkillsdApiError } from '../../client/errors.js';
 import { CliError } from '../cli-error.js';
 import { formatJsonLine } from '../output.js';
-import { type ClientCommand, EXIT } from './command.js';
+import { type ClientCommand, EXIT, refusal } from './command.js';
 
 export const waitCommand: ClientCommand = {
   usage: 'wait [--since GEN] [--timeout S] [--json]',
@@ -28,6 +29,7 @@ export const waitCommand: ClientCommand = {
     await client.health();
     let threshold = since;
     let behind: number | undefined;
+    let refused: SkillsdApiError | undefined;
     const reached = await new Promise<number | undefined>((resolve) => {
       const timer =
         timeoutS === undefined ? undefined : setTimeout(() => finish(undefined), Math.round(timeoutS * 1000));
@@ -47,6 +49,11 @@ export const waitCommand: ClientCommand = {
         maxRetryMs: 500,
         ...(relocate === undefined ? {} : { relocate }),
         onEvent: (event) => check(event.event, (event.data as { generation?: unknown } | null)?.generation),
+        onDisconnect: (error) => {
+          if (!refusal(error)) return;
+          refused = error;
+          finish(undefined);
+        },
       });
       function finish(generation: number | undefined) {
         clearTimeout(timer);
@@ -54,6 +61,8 @@ export const waitCommand: ClientCommand = {
         resolve(generation);
       }
     });
+    // Printed like every error answer of a client command (docs/cli.md "Errors").
+    if (refused !== undefined) throw refused;
     if (behind !== undefined) {
       output.err(`skillsd: wait: the daemon is at generation ${behind}, behind --since ${threshold} (it restarted)\n`);
       return EXIT.negative;

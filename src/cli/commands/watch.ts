@@ -5,9 +5,10 @@
 // (exit 0).
 
 import type { SkillsdEvent } from '../../client/api-types.js';
+import type { SkillsdApiError } from '../../client/errors.js';
 import type { Output } from '../output.js';
 import { formatJsonLine, inline, paint } from '../output.js';
-import { type ClientCommand, EXIT } from './command.js';
+import { type ClientCommand, EXIT, refusal } from './command.js';
 
 export const watchCommand: ClientCommand = {
   usage: 'watch [--json] [--types index,collision,...]',
@@ -22,6 +23,8 @@ export const watchCommand: ClientCommand = {
     const json = values.json === true;
     let lost = false;
     let url = client.url;
+    let refused: SkillsdApiError | undefined;
+    let stop = () => {};
     const subscription = client.subscribe({
       ...(typeof values.types === 'string' ? { types: values.types.split(',') } : {}),
       maxRetryMs: 1000,
@@ -36,22 +39,30 @@ export const watchCommand: ClientCommand = {
         else if (event.event === 'hello') output.err(`${describe(event, output)}\n`);
         else output.out(`${describe(event, output)}\n`);
       },
-      onDisconnect() {
+      onDisconnect(error) {
+        if (refusal(error)) {
+          refused = error;
+          stop();
+          return;
+        }
         if (!lost) output.err(`skillsd: watch: connection to ${url} lost; reconnecting\n`);
         lost = true;
       },
     });
     await new Promise<void>((resolve) => {
-      const stop = () => {
+      stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         subscription.close();
         resolve();
       };
+      if (refused !== undefined) return stop();
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
     });
     await subscription.done;
+    // Printed like every error answer of a client command (docs/cli.md "Errors").
+    if (refused !== undefined) throw refused;
     return EXIT.ok;
   },
 };
