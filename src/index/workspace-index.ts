@@ -298,6 +298,7 @@ export class WorkspaceIndex {
       cwd: this.cwd,
       env: this.env.agents ?? {},
       texts: this.agentTexts,
+      profile: settings.profile,
       discoverProfile: (profile) =>
         profile === settings.profile
           ? Promise.resolve(result)

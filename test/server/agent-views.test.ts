@@ -188,3 +188,26 @@ test('live: a skill added where only other agents look appears in their views an
     );
   });
 });
+
+test('live: Claude Code follows its plugin registry and the plugins’ skills directories', async (t) => {
+  const server = await startServer(t, { watch: true });
+  const names = async (): Promise<string[]> => {
+    const { body } = await getJson(`${server.base}/skills?agent=claude-code`);
+    return body.skills.map((s: { name: string }) => s.name);
+  };
+  assert.deepEqual(await names(), []);
+  const install = `${server.root}/plugins/kit`;
+  await write(`${install}/skills/pdf/SKILL.md`, SK({ name: 'pdf', description: 'PDF tools' }));
+  await write(
+    `${server.home}/.claude/plugins/installed_plugins.json`,
+    JSON.stringify({ version: 2, plugins: { 'kit@market': [{ scope: 'user', installPath: install }] } }),
+  );
+  await waitUntil('claude-code view has kit:pdf', async () => (await names()).includes('kit:pdf'));
+  const { body } = await getJson(`${server.base}/skills?agent=claude-code`);
+  assert.deepEqual(body.skills[0].source, { agent: 'claude-code', scope: 'plugin', root: `${install}/skills` });
+  // A skill added inside the plugin's skills directory, then the plugin switched off in the settings.
+  await write(`${install}/skills/lint/SKILL.md`, SK({ name: 'lint', description: 'Lint' }));
+  await waitUntil('claude-code view has kit:lint', async () => (await names()).includes('kit:lint'));
+  await write(`${server.home}/.claude/settings.json`, JSON.stringify({ enabledPlugins: { 'kit@market': false } }));
+  await waitUntil('claude-code view lost the plugin', async () => (await names()).length === 0);
+});

@@ -1,10 +1,12 @@
 // Every agent's view of one workspace, and the matrix of candidates × agents (docs/agents.md "Vocabulary").
 // Pure domain logic: the index hands in the daemon's own discovery results.
 
+import { defaultSettings } from '../settings.js';
 import { compareSkills } from '../sort-skills.js';
 import type { DiscoveryResult, Profile } from '../types.js';
 import { resolveAgentContext } from './agent-context.js';
 import { AGENT_SPECS, PROFILE_IDS } from './agents.js';
+import { claudePluginDirs } from './claude-plugin-dirs.js';
 import type { AgentFileTexts } from './file-texts.js';
 import { fencedBlock, readYamlMapping } from './frontmatter-rules.js';
 import { profileView } from './profiles.js';
@@ -20,6 +22,8 @@ export interface ViewsInput {
   /** The daemon's discovery under each profile (its own profile's is the live snapshot's). */
   discoverProfile(profile: Profile): Promise<DiscoveryResult>;
   texts: AgentFileTexts;
+  /** The daemon's profile: it places the project anchor that Claude plugin installs bind to (default: musepi). */
+  profile?: Profile;
 }
 
 export interface MatrixCell {
@@ -47,7 +51,11 @@ export interface AgentViews {
 const FOLDER_NAMERS = new Set<ViewId>(['claude-code', 'vscode']);
 
 export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> {
-  const ctx = await resolveAgentContext(input.home, input.cwd, input.env);
+  const base = await resolveAgentContext(input.home, input.cwd, input.env);
+  const ctx: AgentContext = {
+    ...base,
+    claudePlugins: await claudePluginDirs(base, input.profile ?? defaultSettings().profile),
+  };
   input.texts.begin();
   const [agentViews, profileViews] = await Promise.all([
     Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts))),
