@@ -299,6 +299,16 @@ export class WorkspaceIndex {
       env: this.env.agents ?? {},
       texts: this.agentTexts,
       profile: settings.profile,
+      // The doctor's own per-file findings, for the files each view reads (docs/agents.md "Diagnostics").
+      doctorFindings: async () =>
+        (
+          await diagnoseWorkspace({
+            ctx: { ...this.discoveryContext(), settings },
+            skills: result.skills,
+            collisions: result.collisions,
+            ...(this.cache === undefined ? {} : { cache: this.cache }),
+          })
+        ).findings,
       discoverProfile: (profile) =>
         profile === settings.profile
           ? Promise.resolve(result)

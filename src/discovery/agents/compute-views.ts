@@ -1,6 +1,7 @@
 // Every agent's view of one workspace, and the matrix of candidates × agents (docs/agents.md "Vocabulary").
 // Pure domain logic: the index hands in the daemon's own discovery results.
 
+import type { Finding } from '../doctor/types.js';
 import { defaultSettings } from '../settings.js';
 import { compareSkills } from '../sort-skills.js';
 import type { DiscoveryResult, Profile } from '../types.js';
@@ -13,6 +14,7 @@ import { profileView } from './profiles.js';
 import { runAgent } from './run-agent.js';
 import type { AgentContext, AgentView, ViewId, ViewStatus } from './types.js';
 import { unseenReason } from './unseen-reason.js';
+import { addDoctorFindings } from './view-findings.js';
 
 export interface ViewsInput {
   home: string;
@@ -22,6 +24,11 @@ export interface ViewsInput {
   /** The daemon's discovery under each profile (its own profile's is the live snapshot's). */
   discoverProfile(profile: Profile): Promise<DiscoveryResult>;
   texts: AgentFileTexts;
+  /**
+   * The doctor's findings for this workspace (docs/api.md §GET /doctor): each view lists those about the files it
+   * reads. Absent: views carry their own findings only.
+   */
+  doctorFindings?: () => Promise<readonly Finding[]>;
   /** The daemon's profile: it places the project anchor that Claude plugin installs bind to (default: musepi). */
   profile?: Profile;
 }
@@ -57,10 +64,12 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
     claudePlugins: await claudePluginDirs(base, input.profile ?? defaultSettings().profile),
   };
   input.texts.begin();
-  const [agentViews, profileViews] = await Promise.all([
+  const [agentViews, profileViews, findings] = await Promise.all([
     Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts))),
     Promise.all(PROFILE_IDS.map(async (profile) => profileView(profile, await input.discoverProfile(profile)))),
+    input.doctorFindings?.(),
   ]);
+  if (findings !== undefined) await addDoctorFindings([...agentViews, ...profileViews], findings);
   const views = new Map<ViewId, AgentView>();
   for (const view of [...agentViews, ...profileViews]) views.set(view.agent.id, view);
   const rowNames = new Map<MatrixRow, Set<string>>();

@@ -129,11 +129,14 @@ export interface AgentCollision {
   shadowed: Array<{ filePath: string; source: AgentSkill['source']; reason: 'precedence' | 'duplicate-file' }>;
 }
 
+/** The doctor's `Finding` (docs/api.md §GET /doctor) for a file a view reads, or an `agent-rejected` one. */
 export interface AgentFinding {
   rule: string;
   severity: 'error' | 'warning' | 'info';
   path: string;
+  line?: number;
   message: string;
+  hint?: string;
 }
 
 /** One agent's answer for one workspace. */
