@@ -15,6 +15,7 @@ import { runAgent } from './run-agent.js';
 import type { AgentContext, AgentView, ViewId, ViewStatus } from './types.js';
 import { unseenReason } from './unseen-reason.js';
 import { addDoctorFindings } from './view-findings.js';
+import type { RootWalkMemo } from './walk-memo.js';
 
 export interface ViewsInput {
   home: string;
@@ -29,6 +30,8 @@ export interface ViewsInput {
    * reads. Absent: views carry their own findings only.
    */
   doctorFindings?: () => Promise<readonly Finding[]>;
+  /** The previous builds' root walks: only the roots a reported change can touch are walked again. */
+  walks?: RootWalkMemo;
   /** The daemon's profile: it places the project anchor that Claude plugin installs bind to (default: musepi). */
   profile?: Profile;
 }
@@ -64,8 +67,9 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
     claudePlugins: await claudePluginDirs(base, input.profile ?? defaultSettings().profile),
   };
   input.texts.begin();
+  input.walks?.begin();
   const [agentViews, profileViews, findings] = await Promise.all([
-    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts))),
+    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts, input.walks))),
     Promise.all(PROFILE_IDS.map(async (profile) => profileView(profile, await input.discoverProfile(profile)))),
     input.doctorFindings?.(),
   ]);
