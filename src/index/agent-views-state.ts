@@ -50,6 +50,7 @@ export function viewsFingerprint(views: AgentViews): string {
     hash.update(JSON.stringify(view.skills));
     hash.update(JSON.stringify(view.warnings));
     hash.update(JSON.stringify(view.collisions));
+    hash.update(JSON.stringify(view.diagnostics));
     hash.update(JSON.stringify(view.rootOrder));
   }
   hash.update(JSON.stringify(views.rows));

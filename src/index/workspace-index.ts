@@ -10,12 +10,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { BaseLogger } from 'pino';
 import { type AgentViews, computeAgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
+import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
 import { discoverSkills } from '../discovery/discover-skills.js';
 import { diagnoseWorkspace } from '../discovery/doctor/diagnose-workspace.js';
 import { SkillsdError } from '../discovery/errors.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan-memo.js';
-import type { SkillFileCache } from '../discovery/skill-file-cache.js';
-import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Settings } from '../discovery/types.js';
+import { createSkillFileCache, type SkillFileCache } from '../discovery/skill-file-cache.js';
+import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Profile, Settings } from '../discovery/types.js';
 import { AgentViewsState, viewsFingerprint } from './agent-views-state.js';
 import { DiagnosticTracker } from './diagnostic-tracker.js';
 import { diffSnapshots } from './diff-snapshots.js';
@@ -146,6 +147,10 @@ export class WorkspaceIndex {
   /** Grows whenever a build sets the agent views: a first computation overtaken by a build is dropped. */
   private agentEpoch = 0;
   private readonly agentTexts = new AgentFileTexts();
+  /** The agents' root walks kept between builds: a change re-walks only the roots it can touch. */
+  private readonly agentWalks = new RootWalkMemo();
+  /** Per other profile, its discovery's file cache and directory scans, kept like the daemon's own. */
+  private readonly profileMemos = new Map<Profile, { cache: SkillFileCache; scans: ScanMemo }>();
   /** The last build's discovery and settings: what a first request of the agent views starts from. */
   private lastResult: { result: DiscoveryResult; settings: Settings } | undefined;
 
@@ -298,10 +303,30 @@ export class WorkspaceIndex {
       cwd: this.cwd,
       env: this.env.agents ?? {},
       texts: this.agentTexts,
-      discoverProfile: (profile) =>
-        profile === settings.profile
-          ? Promise.resolve(result)
-          : this.discover({ home: this.home, cwd: this.cwd, env: this.env, settings: { ...settings, profile } }),
+      profile: settings.profile,
+      // The doctor's own per-file findings, for the files each view reads (docs/agents.md "Diagnostics").
+      doctorFindings: async () =>
+        (
+          await diagnoseWorkspace({
+            ctx: { ...this.discoveryContext(), settings },
+            skills: result.skills,
+            collisions: result.collisions,
+            ...(this.cache === undefined ? {} : { cache: this.cache }),
+          })
+        ).findings,
+      walks: this.agentWalks,
+      discoverProfile: (profile) => {
+        if (profile === settings.profile) return Promise.resolve(result);
+        let memo = this.profileMemos.get(profile);
+        if (memo === undefined) {
+          memo = { cache: createSkillFileCache(), scans: createScanMemo() };
+          this.profileMemos.set(profile, memo);
+        }
+        return this.discover(
+          { home: this.home, cwd: this.cwd, env: this.env, settings: { ...settings, profile } },
+          { cache: memo.cache, scans: memo.scans },
+        );
+      },
     });
   }
 
@@ -427,6 +452,10 @@ export class WorkspaceIndex {
     this.pendingPaths = new Set();
     // A path that maps to no scanned directory (a `.git` marker, a settings change, the first build): scan all.
     if (full || !this.scans.invalidate(paths)) this.scans.clear();
+    // The views' own memories follow the same paths (docs/agents.md "Live").
+    for (const memo of this.profileMemos.values()) if (full || !memo.scans.invalidate(paths)) memo.scans.clear();
+    if (full) this.agentWalks.clear();
+    else await this.agentWalks.invalidate(paths);
     if (!full) await settleRewrites(paths, new Set(this.pluginInputs.files));
     let result: DiscoveryResult;
     try {

@@ -8,6 +8,7 @@ import { type AgentViews, computeAgentViews } from '../../src/discovery/agents/c
 import { AgentFileTexts } from '../../src/discovery/agents/file-texts.js';
 import type { ViewId } from '../../src/discovery/agents/types.js';
 import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { diagnoseWorkspace } from '../../src/discovery/doctor/diagnose-workspace.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { makeTempDir, type TreeEntry, writeTree } from './temp-tree.js';
 
@@ -57,6 +58,11 @@ export function agentWorlds(): (
       texts: new AgentFileTexts(),
       discoverProfile: (profile) =>
         discoverSkills({ home: H, cwd, env: {}, settings: { ...defaultSettings(), profile } }),
+      doctorFindings: async () => {
+        const ctx = { home: H, cwd, env: {}, settings: defaultSettings() };
+        const result = await discoverSkills(ctx);
+        return (await diagnoseWorkspace({ ctx, skills: result.skills, collisions: result.collisions })).findings;
+      },
     });
     return { T, H, P, views };
   };

@@ -188,3 +188,56 @@ test('live: a skill added where only other agents look appears in their views an
     );
   });
 });
+
+test('live: Claude Code follows its plugin registry and the plugins’ skills directories', async (t) => {
+  const server = await startServer(t, { watch: true });
+  const names = async (): Promise<string[]> => {
+    const { body } = await getJson(`${server.base}/skills?agent=claude-code`);
+    return body.skills.map((s: { name: string }) => s.name);
+  };
+  assert.deepEqual(await names(), []);
+  const install = `${server.root}/plugins/kit`;
+  await write(`${install}/skills/pdf/SKILL.md`, SK({ name: 'pdf', description: 'PDF tools' }));
+  await write(
+    `${server.home}/.claude/plugins/installed_plugins.json`,
+    JSON.stringify({ version: 2, plugins: { 'kit@market': [{ scope: 'user', installPath: install }] } }),
+  );
+  await waitUntil('claude-code view has kit:pdf', async () => (await names()).includes('kit:pdf'));
+  const { body } = await getJson(`${server.base}/skills?agent=claude-code`);
+  assert.deepEqual(body.skills[0].source, { agent: 'claude-code', scope: 'plugin', root: `${install}/skills` });
+  // A skill added inside the plugin's skills directory, then the plugin switched off in the settings.
+  await write(`${install}/skills/lint/SKILL.md`, SK({ name: 'lint', description: 'Lint' }));
+  await waitUntil('claude-code view has kit:lint', async () => (await names()).includes('kit:lint'));
+  await write(`${server.home}/.claude/settings.json`, JSON.stringify({ enabledPlugins: { 'kit@market': false } }));
+  await waitUntil('claude-code view lost the plugin', async () => (await names()).length === 0);
+});
+
+test('diagnostics: the doctor’s findings for the agent’s files follow an edit that changes no skill', async (t) => {
+  const server = await startServer(t, {
+    watch: true,
+    tree: { 'work/.claude/skills/tidy/SKILL.md': SK({ name: 'tidy', description: 'Tidy up' }) },
+  });
+  const path = `${server.cwd}/.claude/skills/tidy/SKILL.md`;
+  const first = await getJson(`${server.base}/skills?agent=claude-code`);
+  assert.deepEqual(first.body.diagnostics, []);
+  const etag = first.headers.get('etag') as string;
+  // An unknown field: the same skill, one more finding of the doctor.
+  await write(path, '---\nname: tidy\ndescription: Tidy up\ncolour: blue\n---\n\n# Body\n');
+  await waitUntil('claude-code diagnostics name the field', async () => {
+    const { body } = await getJson(`${server.base}/skills?agent=claude-code`);
+    return body.diagnostics.length > 0;
+  });
+  const after = await getJson(`${server.base}/skills?agent=claude-code`);
+  assert.deepEqual(after.body.diagnostics, [
+    {
+      rule: 'spec-unknown-field',
+      severity: 'info',
+      path,
+      line: 4,
+      message: 'field "colour" is not in the Agent Skills specification',
+    },
+  ]);
+  assert.notEqual(after.headers.get('etag'), etag);
+  const codex = await getJson(`${server.base}/skills?agent=codex`);
+  assert.deepEqual(codex.body.diagnostics, []);
+});

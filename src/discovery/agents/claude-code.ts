@@ -44,7 +44,13 @@ export const claudeCode: AgentSpec = {
     if (ctx.mainWorktree !== null) {
       roots.push({ path: join(ctx.mainWorktree, '.claude', 'skills'), scope: 'project', layout: ONE_LEVEL });
     }
-    return { roots: dedupe(roots), warnings: [] };
+    // Plugin skills come last and are namespaced `<plugin>:<folder>`, so they never take a name from the others.
+    const plugins = ctx.claudePlugins;
+    for (const dir of plugins?.dirs ?? []) {
+      roots.push({ path: dir.path, scope: 'plugin', layout: ONE_LEVEL, namePrefix: `${dir.plugin}:` });
+    }
+    const warnings = (plugins?.warnings ?? []).map((message) => ({ skillPath: '', message: `[skillsd] ${message}` }));
+    return { roots: dedupe(roots), warnings, files: plugins?.files ?? [] };
   },
   identity: 'inode',
   read(text, found) {
@@ -68,7 +74,7 @@ export const claudeCode: AgentSpec = {
     const whenToUse = stringField(data, 'when_to_use');
     return {
       ok: true,
-      name: folder,
+      name: `${found.root.namePrefix ?? ''}${folder}`,
       description,
       hide: isTrue(data['disable-model-invocation'], true),
       ...(whenToUse === undefined || whenToUse.trim() === '' ? {} : { extra: whenToUse }),
@@ -86,6 +92,7 @@ export const claudeCode: AgentSpec = {
 function winnerLabel(winner: Scope, loser: Scope): string {
   if (winner === 'admin') return 'admin';
   if (winner === 'user') return 'personal';
+  if (winner === 'plugin') return 'earlier plugin';
   return loser === 'project' ? 'nearer project' : 'project';
 }
 

@@ -1,16 +1,21 @@
 // Every agent's view of one workspace, and the matrix of candidates × agents (docs/agents.md "Vocabulary").
 // Pure domain logic: the index hands in the daemon's own discovery results.
 
+import type { Finding } from '../doctor/types.js';
+import { defaultSettings } from '../settings.js';
 import { compareSkills } from '../sort-skills.js';
 import type { DiscoveryResult, Profile } from '../types.js';
 import { resolveAgentContext } from './agent-context.js';
 import { AGENT_SPECS, PROFILE_IDS } from './agents.js';
+import { claudePluginDirs } from './claude-plugin-dirs.js';
 import type { AgentFileTexts } from './file-texts.js';
 import { fencedBlock, readYamlMapping } from './frontmatter-rules.js';
 import { profileView } from './profiles.js';
 import { runAgent } from './run-agent.js';
 import type { AgentContext, AgentView, ViewId, ViewStatus } from './types.js';
 import { unseenReason } from './unseen-reason.js';
+import { addDoctorFindings } from './view-findings.js';
+import type { RootWalkMemo } from './walk-memo.js';
 
 export interface ViewsInput {
   home: string;
@@ -20,6 +25,15 @@ export interface ViewsInput {
   /** The daemon's discovery under each profile (its own profile's is the live snapshot's). */
   discoverProfile(profile: Profile): Promise<DiscoveryResult>;
   texts: AgentFileTexts;
+  /**
+   * The doctor's findings for this workspace (docs/api.md §GET /doctor): each view lists those about the files it
+   * reads. Absent: views carry their own findings only.
+   */
+  doctorFindings?: () => Promise<readonly Finding[]>;
+  /** The previous builds' root walks: only the roots a reported change can touch are walked again. */
+  walks?: RootWalkMemo;
+  /** The daemon's profile: it places the project anchor that Claude plugin installs bind to (default: musepi). */
+  profile?: Profile;
 }
 
 export interface MatrixCell {
@@ -47,12 +61,19 @@ export interface AgentViews {
 const FOLDER_NAMERS = new Set<ViewId>(['claude-code', 'vscode']);
 
 export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> {
-  const ctx = await resolveAgentContext(input.home, input.cwd, input.env);
+  const base = await resolveAgentContext(input.home, input.cwd, input.env);
+  const ctx: AgentContext = {
+    ...base,
+    claudePlugins: await claudePluginDirs(base, input.profile ?? defaultSettings().profile),
+  };
   input.texts.begin();
-  const [agentViews, profileViews] = await Promise.all([
-    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts))),
+  input.walks?.begin();
+  const [agentViews, profileViews, findings] = await Promise.all([
+    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts, input.walks))),
     Promise.all(PROFILE_IDS.map(async (profile) => profileView(profile, await input.discoverProfile(profile)))),
+    input.doctorFindings?.(),
   ]);
+  if (findings !== undefined) await addDoctorFindings([...agentViews, ...profileViews], findings);
   const views = new Map<ViewId, AgentView>();
   for (const view of [...agentViews, ...profileViews]) views.set(view.agent.id, view);
   const rowNames = new Map<MatrixRow, Set<string>>();

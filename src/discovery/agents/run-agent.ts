@@ -6,9 +6,15 @@ import { basename } from 'node:path';
 import type { SkillWarning } from '../types.js';
 import type { AgentFileTexts } from './file-texts.js';
 import type { AgentCollision, AgentContext, AgentSkill, AgentSpec, AgentView, Found, ViewRecord } from './types.js';
+import type { RootWalkMemo } from './walk-memo.js';
 import { walkRoot } from './walk-root.js';
 
-export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentFileTexts): Promise<AgentView> {
+export async function runAgent(
+  spec: AgentSpec,
+  ctx: AgentContext,
+  texts: AgentFileTexts,
+  walks?: RootWalkMemo,
+): Promise<AgentView> {
   const placed = await spec.roots(ctx);
   const view: AgentView = {
     agent: spec.info,
@@ -22,9 +28,9 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentF
     found: new Map(),
     watch: { dirs: [...(placed.dirs ?? [])], files: placed.files ?? [] },
   };
-  const walks = await Promise.all(placed.roots.map((root) => walkRoot(root)));
+  const rootWalks = await Promise.all(placed.roots.map((root) => walks?.walk(root) ?? walkRoot(root)));
   // Every file is read (and every side file looked at) at once; the loop below then settles names in order.
-  const readable = walks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
+  const readable = rootWalks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
   const [, sidecars] = await Promise.all([
     Promise.all(readable.map((found) => texts.read(found.realPath))),
     spec.sidecar === undefined
@@ -38,7 +44,7 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentF
   const seenIdentity = new Map<string, AgentSkill | null>();
   const shadowedOf = new Map<AgentSkill, AgentCollision['shadowed']>();
   const fileWarnings: SkillWarning[] = [];
-  for (const [index, walk] of walks.entries()) {
+  for (const [index, walk] of rootWalks.entries()) {
     const root = placed.roots[index];
     if (root === undefined) continue;
     if (walk.error !== undefined) {
@@ -135,7 +141,7 @@ export async function runAgent(spec: AgentSpec, ctx: AgentContext, texts: AgentF
     }
   }
   view.warnings.push(
-    ...walks.flatMap((walk) =>
+    ...rootWalks.flatMap((walk) =>
       walk.limitWarning === undefined ? [] : [{ skillPath: '', message: walk.limitWarning }],
     ),
   );

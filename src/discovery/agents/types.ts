@@ -25,6 +25,19 @@ export interface AgentContext {
   gitRoot: string | null;
   /** The main repository's root when `gitRoot/.git` is a file naming a linked worktree, else null. */
   mainWorktree: string | null;
+  /** The installed Claude plugins' skills directories (Claude Code's `plugin` scope), in registry order. */
+  claudePlugins?: ClaudePluginDirs;
+}
+
+/** Claude Code's plugin skills directories and what placing them read (docs/agents.md "Claude Code"). */
+export interface ClaudePluginDirs {
+  /** Each skills directory with the plugin's name (its registry id before `@`). */
+  dirs: Array<{ path: string; plugin: string }>;
+  /** The plugin install directories: a file below one belongs to a plugin. */
+  installs: string[];
+  /** Registries, settings and manifests read, and the install directories: watched for any change. */
+  files: string[];
+  warnings: string[];
 }
 
 /** How a root's tree is searched. */
@@ -57,6 +70,8 @@ export interface AgentRoot {
   blocked?: string;
   /** OpenCode's scan phases: files of one phase race each other. */
   phase?: number;
+  /** Put before every name read under this root (Claude Code's plugin skills: `<plugin>:`). */
+  namePrefix?: string;
 }
 
 /** One SKILL.md the walk found under a root. */
@@ -114,11 +129,14 @@ export interface AgentCollision {
   shadowed: Array<{ filePath: string; source: AgentSkill['source']; reason: 'precedence' | 'duplicate-file' }>;
 }
 
+/** The doctor's `Finding` (docs/api.md §GET /doctor) for a file a view reads, or an `agent-rejected` one. */
 export interface AgentFinding {
   rule: string;
   severity: 'error' | 'warning' | 'info';
   path: string;
+  line?: number;
   message: string;
+  hint?: string;
 }
 
 /** One agent's answer for one workspace. */

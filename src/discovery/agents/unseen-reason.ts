@@ -51,6 +51,9 @@ export async function unseenReason(
     }
   }
   const path = lexicalPaths[0] as string;
+  if (ctx.claudePlugins?.installs.some((install) => isUnder(path, install)) === true) {
+    return `${name} does not read Claude Code plugins`;
+  }
   const kind = rootKind(path);
   const rootPath = kind === undefined ? dirname(dirname(path)) : kind.root;
   const label = kind === undefined ? shown(rootPath, ctx.home) : kind.label;

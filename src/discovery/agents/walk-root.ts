@@ -20,6 +20,8 @@ export interface RootWalk {
   error?: string;
   /** The root as reported (canonical for canonical layouts); absent when it does not exist. */
   shown?: string;
+  /** The real directories walked (a link's target may lie outside the root): a change inside one changes the walk. */
+  reals: string[];
 }
 
 interface QueuedDir {
@@ -31,7 +33,7 @@ interface QueuedDir {
 
 export async function walkRoot(root: AgentRoot): Promise<RootWalk> {
   const layout = root.layout;
-  const out: RootWalk = { found: [], innerDirs: [] };
+  const out: RootWalk = { found: [], innerDirs: [], reals: [] };
   let real: string;
   try {
     const info = await stat(root.path);
@@ -46,6 +48,7 @@ export async function walkRoot(root: AgentRoot): Promise<RootWalk> {
   const rootShown = layout.canonical ? real : root.path;
   out.shown = rootShown;
   const visited = new Set<string>([real]);
+  out.reals.push(real);
   const queue: QueuedDir[] = [{ lexical: root.path, shown: rootShown, real, depth: 0 }];
   let dirs = 0;
   let entries = 0;
@@ -95,6 +98,7 @@ export async function walkRoot(root: AgentRoot): Promise<RootWalk> {
       hasSubdir = true;
       if (visited.has(childReal)) continue;
       visited.add(childReal);
+      if (!childReal.startsWith(`${real}/`)) out.reals.push(childReal);
       queue.push({
         lexical,
         shown: layout.canonical ? childReal : lexical,

@@ -17,20 +17,22 @@ interface RegistryPlugin {
   entries: Array<Record<string, unknown> & { installPath: string }>;
 }
 
-/** The plugin roots of the three registries, in the order their skills are taken. */
-export async function listClaudePluginRoots(
-  pc: PluginContext,
+/** The part of a plugin context the Claude registry needs: where it is, and which project binds installs. */
+export type ClaudeRegistryContext = Pick<PluginContext, 'claudeDir' | 'anchor' | 'activeProject'> & {
+  ws: Pick<PluginContext['ws'], 'cwd'>;
+};
+
+/**
+ * Step 1 of docs/discovery.md §4a alone: the roots of the Claude Code registry, with `enabledPlugins` and the project
+ * binding applied (also what Claude Code's own view loads, docs/agents.md "Claude Code").
+ */
+export async function listClaudeRegistryRoots(
+  pc: ClaudeRegistryContext,
   inputs: PluginInputs,
 ): Promise<{ roots: PluginRoot[]; warnings: string[] }> {
-  const warnings: string[] = [];
   const projectRoot = pc.anchor ?? pc.ws.cwd;
-
   const claudeRegistry = join(pc.claudeDir, 'plugins', REGISTRY_FILE);
-  const agentRegistry = join(pc.agentPluginsDir, REGISTRY_FILE);
-  const projectRegistry =
-    pc.anchor === null ? null : join(pc.anchor, pc.ws.profile.configDir, 'plugins', REGISTRY_FILE);
-  // Everything is read at once (a reload pays for the slowest read, not the sum); the order of the rules below is kept.
-  const [enabled, claudeRead, agentRead, projectRead] = await Promise.all([
+  const [enabled, claudeRead] = await Promise.all([
     readEnabledPlugins(
       [
         join(pc.claudeDir, 'settings.json'),
@@ -40,16 +42,8 @@ export async function listClaudePluginRoots(
       inputs,
     ),
     readRegistry(claudeRegistry, 'Claude Code', inputs),
-    readRegistry(agentRegistry, 'OMP', inputs),
-    // A repository at HOME would make the project registry the agent's again: read once.
-    projectRegistry === null || projectRegistry === agentRegistry
-      ? undefined
-      : readRegistry(projectRegistry, 'project', inputs),
   ]);
-
-  // 1. Claude Code's own registry: enabledPlugins and the project binding apply.
-  warnings.push(...claudeRead.warnings);
-  let roots: PluginRoot[] = [];
+  const roots: PluginRoot[] = [];
   const projectPaths = new Map<string, string | null>();
   for (const plugin of claudeRead.plugins) {
     const switched = enabled.get(plugin.id);
@@ -60,6 +54,31 @@ export async function listClaudePluginRoots(
       roots.push(rootOf(plugin, entry, level, claudeRegistry));
     }
   }
+  return { roots, warnings: claudeRead.warnings };
+}
+
+/** The plugin roots of the three registries, in the order their skills are taken. */
+export async function listClaudePluginRoots(
+  pc: PluginContext,
+  inputs: PluginInputs,
+): Promise<{ roots: PluginRoot[]; warnings: string[] }> {
+  const warnings: string[] = [];
+  const agentRegistry = join(pc.agentPluginsDir, REGISTRY_FILE);
+  const projectRegistry =
+    pc.anchor === null ? null : join(pc.anchor, pc.ws.profile.configDir, 'plugins', REGISTRY_FILE);
+  // Everything is read at once (a reload pays for the slowest read, not the sum); the order of the rules below is kept.
+  const [claudeRead, agentRead, projectRead] = await Promise.all([
+    listClaudeRegistryRoots(pc, inputs),
+    readRegistry(agentRegistry, 'OMP', inputs),
+    // A repository at HOME would make the project registry the agent's again: read once.
+    projectRegistry === null || projectRegistry === agentRegistry
+      ? undefined
+      : readRegistry(projectRegistry, 'project', inputs),
+  ]);
+
+  // 1. Claude Code's own registry: enabledPlugins and the project binding apply.
+  warnings.push(...claudeRead.warnings);
+  let roots: PluginRoot[] = claudeRead.roots;
 
   // 2. The agent's registry replaces Claude's entries of the same id, ignoring enabledPlugins and the binding.
   warnings.push(...agentRead.warnings);
@@ -179,7 +198,11 @@ async function readEnabledPlugins(paths: string[], inputs: PluginInputs): Promis
 }
 
 /** A project-bound install counts only in its own project: the realpath of its `projectPath` is the active root. */
-async function boundHere(projectPath: unknown, pc: PluginContext, cache: Map<string, string | null>): Promise<boolean> {
+async function boundHere(
+  projectPath: unknown,
+  pc: ClaudeRegistryContext,
+  cache: Map<string, string | null>,
+): Promise<boolean> {
   if (typeof projectPath !== 'string' || projectPath === '' || pc.activeProject === null) return false;
   let real = cache.get(projectPath);
   if (real === undefined) {

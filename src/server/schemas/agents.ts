@@ -59,10 +59,15 @@ export const AgentCollisionSchema = Type.Object(
 
 export const AgentFindingSchema = Type.Object(
   {
-    rule: Type.String({ description: '`agent-rejected`: the agent reads the file and rejects it' }),
+    rule: Type.String({
+      description:
+        "A rule of the doctor's `Finding` for a file this agent reads, or `agent-rejected`: the agent reads the file and rejects it",
+    }),
     severity: Type.Enum(['error', 'warning', 'info']),
-    path: Type.String(),
+    path: Type.String({ description: 'The SKILL.md concerned, as this agent reaches it' }),
+    line: Type.Optional(Type.Integer({ description: '1-based line in `path`' })),
     message: Type.String(),
+    hint: Type.Optional(Type.String({ description: 'What to do about it' })),
   },
   { title: 'AgentFinding' },
 );

@@ -1,0 +1,29 @@
+// The doctor's findings in each view (docs/agents.md "Diagnostics"): of the workspace's doctor findings
+// (docs/api.md §GET /doctor), each view keeps those about a SKILL.md it reads — whatever status the file has there —
+// with the path by which that view reaches the file, followed by its own `agent-rejected` findings.
+
+import { realpath } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Finding } from '../doctor/types.js';
+import type { AgentFinding, AgentView } from './types.js';
+import { SKILL_FILE } from './walk-root.js';
+
+export async function addDoctorFindings(views: Iterable<AgentView>, findings: readonly Finding[]): Promise<void> {
+  // Near misses (a `skill.md`, an empty folder) are about files no view reads: only SKILL.md findings are matched.
+  const about = findings.filter((finding) => basename(finding.path) === SKILL_FILE);
+  const reals = new Map<string, string>();
+  await Promise.all(
+    [...new Set(about.map((finding) => finding.path))].map(async (path) => {
+      reals.set(path, await realpath(path).catch(() => path));
+    }),
+  );
+  for (const view of views) {
+    const own: AgentFinding[] = [];
+    for (const finding of about) {
+      const record = view.records.get(reals.get(finding.path) ?? finding.path);
+      if (record === undefined) continue;
+      own.push({ ...finding, path: record.filePath });
+    }
+    view.diagnostics = [...own, ...view.diagnostics];
+  }
+}
