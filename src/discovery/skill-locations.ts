@@ -9,8 +9,6 @@ import type { Skill } from './types.js';
 /** `local`: the reference text, local paths; `url`: the skill's address on the daemon. */
 export type PathsChoice = 'local' | 'url';
 
-export const PATHS_CHOICES: readonly PathsChoice[] = ['local', 'url'];
-
 export interface SkillLocations {
   /** The skill's directory: relative paths in the skill resolve against it. */
   directory(skill: Skill): string;

@@ -28,8 +28,6 @@ import type { WorkspaceSnapshot } from '../../index/snapshot.js';
 import { requestSignal } from '../request-signal.js';
 import { matchesIfNoneMatch } from './conditional.js';
 
-export const ARCHIVE_FORMATS = ['tar.gz'] as const;
-
 interface ArchiveEntry {
   file: SkillFileEntry;
   digest: string;
