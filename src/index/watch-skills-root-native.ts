@@ -82,9 +82,9 @@ class NativeRootWatch implements SkillsRootWatch {
   }
 
   /**
-   * Looks at one entry after an event for it and reports it: a directory gets a fresh watch when its name was
-   * touched (it may be another directory with the same inode number, reused at once after a delete, and the old watch
-   * died with the old one); a symlink is followed by the caller; anything else is no entry.
+   * Looks at one entry after an event for it and reports it: a directory gets a fresh watch (it may be another
+   * directory with the same inode number, reused at once after a delete, and the old watch died with the old one);
+   * a symlink is followed by the caller; anything else is no entry.
    */
   private async sync(name: string, renamed: boolean): Promise<void> {
     const running = this.syncing.get(name);
@@ -105,12 +105,16 @@ class NativeRootWatch implements SkillsRootWatch {
         if (this.closed) return;
         const had = this.entries.get(name);
         if (stats?.isDirectory() === true) {
-          if (had === undefined || touched) {
-            had?.close();
-            this.entries.delete(name);
-            this.watchEntry(name);
-          }
+          // A fresh watch for every event of the name, whatever its kind: the directory may be another one with the
+          // same inode number, and the old watch died with the old one.
+          had?.close();
+          this.entries.delete(name);
+          this.watchEntry(name);
           this.onEvent(had === undefined ? 'addDir' : 'change', path);
+          // A SKILL.md that came while no live watch was on the entry (written into the new directory before its
+          // watch opened, or between closing the old watch and opening this one) has no event of its own: look once,
+          // now that the new watch is open, so that it is reported by one or the other.
+          if (had !== undefined) this.reportSkillFileIfThere(name);
           continue;
         }
         if (had !== undefined) {
@@ -125,6 +129,17 @@ class NativeRootWatch implements SkillsRootWatch {
     } finally {
       this.syncing.delete(name);
     }
+  }
+
+  /** Reports the entry's SKILL.md as changed when one is there now (and the entry is still watched). */
+  private reportSkillFileIfThere(name: string): void {
+    const skillFile = join(this.root, name, SKILL_FILE);
+    lstat(skillFile).then(
+      () => {
+        if (!this.closed && this.entries.has(name)) this.onEvent('change', skillFile);
+      },
+      () => {},
+    );
   }
 
   /** Events were merged without names (a queue overflow): compare the listing with the watched entries. */

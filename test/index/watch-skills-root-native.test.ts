@@ -146,6 +146,26 @@ describe('watchSkillsRootNative: one kernel watch per skills directory and per e
     }
   });
 
+  it('reports a SKILL.md written into an entry recreated under the same name before its new watch opened', async (t) => {
+    // The old directory holds no SKILL.md, so its own watch says nothing when it goes: only the new watch, opened
+    // after the file is already there, can tell of it (`rm -r a && cp -r new a`).
+    const { root, events } = await watchRoot(t, { 'a/notes.txt': 'no skill yet\n' });
+    for (let round = 0; round < 5; round++) {
+      const mark = events.mark();
+      rmSync(join(root, 'a'), { recursive: true });
+      mkdirSync(join(root, 'a'));
+      writeFileSync(join(root, 'a', 'SKILL.md'), SK({ description: `round ${round}` }));
+      await events.waitFor(mark, 'change', join(root, 'a', 'SKILL.md'));
+      rmSync(join(root, 'a', 'SKILL.md'));
+      writeFileSync(join(root, 'a', 'notes.txt'), 'no skill yet\n');
+      // The new watch is live: an edit after it is reported too.
+      const edit = events.mark();
+      writeFileSync(join(root, 'a', 'SKILL.md'), SK({ description: `edit ${round}` }));
+      await events.waitFor(edit, 'change', join(root, 'a', 'SKILL.md'));
+      rmSync(join(root, 'a', 'SKILL.md'));
+    }
+  });
+
   it('reports a symlinked entry coming and going without watching it', async (t) => {
     const { root, watch, events } = await watchRoot(t, { 'a/SKILL.md': SK({ description: 'a' }) });
     let mark = events.mark();
