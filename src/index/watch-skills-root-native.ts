@@ -111,10 +111,10 @@ class NativeRootWatch implements SkillsRootWatch {
           this.entries.delete(name);
           this.watchEntry(name);
           this.onEvent(had === undefined ? 'addDir' : 'change', path);
-          // A SKILL.md that came while no live watch was on the entry (written into the new directory before its
-          // watch opened, or between closing the old watch and opening this one) has no event of its own: look once,
-          // now that the new watch is open, so that it is reported by one or the other.
-          if (had !== undefined) this.reportSkillFileIfThere(name);
+          // A SKILL.md that came while no live watch was on the entry (written into a new directory before its watch
+          // opened, or between closing the old watch and opening this one) has no event of its own: look once, now
+          // that the new watch is open, so that it is reported by one or the other.
+          this.reportSkillFileIfThere(name);
           continue;
         }
         if (had !== undefined) {
