@@ -7,9 +7,9 @@ import type { FetchLike } from '../client/skillsd-client.js';
 import { defaultSettings } from '../discovery/settings.js';
 import type { Profile } from '../discovery/types.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
-import { buildApp } from '../server/app.js';
+import { buildApp } from '../server/listen.js';
 import { loadConfigFile } from './config-file.js';
-import { discoveryEnv } from './serve.js';
+import { discoveryEnv } from './discovery-inputs.js';
 
 export interface InProcessOptions {
   cwd: string;

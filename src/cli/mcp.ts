@@ -5,15 +5,15 @@ import { homedir } from 'node:os';
 import pino from 'pino';
 import { createFileDigests } from '../discovery/file-digests.js';
 import { defaultSettings } from '../discovery/settings.js';
+import { DEFAULT_READY_WAIT_MS } from '../index/ready-wait.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { serverVersion } from '../mcp/server-version.js';
 import { serveMcpOverStdio } from '../mcp/stdio.js';
-import { DEFAULT_READY_WAIT_MS } from '../server/app.js';
 import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
+import { discoveryEnv, workspaceDirectory } from './discovery-inputs.js';
 import { withCliOverrides } from './effective-settings.js';
 import { createLogger } from './logger.js';
 import type { ServeOptions } from './parse-args.js';
-import { discoveryEnv, workspaceDirectory } from './serve.js';
 
 /** Runs until the client closes stdin or a signal arrives; resolves then, with everything closed. */
 export async function runMcpStdio(

@@ -1,30 +1,28 @@
-// The Fastify app, built as a plugin tree: guards first (security, shutdown), then services (workspaces, event
-// streams, OpenAPI), then one route file per resource. Listening and signals belong to the CLI.
+// The Fastify app as a plugin tree: the hooks every answer goes through (nosniff, closing, metrics), the one error
+// handler, then the guards (security, pressure), the services (workspaces, event streams, file digests, OpenAPI), and
+// one route file per resource. Nothing here creates the HTTP server or touches a socket: the instance, its server
+// options and the defences of its sockets are listen.ts's; listening and signals belong to the CLI.
 
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { SkillsdError } from '../discovery/errors.js';
 import type { Settings } from '../discovery/types.js';
+import { DEFAULT_READY_WAIT_MS } from '../index/ready-wait.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { type McpHttpOptions, mcpHttpPlugin } from '../mcp/http-transport.js';
-import { answerClientError } from './client-error.js';
-import { type ConnectionLimits, defaultConnectionLimits } from './connection-limits.js';
+import type { ConnectionLimits } from './connection-limits.js';
 import { capEcho } from './echo.js';
 import { errorBody, isDescriptorShortage, toErrorResponse } from './errors.js';
-import { guardServer } from './guard-server.js';
 import { SkillsdMetrics } from './metrics.js';
-import { connectionShare, createMirrorServer } from './mirror-server.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
 import { fileDigestsPlugin } from './plugins/file-digests.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { defaultPressureOptions, type PressureOptions, pressurePlugin } from './plugins/pressure.js';
 import { type SecurityOptions, securityPlugin } from './plugins/security.js';
 import { workspacesPlugin } from './plugins/workspaces.js';
-import { installPollFastPath, PollFastPath } from './poll-fast-path.js';
-import { requestIdSequence } from './request-ids.js';
-import { PathOnlyLogController, pathOf } from './request-log.js';
+import { PollFastPath } from './poll-fast-path.js';
+import { pathOf } from './request-log.js';
 import { agentsRoutes } from './routes/agents.js';
 import { collisionsRoutes } from './routes/collisions.js';
 import { contextFilesRoutes } from './routes/context-files.js';
@@ -67,71 +65,33 @@ export interface AppOptions {
   metrics?: SkillsdMetrics;
 }
 
+/** What the instance gives the tree besides the caller's options. */
+export interface AppPluginOptions extends AppOptions {
+  /** The request id sequence of the instance (listen.ts), shared with the poll fast path. */
+  nextRequestId: () => string;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /** The daemon's Prometheus metrics. */
     metrics: SkillsdMetrics;
     /** The `GET /skills` poll fast path, or undefined when it is switched off. */
     pollFastPath: PollFastPath | undefined;
-    /**
-     * Once listening, listens on one more address (another address of the same host name) with a mirror of the
-     * server (mirror-server.ts); the connection cap is then split between them. Resolves to the address bound.
-     */
-    listenAlso(host: string, port: number): Promise<AddressInfo>;
   }
 }
 
-export const DEFAULT_READY_WAIT_MS = 2000;
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 export const DEFAULT_RETRY_MS = 3000;
 /** How long `close()` lets requests in flight finish before it drops their connections. */
-const CLOSE_GRACE_MS = 1500;
-const NOSNIFF = 'nosniff';
+export const CLOSE_GRACE_MS = 1500;
+export const NOSNIFF = 'nosniff';
 /** Seconds a client should wait after a 503 `NotReady`. */
 const RETRY_AFTER_S = '1';
 /** Seconds a client should wait after running the daemon out of descriptors. */
 const OVERLOAD_RETRY_AFTER_S = '5';
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  // One id sequence for Fastify and the poll fast path.
-  const nextRequestId = requestIdSequence();
-  const limits = { ...defaultConnectionLimits(), ...options.connections };
-  const app = Fastify({
-    ...loggerOption(options.logger),
-    genReqId: nextRequestId,
-    // Fastify's request lines print the query string, where the SSE token may be: logged by path only instead.
-    logController: new PathOnlyLogController(),
-    // Closing ends the event streams in preClose; idle keep-alive sockets are closed, busy ones finish.
-    forceCloseConnections: 'idle',
-    // Requests arriving while closing get our own 503 body (below) instead of Fastify's.
-    return503OnClosing: false,
-    routerOptions: { maxParamLength: 1024 },
-    // Bounded times (FINDINGS: Fastify leaves them off): a socket that sends nothing, or a body that trickles, is
-    // closed instead of holding a descriptor. `/events` streams switch the idle timeout off for their socket.
-    connectionTimeout: limits.idleTimeoutMs,
-    requestTimeout: limits.requestTimeoutMs,
-    keepAliveTimeout: limits.keepAliveTimeoutMs,
-    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
-    // What Node's HTTP parser refuses (a head over 16 KB, bytes that are not HTTP) is answered in the shape of docs/api.md.
-    clientErrorHandler: answerClientError,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
-    // The router refuses malformed percent-encoding before any hook runs: answer in the shape of docs/api.md.
-    frameworkErrors: (error, request, reply) => {
-      const path = pathOf(request.raw.url ?? '');
-      const skillPath = path.startsWith('/skill/');
-      const body =
-        error.code === 'FST_ERR_BAD_URL'
-          ? errorBody(
-              400,
-              skillPath ? 'InvalidPath' : 'BadRequest',
-              `Malformed percent-encoding in URL: ${capEcho(path)}`,
-            )
-          : toErrorResponse(error);
-      reply.raw.setHeader('x-content-type-options', NOSNIFF);
-      (reply as FastifyReply).code(body.statusCode).type('application/json; charset=utf-8').send(body);
-    },
-  });
-
+async function skillsdApp(app: FastifyInstance, options: AppPluginOptions): Promise<void> {
+  const { nextRequestId } = options;
   // Every answer says what it is and may not be sniffed into something else (HTML from a JSON error that echoes a
   // path, for one). Set on the raw response so that every way out (errors, SSE, the swagger UI) carries it.
   app.addHook('onRequest', (_request, reply, done) => {
@@ -257,65 +217,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           onAnswered: (status, seconds) => metrics.observeRequest('GET', '/skills', status, seconds),
         });
   app.decorate('pollFastPath', fastPath);
-
-  const mirrors: Server[] = [];
-  app.decorate('listenAlso', async (host: string, port: number): Promise<AddressInfo> => {
-    const share = connectionShare(limits.maxConnections, mirrors.length + 2);
-    const mirror = createMirrorServer(app.server, {
-      limits,
-      maxConnections: share,
-      log: app.log,
-      onShortage: () => app.reportDescriptorShortage(),
-    });
-    await new Promise<void>((resolve, reject) => {
-      mirror.once('error', reject);
-      mirror.listen({ host, port }, () => {
-        mirror.off('error', reject);
-        resolve();
-      });
-    });
-    mirrors.push(mirror);
-    app.server.maxConnections = share;
-    for (const each of mirrors) each.maxConnections = share;
-    return mirror.address() as AddressInfo;
-  });
-  // The mirrors close with the app, as the first server does: no new connections, idle ones at once, the others
-  // after the same grace.
-  app.addHook('preClose', (done) => {
-    for (const mirror of mirrors) {
-      mirror.close();
-      mirror.closeIdleConnections();
-      const force = setTimeout(() => mirror.closeAllConnections(), CLOSE_GRACE_MS);
-      force.unref();
-      mirror.once('close', () => clearTimeout(force));
-    }
-    done();
-  });
-  app.addHook('onClose', async () => {
-    await Promise.all(
-      mirrors.map((mirror) =>
-        mirror.listening ? new Promise((resolve) => mirror.once('close', resolve)) : Promise.resolve(),
-      ),
-    );
-  });
-
-  await app.ready();
-  guardServer(app.server, {
-    maxConnections: limits.maxConnections,
-    log: app.log,
-    onShortage: () => app.reportDescriptorShortage(),
-  });
-  if (fastPath !== undefined) installPollFastPath(app.server, fastPath);
-  return app;
 }
 
-/** A ready pino instance goes in as `loggerInstance` (Fastify 5); options or booleans as `logger`. */
-function loggerOption(logger: AppOptions['logger']): Pick<FastifyServerOptions, 'logger' | 'loggerInstance'> {
-  if (logger === undefined) return { logger: false };
-  if (isLoggerInstance(logger)) return { loggerInstance: logger as FastifyServerOptions['loggerInstance'] };
-  return { logger };
-}
-
-function isLoggerInstance(logger: unknown): logger is Logger {
-  return typeof logger === 'object' && logger !== null && typeof (logger as Logger).child === 'function';
-}
+/** Registered on the instance itself (not encapsulated): its decorations, hooks and handlers are the instance's. */
+export const appPlugin = fp(skillsdApp, { name: 'skillsd-app', fastify: '5.x' });

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultSettings } from '../discovery/settings.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
-import { buildApp } from './app.js';
+import { buildApp } from './listen.js';
 
 /** The document's text: two-space indented JSON and a final newline. */
 export async function generateOpenApiDocument(): Promise<string> {

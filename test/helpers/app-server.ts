@@ -6,7 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 import type { Settings } from '../../src/discovery/types.js';
 import { WorkspaceRegistry, type WorkspaceRegistryOptions } from '../../src/index/workspace-registry.js';
-import { type AppOptions, buildApp } from '../../src/server/app.js';
+import type { AppOptions } from '../../src/server/app.js';
+import { buildApp } from '../../src/server/listen.js';
 import { makeTempDir, type TreeEntry, writeTree } from './temp-tree.js';
 
 export interface TestServer {

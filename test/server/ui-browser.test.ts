@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import { defaultSettings } from '../../src/discovery/settings.js';
-import { buildApp } from '../../src/server/app.js';
+import { buildApp } from '../../src/server/listen.js';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
 import { HOSTILE_BODY } from '../helpers/hostile-skill.js';
