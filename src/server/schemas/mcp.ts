@@ -6,7 +6,17 @@
 
 import type { FastifySchema } from 'fastify';
 import { Type } from 'typebox';
-import { ERROR_HEADERS, ErrorResponse, errorDescription, RETRY_AFTER_HEADER } from '../server/schemas/common.js';
+import {
+  CwdProperty,
+  ERROR_HEADERS,
+  ErrorResponse,
+  errorDescription,
+  PathsProperty,
+  RETRY_AFTER_HEADER,
+} from './common.js';
+
+/** `cwd` and `paths` of `/mcp`, read when a session opens. */
+export const McpQuery = Type.Object({ cwd: Type.Optional(CwdProperty), paths: Type.Optional(PathsProperty) });
 
 const JsonRpcMessage = Type.Object(
   { jsonrpc: Type.Literal('2.0') },

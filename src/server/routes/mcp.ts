@@ -3,7 +3,7 @@
 // token, and whatever guard is added later) has run before the SDK's transport sees the request. The handler then
 // hands Node's own request and response, with the body Fastify parsed, to the SDK's StreamableHTTPServerTransport.
 //
-// Sessions are stateful (`Mcp-Session-Id`) and bounded (docs/mcp.md "Session bounds", session-table.ts): a slot is
+// Sessions are stateful (`Mcp-Session-Id`) and bounded (docs/mcp.md "Session bounds", src/mcp/session-table.ts): a slot is
 // reserved before anything is awaited, a full table ends its least recently used idle session to make room, an idle
 // session expires (an open GET stream is not activity), and a session does not keep its workspace open.
 
@@ -13,15 +13,14 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { Type } from 'typebox';
-import type { PathsChoice } from '../discovery/skill-locations.js';
-import { defaultPathsChoice } from '../server/request-locations.js';
-import { CwdProperty, PathsProperty } from '../server/schemas/common.js';
-import type { SubscriptionBudget } from './change-notifications.js';
-import type { McpServerHandle } from './create-mcp-server.js';
-import { documentMcpRoute } from './http-openapi.js';
-import type { McpDependencies } from './mcp-session.js';
-import { serverVersion } from './server-version.js';
-import { type SessionSlot, SessionTable } from './session-table.js';
+import type { PathsChoice } from '../../discovery/skill-locations.js';
+import type { SubscriptionBudget } from '../../mcp/change-notifications.js';
+import type { McpServerHandle } from '../../mcp/create-mcp-server.js';
+import type { McpDependencies } from '../../mcp/mcp-session.js';
+import { serverVersion } from '../../mcp/server-version.js';
+import { type SessionSlot, SessionTable } from '../../mcp/session-table.js';
+import { defaultPathsChoice } from '../request-locations.js';
+import { documentMcpRoute, McpQuery } from '../schemas/mcp.js';
 
 export const DEFAULT_MAX_MCP_SESSIONS = 64;
 export const DEFAULT_MCP_IDLE_TIMEOUT_S = 600;
@@ -53,8 +52,8 @@ interface LiveSession {
 interface McpFace {
   StreamableHTTPServerTransport: typeof StreamableHTTPServerTransport;
   isInitializeRequest: (value: unknown) => boolean;
-  createMcpServer: typeof import('./create-mcp-server.js').createMcpServer;
-  McpSession: typeof import('./mcp-session.js').McpSession;
+  createMcpServer: typeof import('../../mcp/create-mcp-server.js').createMcpServer;
+  McpSession: typeof import('../../mcp/mcp-session.js').McpSession;
   subscriptions: SubscriptionBudget;
 }
 
@@ -66,9 +65,9 @@ async function loadMcpFace(options: McpHttpOptions): Promise<McpFace> {
   const [transport, types, server, session, notifications] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     import('@modelcontextprotocol/sdk/types.js'),
-    import('./create-mcp-server.js'),
-    import('./mcp-session.js'),
-    import('./change-notifications.js'),
+    import('../../mcp/create-mcp-server.js'),
+    import('../../mcp/mcp-session.js'),
+    import('../../mcp/change-notifications.js'),
   ]);
   return {
     StreamableHTTPServerTransport: transport.StreamableHTTPServerTransport,
@@ -80,7 +79,6 @@ async function loadMcpFace(options: McpHttpOptions): Promise<McpFace> {
   };
 }
 
-const McpQuery = Type.Object({ cwd: Type.Optional(CwdProperty), paths: Type.Optional(PathsProperty) });
 const SESSION_HEADER = 'mcp-session-id';
 
 const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) => {
@@ -139,7 +137,7 @@ const mcpHttp: FastifyPluginAsyncTypebox<McpHttpOptions> = async (app, options) 
     // JSON-RPC answers (JSON or an event stream), written by the SDK; refused requests answer in the error shape of
     // every route (Host, Origin, token, `cwd`), and protocol errors as JSON-RPC errors.
   } as const;
-  // Those answers are described to the OpenAPI document only (http-openapi.ts): no response schema on hijacked replies.
+  // Those answers are described to the OpenAPI document only (schemas/mcp.ts): no response schema on hijacked replies.
   const config = { swaggerTransform: documentMcpRoute };
   const postOptions = { config, schema: { ...schema, operationId: 'postMcpMessage', body: Type.Unknown() } };
   const getOptions = { config, schema: { ...schema, operationId: 'openMcpStream' }, exposeHeadRoute: false };
