@@ -11,12 +11,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isSkillsdError } from './errors.js';
-import {
-  type ResolveOptions,
-  resolveSkillResource,
-  type SkillDirectoryEntry,
-  type SkillFileResource,
-} from './resolve-skill-url.js';
+import { type ResolveOptions, resolveSkillResource, type SkillFileResource } from './resolve-skill-url.js';
+import type { SkillDirectoryEntry } from './skill-directory-listing.js';
 import { uriSegment } from './skill-locations.js';
 import { skillDirOnDisk } from './skill-paths.js';
 import type { Settings, Skill } from './types.js';

@@ -3,7 +3,8 @@
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import * as z from 'zod';
-import { resolveSkillResource, type SkillDirectoryEntry, skillRelativePath } from '../discovery/resolve-skill-url.js';
+import { resolveSkillResource, skillRelativePath } from '../discovery/resolve-skill-url.js';
+import type { SkillDirectoryEntry } from '../discovery/skill-directory-listing.js';
 import { skillFileLimits } from '../discovery/skill-file-list.js';
 import { skillUri, uriSegment } from '../discovery/skill-locations.js';
 import { WalkBudget } from '../discovery/walk-budget.js';

@@ -46,7 +46,6 @@ const KNOWN_EXCEPTIONS: readonly string[] = [
   'cycle: src/discovery/scan-skills-dir.ts, src/discovery/scan-update.ts',
   'cycle: src/index/watch-skills-root-native.ts, src/index/watch-skills-root.ts',
   'cycle: src/mcp/change-notifications.ts, src/mcp/mcp-session.ts',
-  'long: src/discovery/resolve-skill-url.ts',
   'long: src/discovery/scan-skills-dir.ts',
   'long: src/index/skill-watcher.ts',
   'long: src/index/workspace-index.ts',
