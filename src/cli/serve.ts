@@ -8,15 +8,15 @@ import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { RuntimeDirectoryError, removeRuntimeFile, writeRuntimeFile } from '../client/runtime-file.js';
-import { agentEnv } from '../discovery/agents/agent-context.js';
 import { defaultSettings } from '../discovery/settings.js';
-import type { DiscoveryEnv, Settings } from '../discovery/types.js';
+import type { Settings } from '../discovery/types.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { buildApp } from '../server/app.js';
 import { isLoopbackBind } from '../server/host-allow-list.js';
 import { localPeerTables } from '../server/security-checks.js';
 import { CliError } from './cli-error.js';
 import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
+import { discoveryEnv } from './discovery-env.js';
 import { listenAddress, withCliOverrides } from './effective-settings.js';
 import { logFirstIndexSummary, reportScanProgress } from './first-index-report.js';
 import { listenDaemon } from './listen-daemon.js';
@@ -263,15 +263,8 @@ export async function workspaceDirectory(path: string): Promise<string> {
   return directory;
 }
 
-/** The environment values discovery honours (docs/discovery.md §0, §4), read here and passed down. */
-export function discoveryEnv(env: Readonly<Record<string, string | undefined>>): DiscoveryEnv {
-  const out: DiscoveryEnv = {};
-  if (env.PI_CODING_AGENT_DIR) out.PI_CODING_AGENT_DIR = env.PI_CODING_AGENT_DIR;
-  if (env.CLAUDE_CONFIG_DIR) out.CLAUDE_CONFIG_DIR = env.CLAUDE_CONFIG_DIR;
-  const agents = agentEnv(env);
-  if (Object.keys(agents).length > 0) out.agents = agents;
-  return out;
-}
+/** The environment values discovery honours (docs/discovery.md §0, §4): one reading for every entry point. */
+export { discoveryEnv };
 
 /** The socket and the token are fixed at start; the rest of `server.*` (allow-lists) applies live. */
 function warnAboutRestartOnlyChanges(logger: Logger, file: string, before: Settings, after: Settings): void {
