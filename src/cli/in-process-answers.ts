@@ -4,27 +4,14 @@
 // commands"): a command pays for discovery and its own answer only.
 //
 // Only what the client sends is answered: the read-only operations of the commands that may answer in-process. A
-// query the daemon's schema refuses is refused here with the daemon's message.
+// query the daemon's schema refuses is refused here with the daemon's message. Each operation's code is loaded when it
+// is asked for: `ls` loads no doctor, prompt or file code.
 
-import { agentCatalogAnswer, agentMatrixAnswer, agentSkillsAnswer, agentSkillsId } from '../answers/agent-answers.js';
-import { computeDiagnosis, doctorReport, nameReport } from '../answers/doctor-answers.js';
-import { invocationAnswer } from '../answers/invocation-answer.js';
-import { promptBlock } from '../answers/prompt-answer.js';
-import { MAX_SEARCH_QUERY_LENGTH, searchAnswer, searchText } from '../answers/search-answer.js';
 import { skillDetail } from '../answers/skill-detail.js';
-import {
-  directoryListingText,
-  resolveOptionsOf,
-  resolveSkillTarget,
-  skillFileTarget,
-} from '../answers/skill-file-target.js';
 import type { WorkspaceView } from '../answers/workspace-view.js';
 import type { FetchInit, FetchResponse } from '../client/http-fetch.js';
-import { parseViewId } from '../discovery/agents/agents.js';
 import type { WorkspaceDiagnosis } from '../discovery/doctor/types.js';
 import { SkillsdError } from '../discovery/errors.js';
-import { openSkillFile } from '../discovery/resolve-skill-url.js';
-import { skillFileLimits } from '../discovery/skill-file-list.js';
 import { httpLocations, LOCAL_LOCATIONS, type SkillLocations } from '../discovery/skill-locations.js';
 import type { Settings } from '../discovery/types.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../index/search-index.js';
@@ -118,6 +105,7 @@ export class InProcessAnswers {
       ...(q === undefined ? {} : { q }),
     };
     if (agent !== undefined) {
+      const { agentSkillsAnswer, agentSkillsId } = await import('../answers/agent-answers.js');
       const agentQuery = { ...filter, agent };
       const id = agentSkillsId(agentQuery);
       const view = await this.view(cwd);
@@ -134,6 +122,7 @@ export class InProcessAnswers {
   }
 
   private async search(query: URLSearchParams, cwd: string | undefined): Promise<Answer> {
+    const { MAX_SEARCH_QUERY_LENGTH, searchAnswer, searchText } = await import('../answers/search-answer.js');
     const q = query.get('q') ?? undefined;
     if (q !== undefined && q.length > MAX_SEARCH_QUERY_LENGTH) {
       throw invalid(`querystring/q must NOT have more than ${MAX_SEARCH_QUERY_LENGTH} characters`);
@@ -145,9 +134,10 @@ export class InProcessAnswers {
     return json(JSON.stringify(answer));
   }
 
-  private diagnosis(view: WorkspaceView): Promise<WorkspaceDiagnosis> {
+  private async diagnosis(view: WorkspaceView): Promise<WorkspaceDiagnosis> {
     let diagnosis = this.diagnoses.get(view.snapshot);
     if (diagnosis === undefined) {
+      const { computeDiagnosis } = await import('../answers/doctor-answers.js');
       diagnosis = computeDiagnosis(view);
       this.diagnoses.set(view.snapshot, diagnosis);
     }
@@ -155,11 +145,13 @@ export class InProcessAnswers {
   }
 
   private async doctor(cwd: string | undefined): Promise<Answer> {
+    const { doctorReport } = await import('../answers/doctor-answers.js');
     const view = await this.view(cwd);
     return json(JSON.stringify(doctorReport(view, await this.diagnosis(view))));
   }
 
   private async doctorName(name: string, cwd: string | undefined): Promise<Answer> {
+    const { nameReport } = await import('../answers/doctor-answers.js');
     const view = await this.view(cwd);
     const diagnosis = await this.diagnosis(view);
     const state = await view.workspace.agentViews(READY_WAIT_MS);
@@ -167,6 +159,7 @@ export class InProcessAnswers {
   }
 
   private async agents(cwd: string | undefined): Promise<Answer> {
+    const { agentMatrixAnswer } = await import('../answers/agent-answers.js');
     const { workspace } = await this.view(cwd);
     return json(agentMatrixAnswer(await workspace.agentViews(READY_WAIT_MS)).body);
   }
@@ -175,6 +168,8 @@ export class InProcessAnswers {
     const agent = query.get('agent');
     if (agent === null) throw invalid("querystring must have required property 'agent'");
     const contextWindow = integerParam(query, 'contextWindow', 0, Number.POSITIVE_INFINITY);
+    const { agentCatalogAnswer } = await import('../answers/agent-answers.js');
+    const { parseViewId } = await import('../discovery/agents/agents.js');
     const id = parseViewId(agent);
     const { workspace } = await this.view(cwd);
     return json(agentCatalogAnswer(await workspace.agentViews(READY_WAIT_MS), id, contextWindow).body);
@@ -183,6 +178,7 @@ export class InProcessAnswers {
   private async prompt(query: URLSearchParams, cwd: string | undefined): Promise<Answer> {
     const tools = query.get('tools') ?? undefined;
     const format = enumParam(query, 'format', ['markdown', 'xml'] as const);
+    const { promptBlock } = await import('../answers/prompt-answer.js');
     const locations = this.locations(query);
     const { snapshot } = await this.view(cwd);
     const block = promptBlock(
@@ -194,6 +190,7 @@ export class InProcessAnswers {
   }
 
   private async invocation(query: URLSearchParams, init: FetchInit, cwd: string | undefined): Promise<Answer> {
+    const { invocationAnswer } = await import('../answers/invocation-answer.js');
     const locations = this.locations(query);
     const body = JSON.parse(init.body ?? 'null') as { text?: unknown } | null;
     if (typeof body?.text !== 'string') throw new SkillsdError('BadRequest', 'body/text must be string');
@@ -202,6 +199,11 @@ export class InProcessAnswers {
   }
 
   private async skillFile(target: string, query: URLSearchParams, cwd: string | undefined): Promise<Answer> {
+    const { directoryListingText, resolveOptionsOf, resolveSkillTarget, skillFileTarget } = await import(
+      '../answers/skill-file-target.js'
+    );
+    const { openSkillFile } = await import('../discovery/resolve-skill-url.js');
+    const { skillFileLimits } = await import('../discovery/skill-file-list.js');
     const list = query.get('list') ?? undefined;
     const archive = query.get('archive') ?? undefined;
     const file = skillFileTarget(target, {
