@@ -3,7 +3,7 @@
 
 import { doctorAgents } from '../discovery/agents/answers.js';
 import { diagnoseName, diagnoseWorkspace } from '../discovery/doctor/diagnose-workspace.js';
-import type { WorkspaceDiagnosis } from '../discovery/doctor/types.js';
+import type { Finding, WorkspaceDiagnosis } from '../discovery/doctor/types.js';
 import type { AgentViewsState } from '../index/agent-views-state.js';
 import type { WorkspaceView } from './workspace-view.js';
 
@@ -25,7 +25,7 @@ export function doctorReport({ workspace, snapshot }: WorkspaceView, diagnosis: 
     cwd: snapshot.cwd,
     profile: snapshot.profile,
     directories: diagnosis.directories,
-    findings: diagnosis.findings,
+    findings: diagnosis.findings.map(inOrder),
     warnings: [...snapshot.warnings],
     collisions: [...snapshot.collisions],
     watch: { mode: (workspace.watcherStatus()?.mode ?? 'off') as 'events' | 'polling' | 'off' },
@@ -40,5 +40,26 @@ export function nameReport(
   agents: AgentViewsState,
 ) {
   const report = diagnoseName(name, diagnosis, snapshot.skill(name));
-  return { ...report, agents: doctorAgents(agents.views, name) ?? {} };
+  return {
+    ...report,
+    candidates: report.candidates.map((candidate) => ({ ...candidate, findings: candidate.findings.map(inOrder) })),
+    findings: report.findings.map(inOrder),
+    agents: doctorAgents(agents.views, name) ?? {},
+  };
+}
+
+/**
+ * A finding with its fields in the order the daemon writes them (the required ones, then `line` and `hint`): the rules
+ * build them in their own order, and an answer must read the same whoever serialises it (docs/api.md §GET /doctor).
+ */
+function inOrder(finding: Finding): Finding {
+  const { rule, severity, path, line, message, hint } = finding;
+  return {
+    rule,
+    severity,
+    path,
+    message,
+    ...(line === undefined ? {} : { line }),
+    ...(hint === undefined ? {} : { hint }),
+  };
 }

@@ -21,7 +21,7 @@ import { capEcho } from '../server/echo.js';
 import { errorBody, toErrorResponse } from '../server/errors.js';
 import { publicBaseUrl } from '../server/request-locations.js';
 
-/** The router's bound on one path parameter (the daemon's `maxParamLength`): a longer one matches no route. */
+/** The router's bound on one path parameter (the daemon's `maxParamLength`): a longer one is refused. */
 const MAX_PARAM_LENGTH = 1024;
 /** How long an answer waits for a workspace's first index: the in-process one is built before the first request. */
 const READY_WAIT_MS = 30_000;
@@ -65,10 +65,13 @@ export class InProcessAnswers {
     const query = new URLSearchParams(queryAt === -1 ? '' : target.slice(queryAt + 1));
     const cwd = query.get('cwd') ?? undefined;
     const [, first = '', param, ...rest] = path.split('/');
-    if (method === 'GET' && first === 'skill' && param !== undefined && param.length <= MAX_PARAM_LENGTH) {
-      return this.skillFile(target, query, cwd);
+    const named = first === 'skill' || (rest.length === 0 && (first === 'skills' || first === 'doctor'));
+    if (method === 'GET' && named && param !== undefined && param.length > MAX_PARAM_LENGTH) {
+      // The router's own refusal, answered by the daemon as a 414.
+      throw Object.assign(new Error(`'${path}' is exceeding the max param length`), { statusCode: 414 });
     }
-    if (rest.length === 0 && (param === undefined || param.length <= MAX_PARAM_LENGTH)) {
+    if (method === 'GET' && first === 'skill' && param !== undefined) return this.skillFile(target, query, cwd);
+    if (rest.length === 0) {
       const name = param === undefined ? undefined : decodeParam(param, path);
       if (method === 'GET' && first === 'skills')
         return name === undefined ? this.skills(query, cwd) : this.skill(name, cwd);
