@@ -1,5 +1,5 @@
-// What every answer is computed from: a workspace's index and the snapshot it answers with (docs/api.md "One
-// computation, two faces"). The daemon's routes and the in-process answers of the command line both hold one.
+// What every answer is computed from: a workspace's index and the snapshot it answers with. The daemon's routes and
+// the command line's in-process answers (docs/cli.md "Commands", without a daemon) both hold one.
 
 import type { WorkspaceSnapshot } from '../index/snapshot.js';
 import type { WorkspaceIndex } from '../index/workspace-index.js';

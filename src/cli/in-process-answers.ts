@@ -1,7 +1,7 @@
-// The daemon's answers without a daemon (docs/cli.md "Answering without a daemon"): the request a client command would
+// The daemon's answers without a daemon (docs/cli.md "Commands", without a daemon): the request a client command would
 // send is answered here by the functions the daemon's routes call (src/answers), serialised as the daemon serialises
-// them, with the daemon's error bodies. No HTTP server, router or watcher is loaded (docs/performance.md "Client
-// commands"): a command pays for discovery and its own answer only.
+// them, with the daemon's error bodies. No HTTP server, router or watcher is loaded (docs/performance.md "In-process
+// answers"): a command pays for discovery and its own answer only.
 //
 // Only what the client sends is answered: the read-only operations of the commands that may answer in-process. A
 // query the daemon's schema refuses is refused here with the daemon's message. Each operation's code is loaded when it
