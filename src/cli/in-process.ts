@@ -1,15 +1,15 @@
-// The answer without a daemon (docs/cli.md): the same app the daemon serves, built in this process for one
-// workspace without watchers, and asked through `inject`. The command therefore prints exactly what a daemon started
-// in that directory would answer; nothing is computed a second way.
+// The answer without a daemon (docs/cli.md): the workspace indexed in this process, once and without watchers, and
+// every request of the command answered by the functions the daemon's routes call (in-process-answers.ts). The
+// command therefore prints exactly what a daemon started in that directory would answer; nothing is computed a second
+// way, and no server is built to compute it.
 
 import { homedir } from 'node:os';
 import type { FetchLike } from '../client/skillsd-client.js';
 import { defaultSettings } from '../discovery/settings.js';
 import type { Profile } from '../discovery/types.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
-import { buildApp } from '../server/listen.js';
-import { loadConfigFile } from './config-file.js';
 import { discoveryEnv } from './discovery-inputs.js';
+import { InProcessAnswers } from './in-process-answers.js';
 
 export interface InProcessOptions {
   cwd: string;
@@ -28,7 +28,9 @@ export interface InProcessApp {
 const LOCAL_URL = 'http://127.0.0.1';
 
 export async function startInProcess(options: InProcessOptions): Promise<InProcessApp> {
-  const config = options.config === undefined ? undefined : await loadConfigFile(options.config);
+  // The YAML parser is loaded only for a configuration file.
+  const config =
+    options.config === undefined ? undefined : await (await import('./config-file.js')).loadConfigFile(options.config);
   const base = config?.settings ?? defaultSettings();
   const settings = options.profile === undefined ? base : { ...base, profile: options.profile };
   const registry = new WorkspaceRegistry({
@@ -37,43 +39,15 @@ export async function startInProcess(options: InProcessOptions): Promise<InProce
     defaultCwd: options.cwd,
     settings,
     watch: false,
-  });
-  const app = await buildApp({
-    registry,
-    getSettings: () => settings,
-    docs: false,
-    pollFastPath: false,
-    // One client, in this process: shedding load would only refuse the one answer it came for.
-    pressure: { maxEventLoopDelayMs: 0, maxHeapUsedBytes: 0, maxRssBytes: 0 },
+    // Nothing else runs in this process until the index is built: its reads may block (docs/performance.md).
+    blockingFirstIndex: true,
   });
   // Built before the first request so that no answer is a 503 NotReady.
   await (await registry.get()).ready;
-  const fetchLike: FetchLike = async (url, init) => {
-    const target = new URL(url);
-    const headers: Record<string, string> = {};
-    new Headers(init.headers).forEach((value, key) => {
-      headers[key] = value;
-    });
-    const reply = await app.inject({
-      method: (init.method ?? 'GET') as 'GET',
-      url: `${target.pathname}${target.search}`,
-      headers,
-      ...(typeof init.body === 'string' ? { payload: init.body } : {}),
-    });
-    const responseHeaders = new Headers();
-    for (const [key, value] of Object.entries(reply.headers)) {
-      if (value === undefined) continue;
-      for (const one of Array.isArray(value) ? value : [value]) responseHeaders.append(key, String(one));
-    }
-    const empty = reply.statusCode === 204 || reply.statusCode === 304 || init.method === 'HEAD';
-    return new Response(empty ? null : reply.rawPayload, { status: reply.statusCode, headers: responseHeaders });
-  };
+  const answers = new InProcessAnswers(registry, settings);
   return {
     url: LOCAL_URL,
-    fetch: fetchLike,
-    close: async () => {
-      await app.close();
-      await registry.close();
-    },
+    fetch: (url, init) => answers.fetch(url, init),
+    close: () => registry.close(),
   };
 }

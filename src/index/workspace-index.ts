@@ -8,11 +8,10 @@ import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BaseLogger } from 'pino';
-import { type AgentViews, computeAgentViews } from '../discovery/agents/compute-views.js';
+import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
 import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
 import { discoverSkills } from '../discovery/discover-skills.js';
-import { diagnoseWorkspace } from '../discovery/doctor/diagnose-workspace.js';
 import { SkillsdError } from '../discovery/errors.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan-memo.js';
 import { createSkillFileCache, type SkillFileCache } from '../discovery/skill-file-cache.js';
@@ -297,7 +296,10 @@ export class WorkspaceIndex {
     return this.agentState;
   }
 
-  private computeViews(result: DiscoveryResult, settings: Settings): Promise<AgentViews> {
+  private async computeViews(result: DiscoveryResult, settings: Settings): Promise<AgentViews> {
+    // Loaded with the first views asked for: an answer that never needs them (`skillsd ls` answered in-process)
+    // does not pay for every agent's rules (docs/performance.md "In-process answers").
+    const { computeAgentViews } = await import('../discovery/agents/compute-views.js');
     return computeAgentViews({
       home: this.home,
       cwd: this.cwd,
@@ -307,7 +309,9 @@ export class WorkspaceIndex {
       // The doctor's own per-file findings, for the files each view reads (docs/agents.md "Diagnostics").
       doctorFindings: async () =>
         (
-          await diagnoseWorkspace({
+          await (
+            await import('../discovery/doctor/diagnose-workspace.js')
+          ).diagnoseWorkspace({
             ctx: { ...this.discoveryContext(), settings },
             skills: result.skills,
             collisions: result.collisions,
@@ -517,7 +521,9 @@ export class WorkspaceIndex {
       ...(maxSkills === undefined ? {} : { maxSkills }),
       look: async (snapshot) =>
         (
-          await diagnoseWorkspace({
+          await (
+            await import('../discovery/doctor/diagnose-workspace.js')
+          ).diagnoseWorkspace({
             ctx: { ...this.discoveryContext(), settings: snapshot.settings },
             skills: snapshot.skills,
             collisions: snapshot.collisions,

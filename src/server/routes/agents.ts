@@ -3,9 +3,14 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { isProfile, parseViewId } from '../../discovery/agents/agents.js';
-import { type AgentSkillsFilter, agentCatalog, agentMatrix, agentSkills } from '../../discovery/agents/answers.js';
-import { SkillsdError } from '../../discovery/errors.js';
+import {
+  type AgentSkillsQuery,
+  agentCatalogAnswer,
+  agentMatrixAnswer,
+  agentSkillsAnswer,
+  agentSkillsId,
+} from '../../answers/agent-answers.js';
+import { parseViewId } from '../../discovery/agents/agents.js';
 import type { AgentAnswer } from '../../index/agent-views-state.js';
 import { AgentCatalogResponse, AgentMatrixResponse, CatalogQuery } from '../schemas/agents.js';
 import {
@@ -36,7 +41,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const state = await agentState(app, request.query.cwd);
-      const answer = state.answer('agents', () => ({ generation: state.generation, ...agentMatrix(state.views) }));
+      const answer = agentMatrixAnswer(state);
       sendAnswer(reply, answer, request.headers['if-none-match']);
     },
   );
@@ -60,9 +65,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { cwd, agent, contextWindow } = request.query;
       const id = parseViewId(agent);
       const state = await agentState(app, cwd);
-      const answer = state.answer(`catalog ${id} ${contextWindow ?? ''}`, () =>
-        agentCatalog(state.views, id, contextWindow),
-      );
+      const answer = agentCatalogAnswer(state, id, contextWindow);
       sendAnswer(reply, answer, request.headers['if-none-match']);
     },
   );
@@ -76,29 +79,12 @@ async function agentState(app: FastifyInstance, cwd: string | undefined) {
 export async function sendAgentSkills(
   app: FastifyInstance,
   reply: FastifyReply,
-  query: { cwd?: string; agent: string; provider?: string } & AgentSkillsFilter,
+  query: { cwd?: string } & AgentSkillsQuery,
   ifNoneMatch: string | undefined,
 ): Promise<void> {
-  const id = parseViewId(query.agent);
-  if (query.provider !== undefined && !isProfile(id)) {
-    throw new SkillsdError(
-      'BadRequest',
-      `provider= filters the profiles' views only; it cannot be combined with agent=${id}`,
-    );
-  }
+  const id = agentSkillsId(query);
   const { snapshot, agents: state } = await app.agentViewsOf(query.cwd);
-  const filter: AgentSkillsFilter = {
-    ...(query.provider === undefined ? {} : { provider: query.provider }),
-    ...(query.hidden === undefined ? {} : { hidden: query.hidden }),
-    ...(query.level === undefined ? {} : { level: query.level }),
-    ...(query.q === undefined ? {} : { q: query.q }),
-  };
-  const answer = state.answer(`skills ${id} ${JSON.stringify(filter)}`, () => ({
-    generation: state.generation,
-    profile: snapshot.profile,
-    cwd: snapshot.cwd,
-    ...agentSkills(state.views, id, filter),
-  }));
+  const answer = agentSkillsAnswer(snapshot, state, id, query);
   sendAnswer(reply, answer, ifNoneMatch);
 }
 

@@ -4,8 +4,7 @@
 // computes afresh (docs/api.md "Security defaults"; a report of thousands of skills costs up to a second of CPU).
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { doctorAgents } from '../../discovery/agents/answers.js';
-import { diagnoseName, diagnoseWorkspace } from '../../discovery/doctor/diagnose-workspace.js';
+import { computeDiagnosis, doctorReport, nameReport } from '../../answers/doctor-answers.js';
 import type { WorkspaceDiagnosis } from '../../discovery/doctor/types.js';
 import type { WorkspaceSnapshot } from '../../index/snapshot.js';
 import type { WorkspaceView } from '../plugins/workspaces.js';
@@ -40,17 +39,7 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const view = await app.workspaceView(request.query.cwd);
       const diagnosis = await diagnose(view);
-      const { snapshot, workspace } = view;
-      return {
-        generation: snapshot.generation,
-        cwd: snapshot.cwd,
-        profile: snapshot.profile,
-        directories: diagnosis.directories,
-        findings: diagnosis.findings,
-        warnings: [...snapshot.warnings],
-        collisions: [...snapshot.collisions],
-        watch: { mode: (workspace.watcherStatus()?.mode ?? 'off') as 'events' | 'polling' | 'off' },
-      };
+      return doctorReport(view, diagnosis);
     },
   );
 
@@ -69,19 +58,9 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const view = await app.workspaceView(request.query.cwd);
       const { name } = request.params;
-      const report = diagnoseName(name, await diagnose(view), view.snapshot.skill(name));
+      const diagnosis = await diagnose(view);
       const { agents: state } = await app.agentViewsOf(request.query.cwd);
-      return { ...report, agents: doctorAgents(state.views, name) ?? {} };
+      return nameReport(view, name, diagnosis, state);
     },
   );
 };
-
-function computeDiagnosis({ workspace, snapshot }: WorkspaceView): Promise<WorkspaceDiagnosis> {
-  return diagnoseWorkspace({
-    // The snapshot's settings: the findings explain the answer they sit next to.
-    ctx: { ...workspace.discoveryContext(), settings: snapshot.settings },
-    skills: snapshot.skills,
-    collisions: snapshot.collisions,
-    ...(workspace.fileCache === undefined ? {} : { cache: workspace.fileCache }),
-  });
-}

@@ -1,9 +1,8 @@
 // `POST /invocations`: turns what the user typed into the `/skill:<name>` message of docs/discovery.md §7.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { invocationAnswer } from '../../answers/invocation-answer.js';
 import { SkillsdError } from '../../discovery/errors.js';
-import { invokeSkill } from '../../discovery/skill-invocation.js';
-import type { Skill } from '../../discovery/types.js';
 import { requestLocations } from '../request-locations.js';
 import { errorResponses } from '../schemas/common.js';
 import { InvocationBody, InvocationResponse, InvocationsQuery } from '../schemas/invocations.js';
@@ -30,12 +29,9 @@ export const invocationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { snapshot } = await app.workspaceView(request.query.cwd);
-      // The skill list and the profile are the snapshot's; the command switch is the settings in force.
-      const settings = { ...app.getSettings(), profile: snapshot.profile };
-      return invokeSkill(request.body.text, snapshot.skills as Skill[], settings, {
-        knownRealPath: (filePath) => snapshot.knownRealPath(filePath),
-        locations: requestLocations(request, request.query.paths, settings.server.publicUrl),
-      });
+      const settings = app.getSettings();
+      const locations = requestLocations(request, request.query.paths, settings.server.publicUrl);
+      return invocationAnswer(request.body.text, snapshot, settings, locations);
     },
   );
 };

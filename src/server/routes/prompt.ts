@@ -1,8 +1,7 @@
 // `GET /prompt`: the system-prompt skills block of docs/discovery.md §8, ready to paste into a prompt.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { renderSkillsPrompt } from '../../discovery/skills-prompt.js';
-import type { Skill } from '../../discovery/types.js';
+import { promptBlock } from '../../answers/prompt-answer.js';
 import { requestLocations } from '../request-locations.js';
 import { errorResponses } from '../schemas/common.js';
 import { PromptOk, PromptQuery } from '../schemas/prompt.js';
@@ -22,17 +21,10 @@ export const promptRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { cwd, tools = 'read', format = 'markdown', paths } = request.query;
+      const { cwd, paths, ...query } = request.query;
       const { snapshot } = await app.workspaceView(cwd);
-      const block = renderSkillsPrompt(snapshot.skills as Skill[], {
-        tools: tools
-          .split(',')
-          .map((tool) => tool.trim())
-          .filter((tool) => tool !== ''),
-        profile: snapshot.profile,
-        format,
-        locations: requestLocations(request, paths, app.getSettings().server.publicUrl),
-      });
+      const locations = requestLocations(request, paths, app.getSettings().server.publicUrl);
+      const block = promptBlock(snapshot, query, locations);
       return reply.type('text/markdown; charset=utf-8').header('cache-control', 'no-cache').send(block);
     },
   );

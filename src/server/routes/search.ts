@@ -2,7 +2,7 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { SkillsdError } from '../../discovery/errors.js';
+import { searchAnswer, searchText } from '../../answers/search-answer.js';
 import { DEFAULT_SEARCH_LIMIT, type SearchAnswer } from '../../index/search-index.js';
 import { ConditionalHeaders, ETAG_HEADER, errorResponses, NotModified, withHeaders } from '../schemas/common.js';
 import { SearchQuery, SearchResponse } from '../schemas/search.js';
@@ -31,7 +31,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { cwd, q, limit = DEFAULT_SEARCH_LIMIT } = request.query;
       const query = searchText(q);
       const { workspace } = await app.workspaceView(cwd);
-      const { answer, etag } = await workspace.searchAnswer(query, limit);
+      const { answer, etag } = await searchAnswer(workspace, query, limit);
       sendAnswer(reply, answer, etag, request.headers['if-none-match']);
       return reply;
     },
@@ -43,12 +43,4 @@ function sendAnswer(reply: FastifyReply, answer: SearchAnswer, etag: string, ifN
   // No payload at all on a 304 (as `GET /skills`): nothing would announce a Content-Length.
   if (matchesIfNoneMatch(ifNoneMatch, etag)) reply.code(304).send();
   else reply.send(answer);
-}
-
-/** The query text, or 400 `BadRequest` when there is none to rank by. */
-export function searchText(q: string | undefined): string {
-  if (q === undefined || q.trim() === '') {
-    throw new SkillsdError('BadRequest', 'q: the search text is missing or blank (GET /search?q=TEXT)');
-  }
-  return q;
 }

@@ -11,25 +11,23 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  directoryListingText,
+  resolveOptionsOf,
+  resolveSkillTarget,
+  skillFileTarget,
+} from '../../answers/skill-file-target.js';
 import { CheckedFileMemo, checkedFileKey, reopenCheckedFile } from '../../discovery/checked-file-memo.js';
 import { SkillsdError } from '../../discovery/errors.js';
 import { hasDescriptorPaths } from '../../discovery/open-descriptor.js';
-import { openSkillFile, resolveSkillResource, type SkillResource } from '../../discovery/resolve-skill-url.js';
+import { openSkillFile, type SkillResource } from '../../discovery/resolve-skill-url.js';
 import { skillFileLimits } from '../../discovery/skill-file-list.js';
-import { checkPathDepth } from '../../discovery/skill-path-depth.js';
-import type { Skill } from '../../discovery/types.js';
-import { isWalkBoundPassed, WalkBudget } from '../../discovery/walk-budget.js';
 import type { WorkspaceSnapshot } from '../../index/snapshot.js';
-import { capEcho } from '../echo.js';
-import { pathOf } from '../request-log.js';
 import { requestSignal } from '../request-signal.js';
 import { ConditionalHeaders, errorResponses, NotModified } from '../schemas/common.js';
 import { SkillFileOk, SkillFileParams, SkillFileQuery } from '../schemas/skill-files.js';
 import { matchesIfNoneMatch } from './conditional.js';
 
-// `http://host/skill/…`: an absolute-form request target (RFC 9112 §3.2.2).
-const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
-const SKILL_TARGET = /^\/skill\/([^/]*)(?:\/(.*))?$/s;
 const NOT_HEADER_SAFE = /[^\x20-\x24\x26-\x7e]/gu;
 /**
  * Files up to this size are read with one `read` into a buffer and closed before the answer is written; larger ones
@@ -77,14 +75,8 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { ...schema, operationId: operationIds[url] },
       handler: async (request, reply) => {
         // The target is checked first: a refused path opens no workspace and touches no file.
-        const target = splitSkillTarget(request.raw.url ?? '');
-        const { name } = target;
-        const listing = request.query.list !== undefined;
-        if (listing && request.query.archive !== undefined) {
-          throw new SkillsdError('BadRequest', 'list and archive cannot be combined: pick one');
-        }
-        // `/skill/<name>/` is the SKILL.md; `?list` asks for the skill's top directory instead (docs/api.md).
-        const rawRelative = listing && isSkillRoot(target.rawRelative) ? '.' : target.rawRelative;
+        const target = skillFileTarget(request.raw.url ?? '', request.query);
+        const { name, rawRelative } = target;
         const cwd = request.query.cwd;
         const { snapshot } = app.readyDefaultView(cwd) ?? (await app.workspaceView(cwd));
         const settings = app.getSettings();
@@ -99,13 +91,7 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           // Not the checked file any more, or not there: what is there now is resolved from scratch.
           memo?.forget(key);
         }
-        const options = {
-          profile: snapshot.profile,
-          symlinks,
-          knownRealPath: (filePath: string) => snapshot.knownRealPath(filePath),
-          pluginRoot: (filePath: string) => snapshot.pluginRoot(filePath),
-          skillNamed: (skillName: string) => snapshot.skill(skillName),
-        };
+        const options = resolveOptionsOf(snapshot, symlinks);
         if (request.query.archive !== undefined) {
           // The whole skill, from its root only: `/skill/pdf/scripts?archive=…` is not a smaller archive.
           if (rawRelative !== undefined && rawRelative !== '') {
@@ -115,20 +101,8 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
           const { sendSkillArchive } = await import('./skill-archive.js');
           return sendSkillArchive(request, reply, snapshot, name, options, limits, app.fileDigests);
         }
-        // A directory's listing is bounded like a walk (docs/api.md "Limits on walks"): 413 past the bound.
-        const budget = new WalkBudget(limits, requestSignal(request, reply));
-        let resource: SkillResource;
-        try {
-          resource = await resolveSkillResource(snapshot.skills as Skill[], name, rawRelative, { ...options, budget });
-        } catch (error) {
-          if (!isWalkBoundPassed(error)) throw error;
-          const shown = capEcho(`skill://${name}/${rawRelative ?? ''}`);
-          throw new SkillsdError('TooLarge', `Directory ${shown} is too large to list: ${error.message}`);
-        }
+        const resource = await resolveSkillTarget(snapshot, target, options, limits, requestSignal(request, reply));
         if (resource.kind === 'directory') return sendDirectory(request, reply, resource);
-        if (listing) {
-          throw new SkillsdError('BadRequest', `list is for directories: ${capEcho(resource.url)} is a file`);
-        }
         // Headers describe the descriptor actually read, which openSkillFile checked is the file that was resolved.
         const { handle, stat } = await openSkillFile(resource);
         memo?.remember(key, { ...resource, dev: stat.dev, ino: stat.ino, symlinks });
@@ -137,25 +111,6 @@ export const skillFilesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     });
   }
 };
-
-/** Splits `/skill/<name>[/<relative>]` of the raw target; the name is decoded once, the relative part stays raw. */
-export function splitSkillTarget(rawUrl: string): { name: string; rawRelative: string | undefined } {
-  const path = pathOf(rawUrl).replace(ABSOLUTE_FORM, '');
-  const match = SKILL_TARGET.exec(path);
-  if (match === null) throw new SkillsdError('InvalidPath', `Not a skill URL: ${capEcho(path)}`);
-  const rawName = match[1] ?? '';
-  let name: string;
-  try {
-    name = decodeURIComponent(rawName);
-  } catch {
-    throw new SkillsdError('InvalidPath', `Malformed percent-encoding in skill name: ${capEcho(rawName)}`);
-  }
-  if (name.includes('\0')) throw new SkillsdError('InvalidPath', 'NUL bytes are not allowed in skill:// URLs');
-  const rawRelative = match[2];
-  // Refused before any file is touched: each segment costs a lookup, and 7,000 of them cost half a second.
-  checkPathDepth(rawRelative);
-  return { name, rawRelative };
-}
 
 /** An opened, checked file: its descriptor, what `fstat` said of it, and how to stream and close it. */
 interface OpenedFile {
@@ -263,12 +218,7 @@ function sendDirectory(
     return reply.type('application/json; charset=utf-8').send({ entries });
   }
   // One entry a line, each ending with a newline as text files do (docs/api.md "GET /skill/{name}…").
-  return reply.type('text/plain; charset=utf-8').send(`${resource.listing}\n`);
-}
-
-/** No path after the name (`/skill/pdf`, `/skill/pdf/`): what answers the SKILL.md. */
-function isSkillRoot(rawRelative: string | undefined): boolean {
-  return rawRelative === undefined || rawRelative === '' || rawRelative === '/';
+  return reply.type('text/plain; charset=utf-8').send(directoryListingText(resource));
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { SkillsdError } from '../../discovery/errors.js';
+import { skillDetail } from '../../answers/skill-detail.js';
 import type { SkillsFilter, WorkspaceSnapshot } from '../../index/snapshot.js';
 import { AgentSkillsResponse } from '../schemas/agents.js';
 import {
@@ -69,9 +69,7 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { snapshot } = await app.workspaceView(request.query.cwd);
-      const skill = snapshot.skill(request.params.name);
-      if (skill === undefined) throw unknownSkill(snapshot, request.params.name);
-      return { ...skill, shadowed: snapshot.collision(skill.name)?.shadowed ?? [] };
+      return skillDetail(snapshot, request.params.name);
     },
   );
 };
@@ -88,13 +86,4 @@ function sendSkills(
   if (matchesIfNoneMatch(ifNoneMatch, answer.etag)) reply.code(304).send();
   // Pre-encoded JSON: Fastify writes a Buffer as it is (no serialiser), with its byte length as Content-Length.
   else reply.type('application/json; charset=utf-8').send(answer.body);
-}
-
-/** The reference message of docs/discovery.md §6. */
-export function unknownSkill(snapshot: WorkspaceSnapshot, name: string): SkillsdError {
-  const names = snapshot.skills.map((skill) => skill.name);
-  return new SkillsdError(
-    'SkillNotFound',
-    `Unknown skill: ${name}\nAvailable: ${names.length > 0 ? names.join(', ') : 'none'}`,
-  );
 }

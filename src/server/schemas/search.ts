@@ -1,11 +1,12 @@
 // `GET /search` (docs/api.md §GET /search).
 
 import { Type } from 'typebox';
+import { MAX_SEARCH_QUERY_LENGTH } from '../../answers/search-answer.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../index/search-index.js';
 import { CwdProperty } from './common.js';
 import { SkillSourceSchema } from './skill.js';
 
-export const MAX_SEARCH_QUERY_LENGTH = 1000;
+export { MAX_SEARCH_QUERY_LENGTH };
 
 export const SearchQuery = Type.Object({
   cwd: Type.Optional(CwdProperty),

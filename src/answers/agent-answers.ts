@@ -1,0 +1,55 @@
+// `GET /agents`, `GET /catalog` and `GET /skills?agent=` (docs/api.md "Agent views"): each answer serialised once per
+// state of the agent views, whoever asks.
+
+import { isProfile, parseViewId } from '../discovery/agents/agents.js';
+import { type AgentSkillsFilter, agentCatalog, agentMatrix, agentSkills } from '../discovery/agents/answers.js';
+import type { ViewId } from '../discovery/agents/types.js';
+import { SkillsdError } from '../discovery/errors.js';
+import type { AgentAnswer, AgentViewsState } from '../index/agent-views-state.js';
+import type { WorkspaceSnapshot } from '../index/snapshot.js';
+
+export interface AgentSkillsQuery extends AgentSkillsFilter {
+  agent: string;
+  provider?: string;
+}
+
+export function agentMatrixAnswer(state: AgentViewsState): AgentAnswer {
+  return state.answer('agents', () => ({ generation: state.generation, ...agentMatrix(state.views) }));
+}
+
+export function agentCatalogAnswer(state: AgentViewsState, id: ViewId, contextWindow: number | undefined) {
+  return state.answer(`catalog ${id} ${contextWindow ?? ''}`, () => agentCatalog(state.views, id, contextWindow));
+}
+
+/** The agent id, checked before any workspace is opened: an unknown id is refused as it is. */
+export function agentSkillsId(query: AgentSkillsQuery): ViewId {
+  const id = parseViewId(query.agent);
+  if (query.provider !== undefined && !isProfile(id)) {
+    throw new SkillsdError(
+      'BadRequest',
+      `provider= filters the profiles' views only; it cannot be combined with agent=${id}`,
+    );
+  }
+  return id;
+}
+
+/** The agent's loaded skills with the filters of `/skills`. */
+export function agentSkillsAnswer(
+  snapshot: WorkspaceSnapshot,
+  state: AgentViewsState,
+  id: ViewId,
+  query: AgentSkillsQuery,
+): AgentAnswer {
+  const filter: AgentSkillsFilter = {
+    ...(query.provider === undefined ? {} : { provider: query.provider }),
+    ...(query.hidden === undefined ? {} : { hidden: query.hidden }),
+    ...(query.level === undefined ? {} : { level: query.level }),
+    ...(query.q === undefined ? {} : { q: query.q }),
+  };
+  return state.answer(`skills ${id} ${JSON.stringify(filter)}`, () => ({
+    generation: state.generation,
+    profile: snapshot.profile,
+    cwd: snapshot.cwd,
+    ...agentSkills(state.views, id, filter),
+  }));
+}

@@ -1,0 +1,65 @@
+// `GET /doctor` and `GET /doctor/{name}` (docs/api.md §GET /doctor): why the index is what it is, from the workspace's
+// snapshot (what loaded, who lost to whom) and a look at its directories.
+
+import { doctorAgents } from '../discovery/agents/answers.js';
+import { diagnoseName, diagnoseWorkspace } from '../discovery/doctor/diagnose-workspace.js';
+import type { Finding, WorkspaceDiagnosis } from '../discovery/doctor/types.js';
+import type { AgentViewsState } from '../index/agent-views-state.js';
+import type { WorkspaceView } from './workspace-view.js';
+
+/** The look at the workspace's directories behind both reports: the costly part, which a caller may share. */
+export function computeDiagnosis({ workspace, snapshot }: WorkspaceView): Promise<WorkspaceDiagnosis> {
+  return diagnoseWorkspace({
+    // The snapshot's settings: the findings explain the answer they sit next to.
+    ctx: { ...workspace.discoveryContext(), settings: snapshot.settings },
+    skills: snapshot.skills,
+    collisions: snapshot.collisions,
+    ...(workspace.fileCache === undefined ? {} : { cache: workspace.fileCache }),
+  });
+}
+
+/** The workspace report, in the order of the answer's schema. */
+export function doctorReport({ workspace, snapshot }: WorkspaceView, diagnosis: WorkspaceDiagnosis) {
+  return {
+    generation: snapshot.generation,
+    cwd: snapshot.cwd,
+    profile: snapshot.profile,
+    directories: diagnosis.directories,
+    findings: diagnosis.findings.map(inOrder),
+    warnings: [...snapshot.warnings],
+    collisions: [...snapshot.collisions],
+    watch: { mode: (workspace.watcherStatus()?.mode ?? 'off') as 'events' | 'polling' | 'off' },
+  };
+}
+
+/** Every candidate of one name, which won and why each other lost, and what every agent does with the name. */
+export function nameReport(
+  { snapshot }: WorkspaceView,
+  name: string,
+  diagnosis: WorkspaceDiagnosis,
+  agents: AgentViewsState,
+) {
+  const report = diagnoseName(name, diagnosis, snapshot.skill(name));
+  return {
+    ...report,
+    candidates: report.candidates.map((candidate) => ({ ...candidate, findings: candidate.findings.map(inOrder) })),
+    findings: report.findings.map(inOrder),
+    agents: doctorAgents(agents.views, name) ?? {},
+  };
+}
+
+/**
+ * A finding with its fields in the order the daemon writes them (the required ones, then `line` and `hint`): the rules
+ * build them in their own order, and an answer must read the same whoever serialises it (docs/api.md §GET /doctor).
+ */
+function inOrder(finding: Finding): Finding {
+  const { rule, severity, path, line, message, hint } = finding;
+  return {
+    rule,
+    severity,
+    path,
+    message,
+    ...(line === undefined ? {} : { line }),
+    ...(hint === undefined ? {} : { hint }),
+  };
+}

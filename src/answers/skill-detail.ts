@@ -1,0 +1,20 @@
+// `GET /skills/{name}`: one loaded skill and the candidates of its name that lost (docs/api.md §Endpoints).
+
+import { SkillsdError } from '../discovery/errors.js';
+import type { WorkspaceSnapshot } from '../index/snapshot.js';
+
+/** The skill and its shadowed candidates, in the order of the answer's schema; `SkillNotFound` when not loaded. */
+export function skillDetail(snapshot: WorkspaceSnapshot, name: string) {
+  const skill = snapshot.skill(name);
+  if (skill === undefined) throw unknownSkill(snapshot, name);
+  return { ...skill, shadowed: snapshot.collision(skill.name)?.shadowed ?? [] };
+}
+
+/** The reference message of docs/discovery.md §6. */
+export function unknownSkill(snapshot: WorkspaceSnapshot, name: string): SkillsdError {
+  const names = snapshot.skills.map((skill) => skill.name);
+  return new SkillsdError(
+    'SkillNotFound',
+    `Unknown skill: ${name}\nAvailable: ${names.length > 0 ? names.join(', ') : 'none'}`,
+  );
+}
