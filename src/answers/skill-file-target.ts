@@ -12,7 +12,7 @@ import { checkPathDepth } from '../discovery/skill-path-depth.js';
 import type { Skill, SymlinkMode } from '../discovery/types.js';
 import { isWalkBoundPassed, WalkBudget } from '../discovery/walk-budget.js';
 import type { WorkspaceSnapshot } from '../index/snapshot.js';
-import { capEcho } from '../server/echo.js';
+import { capEcho } from './echo.js';
 
 // `http://host/skill/…`: an absolute-form request target (RFC 9112 §3.2.2).
 const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;

@@ -7,6 +7,7 @@
 // query the daemon's schema refuses is refused here with the daemon's message. Each operation's code is loaded when it
 // is asked for: `ls` loads no doctor, prompt or file code.
 
+import { capEcho } from '../answers/echo.js';
 import { skillDetail } from '../answers/skill-detail.js';
 import type { WorkspaceView } from '../answers/workspace-view.js';
 import type { FetchInit, FetchResponse } from '../client/http-fetch.js';
@@ -17,7 +18,6 @@ import type { Settings } from '../discovery/types.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../index/search-index.js';
 import type { WorkspaceSnapshot } from '../index/snapshot.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
-import { capEcho } from '../server/echo.js';
 import { errorBody, toErrorResponse } from '../server/errors.js';
 import { publicBaseUrl } from '../server/request-locations.js';
 

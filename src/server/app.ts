@@ -6,12 +6,12 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
+import { capEcho } from '../answers/echo.js';
 import { SkillsdError } from '../discovery/errors.js';
 import type { Settings } from '../discovery/types.js';
 import { DEFAULT_READY_WAIT_MS } from '../index/ready-wait.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
 import type { ConnectionLimits } from './connection-limits.js';
-import { capEcho } from './echo.js';
 import { errorBody, isDescriptorShortage, toErrorResponse } from './errors.js';
 import { SkillsdMetrics } from './metrics.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';

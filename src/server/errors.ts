@@ -2,8 +2,8 @@
 // Every error body is `{ statusCode, code, error, message }`.
 
 import { STATUS_CODES } from 'node:http';
+import { capFirstLine } from '../answers/echo.js';
 import { isSkillsdError, type SkillsdErrorCode } from '../discovery/errors.js';
-import { capFirstLine } from './echo.js';
 
 export const STATUS_BY_CODE: Record<SkillsdErrorCode, number> = {
   InvalidPath: 400,

@@ -5,9 +5,9 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
+import { capEcho } from '../answers/echo.js';
 import { SkillsdError } from '../discovery/errors.js';
 import type { ServerSettings } from '../discovery/types.js';
-import { capEcho } from './echo.js';
 import { hostnameOf, hostPolicyFor, isAllowedHostname } from './host-allow-list.js';
 import { openPeerTables, type PeerTables } from './peer-uid.js';
 

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_FIRST_LINE_CHARS } from '../../src/server/echo.js';
+import { MAX_FIRST_LINE_CHARS } from '../../src/answers/echo.js';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { rawRequest } from '../helpers/raw-http.js';
 import { SK } from '../helpers/temp-tree.js';
