@@ -1,4 +1,5 @@
-// The ranking rules of docs/api.md §GET /search over a MiniSearch index fed directly (no files): table-driven.
+// The matching and ranking rules of docs/api.md §GET /search over a MiniSearch index fed directly (no files):
+// table-driven.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -9,6 +10,8 @@ const DOCS: SearchDocument[] = [
   { id: '/b', name: 'xlsx', description: 'Read and write spreadsheets', body: 'Workbooks with openpyxl.' },
   { id: '/c', name: 'pdf', description: 'PDF tools', body: 'Extracting tables from PDF files.' },
   { id: '/d', name: 'docx', description: 'Word documents', body: 'The tables of a document.' },
+  { id: '/e', name: 'lint', description: 'Check the code style', body: 'Run the checks without network access.' },
+  { id: '/f', name: 'chess', description: 'Chess openings', body: 'Play chess through the terminal.' },
 ];
 
 const search = createSkillSearch();
@@ -18,7 +21,8 @@ describe('searchSkills', () => {
   const cases: Array<[string, string, Array<[string, string[]]>]> = [
     ['a prefix of three letters or more', 'bis', [['/a', ['name', 'body']]]],
     ['no prefix under three letters', 'bi', []],
-    ['one typo in a word of four letters or more', 'spredsheets', [['/b', ['description']]]],
+    ['one typo in a word of five letters or more', 'spredsheets', [['/b', ['description']]]],
+    ['no typo in a word of four letters (`wird` is one edit from `word`)', 'wird', []],
     ['no typo in a shorter word', 'pdx', []],
     [
       'a stem: extract meets extracting, table meets tables',
@@ -30,7 +34,28 @@ describe('searchSkills', () => {
     ],
     ['the name before the body', 'pdf', [['/c', ['name', 'description', 'body']]]],
     ['stop words alone match nothing', 'the from with', []],
+    ['longer stop words too: without, through, should', 'without through should', []],
+    ['a stop word among other words is left out', 'chess without', [['/f', ['name', 'description', 'body']]]],
     ['punctuation alone matches nothing', '?! --', []],
+    [
+      'only the last word is a prefix: `bis` before another word matches exactly',
+      'bis pdf',
+      [['/c', ['name', 'description', 'body']]],
+    ],
+    [
+      'the last word is a prefix after a stop word',
+      'pdf from bis',
+      [
+        ['/c', ['name', 'description', 'body']],
+        ['/a', ['name', 'body']],
+      ],
+    ],
+    [
+      'the prefix is the word as typed, not its stem (`ches` stems to `che`, a prefix of `check`)',
+      'ches',
+      [['/f', ['name', 'description', 'body']]],
+    ],
+    ['a whole last word still matches by its stem (checks → check)', 'checks', [['/e', ['description', 'body']]]],
   ];
   for (const [label, query, expected] of cases) {
     it(label, () => {
