@@ -2,8 +2,15 @@
 // table-driven.
 
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { createSkillSearch, type SearchDocument, searchSkills, skillBody } from '../../src/discovery/skill-search.js';
+import {
+  createSkillSearch,
+  type SearchDocument,
+  STOP_WORDS,
+  searchSkills,
+  skillBody,
+} from '../../src/discovery/skill-search.js';
 
 const DOCS: SearchDocument[] = [
   { id: '/a', name: 'git-bisect', description: 'Find the commit that broke the build', body: 'Run git bisect.' },
@@ -73,6 +80,16 @@ describe('searchSkills', () => {
       ['/d', '/c'],
     );
     assert.deepEqual(searchSkills(search, 'tables documents', 1), all.slice(0, 1));
+  });
+});
+
+describe('STOP_WORDS', () => {
+  it('is the list docs/api.md §GET /search gives, word for word', async () => {
+    const doc = await readFile(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const listed = /English function words are in no index and are dropped from the query: `([^`]+)`/.exec(doc);
+    assert.notEqual(listed, null);
+    assert.deepEqual(listed![1]!.split(/\s+/), [...STOP_WORDS]);
+    assert.equal(STOP_WORDS.size, 104);
   });
 });
 
