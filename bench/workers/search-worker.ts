@@ -2,10 +2,10 @@
 // tokenised), what it holds (RSS and heap with and without it, the skill index alive in both), what a query costs
 // (prefix and typo matching on), and what following a reload costs against building again from nothing.
 //
-// Queries are words of the skills' own descriptions, each used once (no answer is cached, but a repeated query would
-// hide nothing either way): every distinct description word of six letters or more, ordered from the commonest to
-// the rarest, picked at positions spread evenly on a log scale, so that each band of frequency (words in most skills,
-// in a tenth, in a hundredth, in one) is asked as often as the others.
+// Queries are words of the skills' own descriptions, each asked once (no answer is cached; should one ever be, the
+// figures still measure the search itself): every distinct description word of six letters or more, ordered from
+// the commonest to the rarest, picked at positions spread evenly on a log scale, so that each band of frequency
+// (words in most skills, in a tenth, in a hundredth, in one) is asked as often as the others.
 
 import { writeFile } from 'node:fs/promises';
 import { defaultSettings } from '../../src/discovery/settings.js';
