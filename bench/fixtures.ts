@@ -247,52 +247,230 @@ const WORDS = [
   'shell',
 ];
 
-const PROSE = [
+/**
+ * The prose of descriptions and bodies is shaped like English text: words are drawn by Zipf's law (the word of rank r
+ * with weight 1 / r^ZIPF_EXPONENT) from a ranked vocabulary whose head is real English function words, then the
+ * commonest words of skill instructions, then a long tail of made-up pronounceable words. So a few words are in every
+ * skill, most are in a few, and about half of the running words are function words, as in real SKILL.md files.
+ */
+const FUNCTION_WORDS = [
   'the',
-  'skill',
-  'reads',
-  'files',
-  'from',
-  'the',
-  'workspace',
+  'to',
   'and',
-  'checks',
-  'every',
-  'result',
-  'before',
-  'it',
-  'writes',
-  'changes',
-  'when',
   'a',
+  'of',
+  'you',
+  'is',
+  'in',
+  'it',
+  'that',
+  'for',
+  'if',
+  'with',
+  'this',
+  'be',
+  'on',
+  'or',
+  'as',
+  'not',
+  'are',
+  'your',
+  'when',
+  'can',
+  'an',
+  'by',
+  'from',
+  'all',
+  'each',
+  'do',
+  'will',
+  'at',
+  'before',
+  'any',
+  'only',
+  'so',
+  'then',
+  'its',
+  'no',
+  'should',
+  'after',
+  'one',
+  'into',
+  'there',
+  'which',
+  'what',
+  'than',
+  'must',
+  'has',
+  'they',
+  'more',
+  'also',
+  'other',
+  'them',
+  'just',
+  'how',
+  'their',
+  'over',
+  'these',
+  'without',
+  'such',
+  'most',
+  'both',
+  'every',
+  'same',
+  'while',
+  'where',
+  'through',
+  'because',
+  'between',
+  'may',
+  'out',
+  'up',
+  'we',
+  'our',
+];
+/** The words every set of skills repeats, commonest first. */
+const SKILL_WORDS = [
+  'use',
+  'file',
+  'skill',
+  'run',
+  'user',
+  'code',
+  'files',
+  'check',
+  'command',
+  'output',
+  'new',
+  'make',
+  'sure',
+  'result',
+  'change',
+  'path',
+  'error',
+  'test',
+  'example',
   'step',
+  'tool',
+  'read',
+  'write',
+  'first',
+  'name',
+  'list',
+  'project',
+  'directory',
+  'workspace',
+  'script',
+  'changes',
+  'tests',
+  'report',
+  'keep',
+  'data',
+  'format',
+  'line',
+  'value',
+  'existing',
+  'commit',
+  'short',
+  'small',
+  'prefer',
+  'edit',
   'fails',
   'stop',
-  'and',
-  'report',
-  'the',
-  'error',
-  'with',
-  'its',
-  'path',
-  'use',
-  'small',
-  'commits',
-  'keep',
-  'output',
-  'short',
-  'prefer',
-  'existing',
-  'scripts',
-  'over',
-  'new',
-  'ones',
-  'run',
-  'tests',
-  'after',
-  'each',
-  'edit',
+  'ask',
+  'set',
+  'need',
+  'add',
 ];
+const SYLLABLE_ONSETS = [
+  'b',
+  'c',
+  'd',
+  'f',
+  'g',
+  'h',
+  'k',
+  'l',
+  'm',
+  'n',
+  'p',
+  'r',
+  's',
+  't',
+  'v',
+  'w',
+  'z',
+  'br',
+  'ch',
+  'cl',
+  'cr',
+  'dr',
+  'fl',
+  'gr',
+  'pl',
+  'pr',
+  'sh',
+  'sl',
+  'sp',
+  'st',
+  'th',
+  'tr',
+];
+const SYLLABLE_VOWELS = ['a', 'e', 'i', 'o', 'u', 'a', 'e', 'i', 'o', 'ea', 'io', 'ou', 'ai'];
+const SYLLABLE_CODAS = ['', '', '', 'n', 'r', 's', 't', 'l', 'm', 'nd', 'st', 'ck', 'x', 'ng', 'rt'];
+const VOCABULARY_SIZE = 30_000;
+const ZIPF_EXPONENT = 1.07;
+
+/** The ranked vocabulary, the same on every run: made-up words are spelled from a hash of their rank. */
+const VOCABULARY: readonly string[] = (() => {
+  const words = [...new Set([...FUNCTION_WORDS, ...SKILL_WORDS, ...WORDS])];
+  const seen = new Set(words);
+  for (let rank = 0; words.length < VOCABULARY_SIZE; rank++) {
+    let h = seedFor(0x5eed, rank);
+    const next = (n: number): number => {
+      h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d) >>> 0;
+      h = (h ^ (h >>> 13)) >>> 0;
+      return h % n;
+    };
+    const syllables = 2 + next(3);
+    let word = '';
+    for (let i = 0; i < syllables; i++) {
+      word +=
+        SYLLABLE_ONSETS[next(SYLLABLE_ONSETS.length)]! +
+        SYLLABLE_VOWELS[next(SYLLABLE_VOWELS.length)]! +
+        SYLLABLE_CODAS[next(SYLLABLE_CODAS.length)]!;
+    }
+    if (!seen.has(word)) {
+      seen.add(word);
+      words.push(word);
+    }
+  }
+  return words;
+})();
+
+/** Cumulative Zipf weights of VOCABULARY, for drawing a rank by binary search. */
+const ZIPF_CDF: Float64Array = (() => {
+  const cdf = new Float64Array(VOCABULARY.length);
+  let sum = 0;
+  for (let rank = 1; rank <= VOCABULARY.length; rank++) {
+    sum += 1 / rank ** ZIPF_EXPONENT;
+    cdf[rank - 1] = sum;
+  }
+  return cdf;
+})();
+
+/** One word of prose, drawn by Zipf's law. */
+export function proseWord(rng: Rng): string {
+  const target = rng() * ZIPF_CDF[ZIPF_CDF.length - 1]!;
+  let lo = 0;
+  let hi = ZIPF_CDF.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ZIPF_CDF[mid]! < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return VOCABULARY[lo]!;
+}
 
 /** `<word>-<word>-<index in base 36>`: kebab-case, valid Agent Skills names, unique by index. */
 function skillName(index: number, rng: Rng): string {
@@ -372,7 +550,7 @@ function markdownBody(rng: Rng, bytes: number, references: string[]): string {
 
 function sentence(rng: Rng, words: number): string {
   const out: string[] = [];
-  for (let i = 0; i < words; i++) out.push(pick(i % 5 === 2 ? WORDS : PROSE, rng));
+  for (let i = 0; i < words; i++) out.push(proseWord(rng));
   const text = out.join(' ');
   return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,15 +1,18 @@
 // The search index at N skills, in a fresh `--expose-gc` process: what building it costs (every body read once and
 // tokenised), what it holds (RSS and heap with and without it, the skill index alive in both), what a query costs
 // (prefix and typo matching on), and what following a reload costs against building again from nothing.
+//
+// Queries are words of the skills' own descriptions, each asked once (no answer is cached; should one ever be, the
+// figures still measure the search itself): every distinct description word of six letters or more, ordered from
+// the commonest to the rarest, picked at positions spread evenly on a log scale, so that each band of frequency
+// (words in most skills, in a tenth, in a hundredth, in one) is asked as often as the others.
 
 import { writeFile } from 'node:fs/promises';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
-import { createSkillSearch, searchSkills } from '../../src/discovery/skill-search.js';
 import { SkillSearchIndex } from '../../src/index/search-index.js';
 import { WorkspaceIndex } from '../../src/index/workspace-index.js';
 import { childInput, childResult } from '../lib/child.js';
-import { createRng } from '../lib/rng.js';
 
 export interface SearchWorkerInput {
   home: string;
@@ -40,8 +43,8 @@ export interface SearchWorkerResult {
   updateMs: number[];
   /** A build with no paths (settings re-applied): every SKILL.md's identity compared, nothing read. */
   fullCheckMs: number;
-  /** The same N over a Zipf vocabulary (see `zipfCorpus`): index build and query milliseconds by kind. */
-  zipf: { buildMs: number; heapBytes: number; queryMs: Record<QueryKind, number[]>; meanMatches: number };
+  /** Queries per kind that matched no skill at all. */
+  emptyAnswers: Record<QueryKind, number>;
 }
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -71,22 +74,53 @@ await index.searchSettled();
 const buildMs = performance.now() - started;
 const withSearch = memory();
 
-// Queries from the skills' own words, spread over the index: a word, its first four letters, the word with one letter
-// dropped, and three words of a description.
-const words = snapshot.skills
-  .flatMap((skill) => skill.description.toLowerCase().split(/[^a-z]+/))
-  .filter((word) => word.length >= 6);
-const pick = (i: number): string => words[(i * 7919) % words.length]!;
-const queries: Record<QueryKind, string[]> = { word: [], prefix: [], typo: [], phrase: [] };
+// Queries from the skills' own words (see the top of this file): a word, its first four letters, the word with its
+// third letter dropped, and three words of different frequency bands.
+const frequency = new Map<string, number>();
+for (const skill of snapshot.skills) {
+  for (const word of new Set(skill.description.toLowerCase().split(/[^a-z]+/))) {
+    if (word.length >= 6) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  }
+}
+const candidates = [...frequency].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([word]) => word);
+const positions: number[] = [];
 for (let i = 0; i < input.queries; i++) {
-  const word = pick(i);
-  queries.word.push(word);
-  queries.prefix.push(word.slice(0, 4));
-  queries.typo.push(word.slice(0, 2) + word.slice(3));
-  queries.phrase.push(`${pick(i + 1)} ${pick(i + 2)} ${pick(i + 3)}`);
+  const at = Math.max(Math.floor(candidates.length ** ((i + 0.5) / input.queries)) - 1, (positions.at(-1) ?? -1) + 1);
+  if (at >= candidates.length) break;
+  positions.push(at);
+}
+/** One query per position, each distinct: a position whose query was already asked takes the next candidate's. */
+function distinct(make: (word: string) => string): string[] {
+  const asked = new Set<string>();
+  for (const at of positions) {
+    for (let j = at; j < candidates.length; j++) {
+      const query = make(candidates[j]!);
+      if (asked.has(query)) continue;
+      asked.add(query);
+      break;
+    }
+  }
+  return [...asked];
+}
+const third = Math.floor(positions.length / 3);
+const queries: Record<QueryKind, string[]> = {
+  word: distinct((word) => word),
+  prefix: distinct((word) => word.slice(0, 4)),
+  typo: distinct((word) => word.slice(0, 2) + word.slice(3)),
+  phrase: positions.map(
+    (at, i) =>
+      `${candidates[at]} ${candidates[positions[(i + third) % positions.length]!]} ` +
+      `${candidates[positions[(i + 2 * third) % positions.length]!]}`,
+  ),
+};
+// Common and rare words interleaved, so that no stretch of the run is all cheap or all dear queries.
+for (const kind of Object.keys(queries) as QueryKind[]) {
+  const list = queries[kind];
+  queries[kind] = list.map((_, i) => list[(i * 7919) % list.length]!);
 }
 const queryMs: Record<QueryKind, number[]> = { word: [], prefix: [], typo: [], phrase: [] };
 let found = 0;
+const emptyAnswers: Record<QueryKind, number> = { word: 0, prefix: 0, typo: 0, phrase: 0 };
 for (const kind of Object.keys(queries) as QueryKind[]) {
   // One round unmeasured: the first calls compile the search code.
   for (const query of queries[kind].slice(0, 20)) await index.searchAnswer(query, 10);
@@ -95,6 +129,7 @@ for (const kind of Object.keys(queries) as QueryKind[]) {
     const { answer } = await index.searchAnswer(query, 10);
     queryMs[kind].push(performance.now() - t0);
     found += answer.results.length;
+    if (answer.results.length === 0) emptyAnswers[kind]++;
   }
 }
 
@@ -118,8 +153,6 @@ await search.settled();
 const fullCheckMs = performance.now() - t1;
 await index.close();
 
-const zipf = zipfRun(snapshot.skills.length, input.queries);
-
 const total = Object.values(queryMs).reduce((n, list) => n + list.length, 0);
 childResult({
   skills: snapshot.skills.length,
@@ -132,83 +165,5 @@ childResult({
   meanResults: found / total,
   updateMs,
   fullCheckMs,
-  zipf,
+  emptyAnswers,
 } satisfies SearchWorkerResult);
-
-/**
- * The fixture's prose draws on about 90 words, so each of them is in nearly every body and every query matches
- * nearly every skill: the worst case. Real text follows Zipf's law: this corpus has the fixture's sizes (about 1,150
- * body words, 20 description words, 2 name words) drawn from 30,000 words with exponent 1.07, as English is.
- */
-function zipfRun(n: number, count: number): SearchWorkerResult['zipf'] {
-  const rng = createRng(20261202);
-  const vocabulary = 30_000;
-  const cdf: number[] = [];
-  let sum = 0;
-  for (let rank = 1; rank <= vocabulary; rank++) {
-    sum += 1 / rank ** 1.07;
-    cdf.push(sum);
-  }
-  // Words of 5 to 10 letters spelled from a hash of their rank: as sparse among letter strings as real words are, so
-  // a prefix or a typo reaches a few other words, not every word of its length.
-  const word = (rank: number): string => {
-    let h = Math.imul(rank + 1, 0x9e3779b1) >>> 0;
-    const length = 5 + (h % 6);
-    let out = '';
-    for (let i = 0; i < length; i++) {
-      h = Math.imul(h ^ (h >>> 15), 0x85ebca6b) >>> 0;
-      out += String.fromCharCode(97 + (h % 26));
-    }
-    return out;
-  };
-  const draw = (): number => {
-    const target = rng() * sum;
-    let lo = 0;
-    let hi = cdf.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid]! < target) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-  const text = (words: number): string => Array.from({ length: words }, () => word(draw())).join(' ');
-  const before = memory().heap;
-  const search = createSkillSearch();
-  // Only the `add` calls are timed: drawing the words is the benchmark's own work.
-  let buildMs = 0;
-  for (let i = 0; i < n; i++) {
-    const document = {
-      id: `/zipf/${i}`,
-      name: `${word(draw())}-${word(draw())}`,
-      description: text(20),
-      body: text(1150),
-    };
-    const t0 = performance.now();
-    search.add(document);
-    buildMs += performance.now() - t0;
-  }
-  const heapBytes = memory().heap - before;
-  // What people search for: words of middle frequency (ranks 100 to 5,000), not the commonest.
-  const queryWord = (i: number): string => word(100 + ((i * 7919) % 4900));
-  const queries: Record<QueryKind, string[]> = { word: [], prefix: [], typo: [], phrase: [] };
-  for (let i = 0; i < count; i++) {
-    const w = queryWord(i);
-    queries.word.push(w);
-    queries.prefix.push(w.slice(0, 4));
-    queries.typo.push(w.slice(0, 2) + w.slice(3));
-    queries.phrase.push(`${queryWord(i + 1)} ${queryWord(i + 2)} ${queryWord(i + 3)}`);
-  }
-  const queryMs: Record<QueryKind, number[]> = { word: [], prefix: [], typo: [], phrase: [] };
-  let matches = 0;
-  for (const kind of Object.keys(queries) as QueryKind[]) {
-    for (const query of queries[kind].slice(0, 20)) searchSkills(search, query, 10);
-    for (const query of queries[kind]) {
-      const t0 = performance.now();
-      searchSkills(search, query, 10);
-      queryMs[kind].push(performance.now() - t0);
-    }
-    matches += queries[kind].reduce((total, query) => total + search.search(query).length, 0);
-  }
-  return { buildMs, heapBytes, queryMs, meanMatches: matches / (count * 4) };
-}
