@@ -47,8 +47,8 @@ const TOOLS = [
     name: 'search_skills',
     title: 'Search the skills',
     description:
-      'Finds the skills that fit a task, best first, by their name, description and instructions (prefixes and ' +
-      'one typo per word match too). Use it to pick a skill when the catalog is large, then load_skill.',
+      'Finds the skills that fit a task, best first, by their name, description and instructions (the last word also ' +
+      'as a prefix, longer words with one typo). Use it to pick a skill when the catalog is large, then load_skill.',
     inputSchema: {
       type: 'object' as const,
       properties: {

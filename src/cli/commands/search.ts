@@ -10,8 +10,8 @@ const MAX_LIMIT = 100;
 export const searchCommand: ClientCommand = {
   usage: 'search TEXT [--limit N] [--json]',
   summary:
-    'Skills ranked by how well their name, description and body match TEXT (prefixes and one typo per word match ' +
-    'too); the words of TEXT may also be given unquoted. Exit 1 when nothing matches.',
+    'Skills ranked by how well their name, description and body match TEXT (the last word also as a prefix, words of five letters or more ' +
+    'with one typo; English function words are left out); the words of TEXT may also be given unquoted. Exit 1 when nothing matches.',
   options: { limit: { type: 'string' } },
   optionHelp: ['--limit N          at most N results (1 to 100, default 10)'],
   positionals: { min: 1, max: 64 },

@@ -16,7 +16,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'searchSkills',
         summary: 'Skills ranked by how well their name, description and body match the query',
         description:
-          'Prefix matches and one typo per word are found; hidden skills are searched too (`hide`). `ETag` on every ' +
+          'The last word also matches as a prefix and words of five letters or more with one typo; English function ' +
+          'words are left out (docs/api.md). Hidden skills are searched too (`hide`). `ETag` on every ' +
           'answer; `If-None-Match` with the current tag answers 304. A missing or blank `q` is 400 `BadRequest`.',
         querystring: SearchQuery,
         headers: ConditionalHeaders,
