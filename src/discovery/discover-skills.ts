@@ -117,7 +117,8 @@ export async function discoverSkillChange(
     scans.pipeline = undefined;
     const fresh = { diagnostics: diagnosticsOf, scannedDirs, repoRoot: ws.repoRoot, pluginInputs };
     const input = { providerRuns, customRuns, settings: ctx.settings, filters };
-    const updated = previous === undefined ? undefined : updateFromRescans(scans, previous, key, round, fresh, input);
+    const updated =
+      previous === undefined ? undefined : updateFromRescans(scans.skillOrder, previous, key, round, fresh, input);
     if (updated !== undefined) {
       scans.pipeline = updated.memo;
       return { result: updated.result, change: updated.change };

@@ -20,7 +20,7 @@ import { type ProviderItem, resolveCandidates } from './resolve-candidates.js';
 import type { CustomDirRun, ProviderRun } from './run-provider.js';
 import { sameJson } from './same-json.js';
 import { sanitizeManagedDescription } from './sanitize-description.js';
-import type { RememberedScan, ScanMemo, ScanRound } from './scan-memo.js';
+import type { RememberedScan, ScanRound } from './scan-round.js';
 import type { SkillFilters } from './skill-filters.js';
 import { compareCodeUnits, compareSkills } from './sort-skills.js';
 import type { Collision, DiscoveryResult, Settings, Skill, SkillDiagnostic, WinnerChange } from './types.js';
@@ -88,11 +88,11 @@ export interface PipelineUpdate {
 
 /**
  * The previous result updated by what `round`'s re-scanned directories changed, or undefined when the pipeline must
- * run (see the top of this file). `memo` is consumed: on success the update's memo (and the scan memo's sort hint)
+ * run (see the top of this file). `memo` is consumed: on success the update's memo (and `order`, the sort hint)
  * describe the new result; otherwise it is left half-updated and must be dropped.
  */
 export function updateFromRescans(
-  scans: ScanMemo,
+  order: Map<Skill, number>,
   memo: PipelineMemo,
   key: string,
   round: ScanRound,
@@ -116,7 +116,6 @@ export function updateFromRescans(
   let skills: Skill[] | undefined;
   /** The names whose winner may be another record than before (the closed set's names are added below). */
   const changedNames = new Set<string>();
-  const order = scans.skillOrder;
   const place = (at: number, winner: Skill, old: Skill | undefined): void => {
     skills ??= [...previous.skills];
     if (old !== undefined) order.delete(old);
