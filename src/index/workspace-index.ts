@@ -1,6 +1,6 @@
 // The live index of one workspace: the first discovery, then a rebuild whenever the watcher reports a change.
-// Rebuilds are coalesced (at most one running and one queued: a burst of edits costs two discoveries, and the
-// queued one always sees the latest files and settings). The generation moves only when the `/skills` answer
+// Rebuilds are coalesced (run-once-queue-one.ts: a burst of edits costs two discoveries, and the queued one always
+// sees the latest files and settings). The generation moves only when the `/skills` answer
 // would change; the new snapshot replaces the old one in one assignment, then the events of the change are logged.
 
 import { type FSWatcher, watch } from 'node:fs';
@@ -29,6 +29,7 @@ import { AgentViewsState, viewsFingerprint } from './agent-views-state.js';
 import { DiagnosticTracker } from './diagnostic-tracker.js';
 import { changeEvents, diffSnapshots } from './diff-snapshots.js';
 import { EventLog, type PendingEvent } from './event-log.js';
+import { RunOnceQueueOne } from './run-once-queue-one.js';
 import { type SearchAnswerWithTag, SkillSearchIndex } from './search-index.js';
 import type { SkillWatcher } from './skill-watcher.js';
 import { WorkspaceSnapshot } from './snapshot.js';
@@ -130,8 +131,8 @@ export class WorkspaceIndex {
   private current: WorkspaceSnapshot | undefined;
   private watcher: SkillWatcher | undefined;
   private watchedKey = '';
-  private running: Promise<void> | null = null;
-  private queued: Promise<void> | null = null;
+  /** One build at a time, one waiting: the waiting one answers every rebuild asked for meanwhile. */
+  private readonly builds = new RunOnceQueueOne(() => this.build());
   private isClosed = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly closeListeners = new Set<() => void>();
@@ -236,19 +237,7 @@ export class WorkspaceIndex {
   }
 
   private schedule(): Promise<void> {
-    if (this.running === null) {
-      this.running = this.build().finally(() => {
-        this.running = null;
-      });
-      return this.running;
-    }
-    if (this.queued === null) {
-      this.queued = this.running.then(() => {
-        this.queued = null;
-        return this.schedule();
-      });
-    }
-    return this.queued;
+    return this.builds.run();
   }
 
   /** Re-applies settings (docs/api.md `--config` reload): rebuilds, then logs a `settings` event. */
@@ -403,7 +392,7 @@ export class WorkspaceIndex {
     this.watcher = undefined;
     await watcher?.close();
     // A build in flight finishes against a closed index and is discarded.
-    await this.running?.catch(() => {});
+    await this.builds.current?.catch(() => {});
   }
 
   private async start(): Promise<void> {
@@ -642,7 +631,7 @@ export class WorkspaceIndex {
       logger: this.logger,
       // A skill added while the first watcher arms is rebuilt for at once (the listings are watched meanwhile): the
       // arming's fingerprints wait for that rebuild instead of taking every other slice of its time.
-      yieldTo: () => this.running,
+      yieldTo: () => this.builds.current,
       ...this.watcherTuning,
     });
     if (this.isClosed) {
