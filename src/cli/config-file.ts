@@ -1,12 +1,12 @@
 // The `--config FILE` of docs/api.md §Starting it: JSON or YAML by extension, validated by parseSettings (unknown keys
 // are errors), and watched so that an edit re-applies without a restart while a bad edit keeps the last good settings.
 
-import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { isSkillsdError } from '../discovery/errors.js';
 import { parseSettings } from '../discovery/settings.js';
 import type { Settings } from '../discovery/types.js';
+import { DEFAULT_POLL_INTERVAL_MS, PresenceWatcher, type WatchMode } from '../index/watch-presence.js';
 import { CliError } from './cli-error.js';
 import { BoundedReadError, nameWithRealPath, readBoundedFile } from './read-bounded-file.js';
 
@@ -103,6 +103,9 @@ export interface ConfigWatchOptions {
   onSettings: (settings: Settings) => void;
   onError: (error: ConfigFileError) => void;
   debounceMs?: number;
+  /** `polling` (`--watch-mode poll`) stats the file each `pollIntervalMs` instead of waiting for events. */
+  mode?: WatchMode;
+  pollIntervalMs?: number;
 }
 
 export interface ConfigWatcher {
@@ -110,8 +113,9 @@ export interface ConfigWatcher {
 }
 
 /**
- * Watches the config file's directory, not the file: editors that save by writing a temporary file and renaming it
- * over the original replace the inode, and a watch on the old inode would go quiet. Each burst of events is
+ * Watches the config file's name in its directory, not the file (a PresenceWatcher): editors that save by writing a
+ * temporary file and renaming it over the original replace the inode, and a watch on the old inode would go quiet.
+ * Out of kernel watches, it polls, as the skill watcher does (docs/index-and-events.md). Each burst of events is
  * debounced, the file re-read, and acted on only when its content changed (compared with `initialText` at first,
  * which is also checked once right after the watch starts).
  */
@@ -160,13 +164,28 @@ export function watchConfigFile(options: ConfigWatchOptions): ConfigWatcher {
     }, debounceMs);
   };
 
-  const watcher: FSWatcher = watch(dirname(file), { persistent: false }, (_event, changed) => {
-    if (changed === null || changed === name) schedule();
-  });
-  watcher.on('error', () => {
-    // The directory itself went away; nothing more can be watched there.
-    watcher.close();
-  });
+  const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  const follow = (mode: WatchMode): PresenceWatcher => {
+    const watcher: PresenceWatcher = new PresenceWatcher({
+      mode,
+      pollIntervalMs,
+      persistent: false,
+      onError: (error) => {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (mode === 'polling' || (code !== 'ENOSPC' && code !== 'EMFILE')) return;
+        // After `follow` has returned (the error may come from inside it): the polling watch replaces this one.
+        queueMicrotask(() => {
+          if (closed || presence !== watcher) return;
+          watcher.close();
+          presence = follow('polling');
+        });
+      },
+    });
+    // A gone directory ends the watch: the check finds the file missing, and nothing more can be watched there.
+    watcher.watch(dirname(file), name, schedule);
+    return watcher;
+  };
+  let presence = follow(options.mode ?? 'events');
   // The file may have changed between the read that produced `initialText` and the start of the watch.
   schedule();
 
@@ -174,7 +193,7 @@ export function watchConfigFile(options: ConfigWatchOptions): ConfigWatcher {
     close() {
       closed = true;
       clearTimeout(timer);
-      watcher.close();
+      presence.close();
     },
   };
 }

@@ -6,12 +6,14 @@ import pino from 'pino';
 import { createFileDigests } from '../discovery/file-digests.js';
 import { defaultSettings } from '../discovery/settings.js';
 import { DEFAULT_READY_WAIT_MS } from '../index/ready-wait.js';
+import { presenceModeOf } from '../index/watch-presence.js';
 import { WorkspaceRegistry } from '../index/workspace-registry.js';
 import { serverVersion } from '../mcp/server-version.js';
 import { serveMcpOverStdio } from '../mcp/stdio.js';
-import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
+import { type ConfigWatcher, loadConfigFile } from './config-file.js';
 import { discoveryEnv, workspaceDirectory } from './discovery-inputs.js';
 import { withCliOverrides } from './effective-settings.js';
+import { followConfigFile } from './follow-config-file.js';
 import { createLogger } from './logger.js';
 import type { ServeOptions } from './parse-args.js';
 
@@ -24,29 +26,25 @@ export async function runMcpStdio(
   const explicitCwd = options.cwd === undefined ? undefined : await workspaceDirectory(options.cwd);
   const config = options.config === undefined ? undefined : await loadConfigFile(options.config);
   let settings = withCliOverrides(config?.settings ?? defaultSettings(), options);
+  const watch = presenceModeOf(settings.server);
   const registry = new WorkspaceRegistry({
     home: homedir(),
     env: discoveryEnv(env),
     defaultCwd: explicitCwd ?? (await workspaceDirectory(process.cwd())),
     settings,
     logger,
+    // `--watch-mode poll` as for `serve` (docs/deploy.md §Watching).
+    watcher: { usePolling: watch.mode === 'polling', pollIntervalMs: watch.pollIntervalMs },
   });
   let watcher: ConfigWatcher | undefined;
   if (config !== undefined) {
-    const file = config.file;
-    watcher = watchConfigFile({
-      file,
-      initialText: config.text,
-      onSettings(fileSettings) {
-        settings = withCliOverrides(fileSettings, options);
-        logger.info({ file }, `config file ${file} re-applied`);
-        registry.applySettings(settings, file).catch((error: unknown) => {
-          logger.error({ err: error, file }, `applying config file ${file} failed`);
-        });
-      },
-      onError(error) {
-        logger.error({ file, problem: error.problem }, `${error.message}; keeping the last good settings`);
-        registry.reportSettingsError(file, error.problem);
+    watcher = followConfigFile(config, {
+      cliOptions: options,
+      startSettings: settings,
+      registry,
+      logger,
+      onSettings(next) {
+        settings = next;
       },
     });
   }

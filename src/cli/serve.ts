@@ -15,10 +15,11 @@ import { isLoopbackBind } from '../server/host-allow-list.js';
 import { buildApp } from '../server/listen.js';
 import { localPeerTables } from '../server/security-checks.js';
 import { CliError } from './cli-error.js';
-import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
+import { type ConfigWatcher, loadConfigFile } from './config-file.js';
 import { discoveryEnv, workspaceDirectory } from './discovery-inputs.js';
 import { listenAddress, withCliOverrides } from './effective-settings.js';
 import { logFirstIndexSummary, reportScanProgress } from './first-index-report.js';
+import { followConfigFile } from './follow-config-file.js';
 import { listenDaemon } from './listen-daemon.js';
 import { createLogger, drainLogs } from './logger.js';
 import { readVersion, type ServeOptions } from './parse-args.js';
@@ -104,23 +105,14 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   let watcher: ConfigWatcher | undefined;
   // Watching starts before the first index, so an edit made while the daemon starts is not lost.
   if (config !== undefined) {
-    const file = config.file;
-    watcher = watchConfigFile({
-      file,
-      initialText: config.text,
-      onSettings(fileSettings) {
-        const next = withCliOverrides(fileSettings, options);
-        warnAboutRestartOnlyChanges(logger, file, settings, next);
+    watcher = followConfigFile(config, {
+      cliOptions: options,
+      startSettings: settings,
+      registry,
+      logger,
+      onSettings(next) {
+        warnAboutRestartOnlyChanges(logger, config.file, settings, next);
         settings = next;
-        logger.info({ file }, `config file ${file} re-applied`);
-        registry.applySettings(next, file).catch((error: unknown) => {
-          logger.error({ err: error, file }, `applying config file ${file} failed`);
-        });
-      },
-      onError(error) {
-        // The last good settings stay in force (docs/api.md §Starting it).
-        logger.error({ file, problem: error.problem }, `${error.message}; keeping the last good settings`);
-        registry.reportSettingsError(file, error.problem);
       },
     });
   }

@@ -1,7 +1,9 @@
 // The discovery pipeline of docs/discovery.md §5: providers → filters and first-enabled-wins → realpath dedup → custom
 // directories → managed skills → sort. Every directory is scanned concurrently; results are assembled in the
 // documented order, so concurrency never changes the answer. Through a ScanMemo, a reload whose re-scanned directories
-// give the same candidates as before updates the previous answer instead of running the pipeline (pipeline-memo.ts).
+// give the same candidates as before updates the previous answer instead of running the pipeline (pipeline-memo.ts),
+// and says which winners it changed: `discoverSkillChange` hands that on as a value with the answer, for the index's
+// diff (docs/architecture.md "The change path").
 //
 // The choices the spec leaves open are listed in resolve-candidates.ts.
 
@@ -18,7 +20,14 @@ import { scanSkillsDir } from './scan-skills-dir.js';
 import type { SkillFileCache } from './skill-file-cache.js';
 import { createSkillFilters } from './skill-filters.js';
 import { sortBySkill } from './sort-skills.js';
-import type { DiscoveryContext, DiscoveryResult, Skill, SkillDiagnostic, SkillWarning } from './types.js';
+import type {
+  DiscoveryContext,
+  DiscoveryResult,
+  Skill,
+  SkillDiagnostic,
+  SkillDiscovery,
+  SkillWarning,
+} from './types.js';
 import { type CustomDirectory, expandCustomDirectory, resolveWorkspaceContext } from './workspace-context.js';
 
 export interface DiscoverOptions {
@@ -37,12 +46,24 @@ export interface DiscoverOptions {
   blocking?: boolean;
 }
 
+/** The answer of docs/discovery.md §5 for `ctx`. */
 export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOptions = {}): Promise<DiscoveryResult> {
+  return (await discoverSkillChange(ctx, options)).result;
+}
+
+/**
+ * The same answer, with what it changed against the previous discovery through the same `options.scans`: the
+ * winners an updated answer replaced, inserted or removed (`change`, absent when the whole pipeline ran).
+ */
+export async function discoverSkillChange(
+  ctx: DiscoveryContext,
+  options: DiscoverOptions = {},
+): Promise<SkillDiscovery> {
   // Step 0: switched off → nothing, without touching the file system (not even to look for the repository).
   if (ctx.settings.skills.enabled === false) {
     // Nothing is watched meanwhile: what the memo remembers may be stale by the time skills are enabled again.
     options.scans?.clear();
-    return { skills: [], warnings: [], collisions: [], diagnostics: [], scannedDirs: [], repoRoot: null };
+    return { result: { skills: [], warnings: [], collisions: [], diagnostics: [], scannedDirs: [], repoRoot: null } };
   }
   const ws = await resolveWorkspaceContext(ctx);
   const disabledProviders = new Set(ctx.settings.disabledProviders);
@@ -90,15 +111,17 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
   if (scans !== undefined) {
     const round = scans.prune();
     key = pipelineKey([ctx.settings, plans, customDirs, ws.repoRoot, providerRuns.map((run) => run.unscanned)]);
-    // Taken out while the pipeline runs: a discovery that throws from here on leaves no memo to trust.
-    const memo = scans.pipeline;
+    // The previous decisions belong to this discovery alone: one that throws from here on, or finds them unusable,
+    // leaves none behind, and only one that completes records its own.
+    const previous = scans.pipeline;
     scans.pipeline = undefined;
     const fresh = { diagnostics: diagnosticsOf, scannedDirs, repoRoot: ws.repoRoot, pluginInputs };
     const input = { providerRuns, customRuns, settings: ctx.settings, filters };
-    const updated = memo === undefined ? undefined : updateFromRescans(scans, memo, key, round, fresh, input);
+    const updated =
+      previous === undefined ? undefined : updateFromRescans(scans.skillOrder, previous, key, round, fresh, input);
     if (updated !== undefined) {
-      scans.pipeline = memo;
-      return updated;
+      scans.pipeline = updated.memo;
+      return { result: updated.result, change: updated.change };
     }
     for (const map of round.realpaths) for (const [path, real] of map) scannedRealpaths.set(path, real);
   }
@@ -161,7 +184,7 @@ export async function discoverSkills(ctx: DiscoveryContext, options: DiscoverOpt
     const unscanned = providerRuns.flatMap((run) => run.unscanned.skills);
     scans.pipeline = pipelineMemo(key, result, resolution, managedProvider, candidates, unscanned, realpaths);
   }
-  return result;
+  return { result };
 }
 
 /** What the next discovery through the same memo needs to update `result` in place of running the pipeline. */

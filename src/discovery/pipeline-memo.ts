@@ -20,10 +20,10 @@ import { type ProviderItem, resolveCandidates } from './resolve-candidates.js';
 import type { CustomDirRun, ProviderRun } from './run-provider.js';
 import { sameJson } from './same-json.js';
 import { sanitizeManagedDescription } from './sanitize-description.js';
-import type { RememberedScan, ScanMemo, ScanRound } from './scan-memo.js';
+import type { RememberedScan, ScanRound } from './scan-round.js';
 import type { SkillFilters } from './skill-filters.js';
 import { compareCodeUnits, compareSkills } from './sort-skills.js';
-import type { Collision, DiscoveryResult, Settings, Skill, SkillDiagnostic } from './types.js';
+import type { Collision, DiscoveryResult, Settings, Skill, SkillDiagnostic, WinnerChange } from './types.js';
 
 export interface PipelineMemo {
   /** The settings and planned directories `result` was computed for (`pipelineKey`). */
@@ -53,19 +53,6 @@ export interface PipelineMemo {
    * candidates (tests tell the paths apart by it).
    */
   reached: 'pipeline' | 'replaced' | 'closed-set';
-  /**
-   * What the last update changed in the winners: `next` (its result's skills) differs from `previous` only in the
-   * records named `names` (every other position holds the very same object, in the same relative order). A diff of
-   * the two visits those names alone (diff-snapshots.ts); set only by an update, for the lists it names.
-   */
-  lastChange?: WinnerChange;
-}
-
-/** See `PipelineMemo.lastChange`. */
-export interface WinnerChange {
-  readonly previous: readonly Skill[];
-  readonly next: readonly Skill[];
-  readonly names: ReadonlySet<string>;
 }
 
 /** What a discovery computes afresh whichever way it goes (cheap: no per-skill work). */
@@ -92,18 +79,26 @@ interface Replacement {
   managed: boolean;
 }
 
+/** An updated answer: the result, which winners it changed, and the memo that describes it for the next reload. */
+export interface PipelineUpdate {
+  result: DiscoveryResult;
+  change: WinnerChange;
+  memo: PipelineMemo;
+}
+
 /**
  * The previous result updated by what `round`'s re-scanned directories changed, or undefined when the pipeline must
- * run (see the top of this file). On success the memo (and the scan memo's sort hint) describe the new result.
+ * run (see the top of this file). `memo` is consumed: on success the update's memo (and `order`, the sort hint)
+ * describe the new result; otherwise it is left half-updated and must be dropped.
  */
 export function updateFromRescans(
-  scans: ScanMemo,
+  order: Map<Skill, number>,
   memo: PipelineMemo,
   key: string,
   round: ScanRound,
   fresh: FreshParts,
   input: PipelineInput,
-): DiscoveryResult | undefined {
+): PipelineUpdate | undefined {
   if (memo.key !== key || round.failed || round.dropped) return undefined;
   const replaced: Replacement[] = [];
   const names = new Set<string>();
@@ -121,7 +116,6 @@ export function updateFromRescans(
   let skills: Skill[] | undefined;
   /** The names whose winner may be another record than before (the closed set's names are added below). */
   const changedNames = new Set<string>();
-  const order = scans.skillOrder;
   const place = (at: number, winner: Skill, old: Skill | undefined): void => {
     skills ??= [...previous.skills];
     if (old !== undefined) order.delete(old);
@@ -203,10 +197,9 @@ export function updateFromRescans(
     ...(fresh.pluginInputs === undefined ? {} : { pluginInputs: fresh.pluginInputs }),
   };
   for (const name of names) changedNames.add(name);
-  memo.lastChange = { previous: previous.skills, next: result.skills, names: changedNames };
   memo.result = result;
   memo.reached = names.size > 0 ? 'closed-set' : 'replaced';
-  return result;
+  return { result, change: { previous: previous.skills, next: result.skills, names: changedNames }, memo };
 }
 
 /**

@@ -4,21 +4,12 @@
 import { join } from 'node:path';
 import type { PluginPlans, PluginProviderId } from './plugins/plan-plugin-providers.js';
 import { claudeConfigDir } from './plugins/plugin-context.js';
+import type { ProviderDir } from './provider-dir.js';
 import type { Level, Profile, SkillsSettings } from './types.js';
 import type { WorkspaceContext } from './workspace-context.js';
 
-export interface ProviderDir {
-  path: string;
-  level: Level;
-  /** Plugin providers (docs/discovery.md §4a): the plugin the directory belongs to, recorded as `source.plugin`. */
-  plugin?: string;
-  /** Put before every name found there (xcsh's claude-plugins: `<plugin>:`). */
-  namePrefix?: string;
-  /** A SKILL.md directly inside the directory is a skill too (claude-plugins). */
-  includeSelf?: boolean;
-  /** An Agent Plugins root's `skills/`: scanned strictly, contained in the root's realpath (agent-plugins.ts). */
-  agentPlugin?: { realRoot: string; manifestName: string; warnings?: readonly string[]; rejection?: string };
-}
+// The table's directory type, for whoever runs its plans; the plugin planners import it from its own file.
+export type { ProviderDir } from './provider-dir.js';
 
 export interface ProviderPlan {
   id: string;

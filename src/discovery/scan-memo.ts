@@ -22,6 +22,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { basename, resolve, sep } from 'node:path';
 import type { PipelineMemo } from './pipeline-memo.js';
 import { sameJson } from './same-json.js';
+import type { RememberedScan, ScanRound } from './scan-round.js';
 import { type ScannedEntry, type ScanOptions, type ScanResult, scanSkillsDir } from './scan-skills-dir.js';
 import type { Skill, SkillDiagnostic } from './types.js';
 
@@ -38,39 +39,6 @@ interface MemoEntry {
   /** `entries`: list again, read the `touched` entries again; `all`: read every entry again. */
   stale: 'no' | 'entries' | 'all';
   touched: Set<string>;
-}
-
-/** One directory scan as remembered: its loaded records, bare warnings and the realpaths of its SKILL.md files. */
-export interface RememberedScan {
-  readonly skills: readonly Skill[];
-  readonly warnings: readonly string[];
-  readonly realpaths: ReadonlyMap<string, string>;
-  readonly diagnostics: readonly SkillDiagnostic[];
-}
-
-/** A directory scanned again during one discovery: what it gave before (none: not remembered) and what it gives now. */
-export interface Rescan {
-  /** The provider id of the scan's options. */
-  provider: string;
-  before: RememberedScan | undefined;
-  after: RememberedScan;
-  /**
-   * When the scan updated `before` (scan-update.ts): the records of the entries that changed, before and after. Every
-   * other record of `after` is the very object of `before`, under the same realpath.
-   */
-  changed?: { readonly before: readonly Skill[]; readonly after: readonly Skill[] };
-}
-
-/** What the scans of one discovery did, from the memo's point of view (`prune`). */
-export interface ScanRound {
-  /** Every directory scanned again (not answered from the memo), in completion order. */
-  rescanned: Rescan[];
-  /** A scan threw: its provider lost its skills for this discovery (docs/discovery.md §5 step 1 `Failed to load`). */
-  failed: boolean;
-  /** A remembered scan was not used: a directory is no longer scanned. */
-  dropped: boolean;
-  /** The realpaths of every scan used, in call order. */
-  realpaths: ReadonlyMap<string, string>[];
 }
 
 export interface ScanMemo {

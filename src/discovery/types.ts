@@ -97,6 +97,23 @@ export interface DiscoveryResult {
   pluginInputs?: { files: string[]; markers: string[] };
 }
 
+/**
+ * What a reload's updated answer changed in the winners: `next` (its `skills`) differs from `previous` only in the
+ * records named `names`; every other position holds the very same object, in the same relative order. A diff of the
+ * two lists visits those names alone (src/index/diff-snapshots.ts).
+ */
+export interface WinnerChange {
+  readonly previous: readonly Skill[];
+  readonly next: readonly Skill[];
+  readonly names: ReadonlySet<string>;
+}
+
+/** A discovery's answer and, when it updated the previous answer, what it changed (`discoverSkillChange`). */
+export interface SkillDiscovery {
+  result: DiscoveryResult;
+  change?: WinnerChange;
+}
+
 export interface SkillsSettings {
   enabled: boolean;
   enableSkillCommands: boolean;

@@ -4,12 +4,13 @@
 // own. The first look only sets the baseline: what was there at start is reported by `GET /doctor`, not as news.
 //
 // A look waits for the files to be quiet (`delayMs` after the last rebuild): an editor's save passes through states
-// (an empty file, a half-written folder) that are not worth reporting. Looks are coalesced like rebuilds (one running,
-// the latest snapshot queued). A look re-reads every skills
+// (an empty file, a half-written folder) that are not worth reporting. Looks are coalesced like rebuilds
+// (run-once-queue-one.ts: one running, one waiting, which takes the latest snapshot). A look re-reads every skills
 // directory, so a workspace of more than `maxSkills` loaded skills is not looked at live (its reloads stay as cheap
 // as they were); `GET /doctor` still answers on request.
 
 import type { Finding } from '../discovery/doctor/types.js';
+import { RunOnceQueueOne } from './run-once-queue-one.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
 
 export interface DiagnosticTrackerOptions {
@@ -27,7 +28,8 @@ const DEFAULT_DELAY_MS = 250;
 
 export class DiagnosticTracker {
   private known: Map<string, Finding> | undefined;
-  private running: Promise<void> | undefined;
+  /** A look that waited for one under way is dropped when a newer rebuild is being waited out (its timer starts one). */
+  private readonly looks = new RunOnceQueueOne(() => (this.waiting === undefined ? this.drain() : Promise.resolve()));
   private next: WorkspaceSnapshot | undefined;
   private closed = false;
   private timer: NodeJS.Timeout | undefined;
@@ -57,7 +59,7 @@ export class DiagnosticTracker {
   async idle(): Promise<void> {
     for (;;) {
       if (this.waiting !== undefined) await this.waiting;
-      else if (this.running !== undefined) await this.running;
+      else if (this.looks.current !== null) await this.looks.idle();
       else return;
     }
   }
@@ -71,12 +73,8 @@ export class DiagnosticTracker {
 
   private start(): void {
     this.release();
-    // A drain in progress takes `next` when it loops; one that already left its loop starts again when it ends.
-    if (this.running !== undefined) return;
-    this.running = this.drain().finally(() => {
-      this.running = undefined;
-      if (this.next !== undefined && !this.closed && this.waiting === undefined) this.start();
-    });
+    // A look under way takes `next` when it loops; one that already left its loop is followed by one more.
+    void this.looks.run();
   }
 
   private release(): void {

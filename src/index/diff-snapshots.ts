@@ -3,7 +3,8 @@
 
 import { sameJson } from '../discovery/same-json.js';
 import { compareCodeUnits } from '../discovery/sort-skills.js';
-import type { Collision, Skill, SkillWarning } from '../discovery/types.js';
+import type { Collision, Skill, SkillWarning, WinnerChange } from '../discovery/types.js';
+import type { PendingEvent } from './event-log.js';
 
 export type CollisionState = 'new' | 'changed' | 'resolved';
 
@@ -39,11 +40,7 @@ export interface DiffableState {
  * the very same record, in the same relative order): the diff then visits those names only, not every skill (50,000
  * pointer comparisons and name comparisons per reload at N = 50,000). It is used only for the lists it names.
  */
-export function diffSnapshots(
-  previous: DiffableState,
-  next: DiffableState,
-  changed?: { previous: readonly Skill[]; next: readonly Skill[]; names: ReadonlySet<string> },
-): SnapshotDiff {
+export function diffSnapshots(previous: DiffableState, next: DiffableState, changed?: WinnerChange): SnapshotDiff {
   const hinted =
     changed !== undefined && changed.previous === previous.skills && changed.next === next.skills
       ? byChangedNames(previous.skills, next.skills, changed.names)
@@ -54,6 +51,18 @@ export function diffSnapshots(
     collisions: previous.collisions === next.collisions ? [] : diffCollisions(previous.collisions, next.collisions),
     newWarnings: previous.warnings === next.warnings ? [] : newWarnings(previous.warnings, next.warnings),
   };
+}
+
+/** The events a diff is told as, in order: `index`, then each `collision`, then each new `warning`. */
+export function changeEvents(diff: SnapshotDiff, generation: number): PendingEvent[] {
+  const pending: PendingEvent[] = [
+    { type: 'index', data: { generation, added: diff.added, removed: diff.removed, changed: diff.changed } },
+  ];
+  for (const change of diff.collisions) pending.push({ type: 'collision', data: change });
+  for (const warning of diff.newWarnings) {
+    pending.push({ type: 'warning', data: { skillPath: warning.skillPath, message: warning.message } });
+  }
+  return pending;
 }
 
 type SkillChanges = Pick<SnapshotDiff, 'added' | 'removed' | 'changed'>;

@@ -20,6 +20,7 @@ import {
   skillBody,
 } from '../discovery/skill-search.js';
 import type { Skill, SkillSource } from '../discovery/types.js';
+import { RunOnceQueueOne } from './run-once-queue-one.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
 
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -77,7 +78,8 @@ export class SkillSearchIndex {
   private closed = false;
   private pendingFull = false;
   private pendingPaths = new Set<string>();
-  private work: Promise<void> | null = null;
+  /** One update at a time, one waiting: the waiting one takes every snapshot and path told meanwhile. */
+  private readonly updates = new RunOnceQueueOne(() => this.drain());
 
   /** How many updates changed the index (part of the answer tag). */
   get revision(): number {
@@ -109,7 +111,7 @@ export class SkillSearchIndex {
   /** Resolves once every update asked for so far is applied (starting the index if nobody had). */
   async settled(): Promise<void> {
     this.start();
-    while (this.work !== null) await this.work;
+    await this.updates.idle();
   }
 
   /** The ranked answer for `query` over the latest applied snapshot, with its tag. */
@@ -144,10 +146,7 @@ export class SkillSearchIndex {
   }
 
   private kick(): void {
-    if (this.work !== null) return;
-    this.work = this.drain().finally(() => {
-      this.work = null;
-    });
+    void this.updates.run();
   }
 
   private async drain(): Promise<void> {

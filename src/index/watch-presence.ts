@@ -3,7 +3,9 @@
 // skills directory (a deleted and recreated root must be re-armed, docs/platform-notes.md §2), the `.git` markers that move REPO
 // (docs/discovery.md §0), and the real targets of symlinked skills (chokidar runs with `followSymlinks: false`).
 // One `fs.watch` per directory, filtered by name, costs one inotify watch and no readdir per event. In polling mode
-// (watches exhausted) one timer `lstat`s every watched name instead.
+// (watches exhausted, or `--watch-mode poll`) one timer `lstat`s every watched name instead.
+// It is the one presence watch of the daemon: the skill watcher's, the `--config` file's (src/cli/config-file.ts) and
+// the MCP resource subscriptions' (src/mcp/change-notifications.ts), so `--watch-mode poll` holds for all of them.
 
 import { type FSWatcher, lstatSync, watch } from 'node:fs';
 import { lstat } from 'node:fs/promises';
@@ -13,9 +15,14 @@ export type WatchMode = 'events' | 'polling';
 /** `dirGone`: the watched directory itself was deleted or moved, so its watch is closed: subscribe again. */
 export type PresenceCallback = (dirGone: boolean) => void;
 
+/** `--watch-mode poll`'s default period (docs/deploy.md §Watching). */
+export const DEFAULT_POLL_INTERVAL_MS = 1000;
+
 export interface PresenceWatcherOptions {
   mode: WatchMode;
   pollIntervalMs: number;
+  /** Whether the watches keep the process alive (default true). */
+  persistent?: boolean;
   /** Errors from `fs.watch` (ENOSPC, EMFILE…); the watcher keeps running. */
   onError: (error: Error) => void;
 }
@@ -70,7 +77,9 @@ export class PresenceWatcher {
     if (entry === undefined) {
       const created: DirWatch = { watcher: null, names: new Map() };
       try {
-        created.watcher = watch(dir, { persistent: true }, (_event, filename) => this.dispatch(dir, created, filename));
+        created.watcher = watch(dir, { persistent: this.options.persistent ?? true }, (_event, filename) =>
+          this.dispatch(dir, created, filename),
+        );
       } catch (error) {
         // ENOENT: the directory vanished since it was resolved; ENOSPC/EMFILE: no watch left. Either way the
         // caller looks again (and the error handler may switch the whole watcher to polling).
@@ -130,6 +139,7 @@ export class PresenceWatcher {
     entry.callbacks.add(callback);
     if (this.pollTimer === null) {
       this.pollTimer = setInterval(() => void this.poll(), this.options.pollIntervalMs);
+      if (this.options.persistent === false) this.pollTimer.unref();
     }
     const owner = entry;
     return () => {
@@ -158,6 +168,17 @@ export class PresenceWatcher {
       this.polling = false;
     }
   }
+}
+
+/** The presence watch a `server.watchMode` (`--watch-mode`) and `server.pollIntervalMs` ask for. */
+export function presenceModeOf(server: { watchMode?: 'events' | 'poll'; pollIntervalMs?: number }): {
+  mode: WatchMode;
+  pollIntervalMs: number;
+} {
+  return {
+    mode: server.watchMode === 'poll' ? 'polling' : 'events',
+    pollIntervalMs: server.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS,
+  };
 }
 
 function describe(stats: import('node:fs').Stats): string {

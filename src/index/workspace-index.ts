@@ -1,6 +1,6 @@
 // The live index of one workspace: the first discovery, then a rebuild whenever the watcher reports a change.
-// Rebuilds are coalesced (at most one running and one queued: a burst of edits costs two discoveries, and the
-// queued one always sees the latest files and settings). The generation moves only when the `/skills` answer
+// Rebuilds are coalesced (run-once-queue-one.ts: a burst of edits costs two discoveries, and the queued one always
+// sees the latest files and settings). The generation moves only when the `/skills` answer
 // would change; the new snapshot replaces the old one in one assignment, then the events of the change are logged.
 
 import { type FSWatcher, watch } from 'node:fs';
@@ -11,15 +11,24 @@ import type { BaseLogger } from 'pino';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
 import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
-import { discoverSkills } from '../discovery/discover-skills.js';
+import { discoverSkillChange } from '../discovery/discover-skills.js';
 import { SkillsdError } from '../discovery/errors.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan-memo.js';
 import { createSkillFileCache, type SkillFileCache } from '../discovery/skill-file-cache.js';
-import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Profile, Settings } from '../discovery/types.js';
+import type {
+  DiscoveryContext,
+  DiscoveryEnv,
+  DiscoveryResult,
+  Profile,
+  Settings,
+  SkillDiscovery,
+  WinnerChange,
+} from '../discovery/types.js';
 import { AgentViewsState, viewsFingerprint } from './agent-views-state.js';
 import { DiagnosticTracker } from './diagnostic-tracker.js';
-import { diffSnapshots } from './diff-snapshots.js';
+import { changeEvents, diffSnapshots } from './diff-snapshots.js';
 import { EventLog, type PendingEvent } from './event-log.js';
+import { RunOnceQueueOne } from './run-once-queue-one.js';
 import { type SearchAnswerWithTag, SkillSearchIndex } from './search-index.js';
 import type { SkillWatcher } from './skill-watcher.js';
 import { WorkspaceSnapshot } from './snapshot.js';
@@ -31,7 +40,7 @@ export type IndexLogger = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 export type DiscoverFn = (
   ctx: DiscoveryContext,
   options?: { cache?: SkillFileCache; scans?: ScanMemo; blocking?: boolean },
-) => Promise<DiscoveryResult>;
+) => Promise<SkillDiscovery>;
 
 /** Tuning passed through to the file watcher (tests shorten the delays). */
 export interface WatcherTuning {
@@ -121,8 +130,8 @@ export class WorkspaceIndex {
   private current: WorkspaceSnapshot | undefined;
   private watcher: SkillWatcher | undefined;
   private watchedKey = '';
-  private running: Promise<void> | null = null;
-  private queued: Promise<void> | null = null;
+  /** One build at a time, one waiting: the waiting one answers every rebuild asked for meanwhile. */
+  private readonly builds = new RunOnceQueueOne(() => this.build());
   private isClosed = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly closeListeners = new Set<() => void>();
@@ -160,7 +169,7 @@ export class WorkspaceIndex {
     this.settings = options.settings;
     this.logger = options.logger ?? SILENT_LOGGER;
     this.cache = options.cache;
-    this.discover = options.discover ?? discoverSkills;
+    this.discover = options.discover ?? discoverSkillChange;
     this.watchEnabled = options.watch ?? true;
     this.watcherTuning = options.watcher ?? {};
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
@@ -227,19 +236,7 @@ export class WorkspaceIndex {
   }
 
   private schedule(): Promise<void> {
-    if (this.running === null) {
-      this.running = this.build().finally(() => {
-        this.running = null;
-      });
-      return this.running;
-    }
-    if (this.queued === null) {
-      this.queued = this.running.then(() => {
-        this.queued = null;
-        return this.schedule();
-      });
-    }
-    return this.queued;
+    return this.builds.run();
   }
 
   /** Re-applies settings (docs/api.md `--config` reload): rebuilds, then logs a `settings` event. */
@@ -329,7 +326,7 @@ export class WorkspaceIndex {
         return this.discover(
           { home: this.home, cwd: this.cwd, env: this.env, settings: { ...settings, profile } },
           { cache: memo.cache, scans: memo.scans },
-        );
+        ).then((discovery) => discovery.result);
       },
     });
   }
@@ -399,7 +396,7 @@ export class WorkspaceIndex {
     this.watcher = undefined;
     await watcher?.close();
     // A build in flight finishes against a closed index and is discarded.
-    await this.running?.catch(() => {});
+    await this.builds.current?.catch(() => {});
   }
 
   private async start(): Promise<void> {
@@ -445,6 +442,11 @@ export class WorkspaceIndex {
     }
   }
 
+  /**
+   * One rebuild, along the change path of docs/architecture.md: discover (through the memos the reported paths
+   * invalidated), swap the new snapshot in, diff it against the previous one, let the watcher follow the new answer,
+   * then log the change's events.
+   */
   private async build(): Promise<void> {
     if (this.isClosed) return;
     const started = performance.now();
@@ -454,17 +456,11 @@ export class WorkspaceIndex {
     const paths = this.pendingPaths;
     this.pendingFull = false;
     this.pendingPaths = new Set();
-    // A path that maps to no scanned directory (a `.git` marker, a settings change, the first build): scan all.
-    if (full || !this.scans.invalidate(paths)) this.scans.clear();
-    // The views' own memories follow the same paths (docs/agents.md "Live").
-    for (const memo of this.profileMemos.values()) if (full || !memo.scans.invalidate(paths)) memo.scans.clear();
-    if (full) this.agentWalks.clear();
-    else await this.agentWalks.invalidate(paths);
-    if (!full) await settleRewrites(paths, new Set(this.pluginInputs.files));
-    let result: DiscoveryResult;
+    await this.invalidate(full, paths);
+    let discovery: SkillDiscovery;
     try {
       const blocking = this.blockingFirstIndex && this.current === undefined;
-      result = await this.discover(
+      discovery = await this.discover(
         { home: this.home, cwd: this.cwd, env: this.env, settings },
         { cache: this.cache, scans: this.scans, ...(blocking ? { blocking } : {}) },
       );
@@ -473,6 +469,7 @@ export class WorkspaceIndex {
       throw error;
     }
     if (this.isClosed) return;
+    const { result } = discovery;
     this.lastResult = { result, settings };
     // Requested views follow every build and count as part of the answer (docs/agents.md "Live").
     const views = this.agentRequested ? await this.computeViews(result, settings) : undefined;
@@ -498,6 +495,13 @@ export class WorkspaceIndex {
             : this.agentState.withGeneration(generation);
     }
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
+    // Only another view changed: an index event that adds, removes and changes nothing of the default view.
+    const pending =
+      previous === undefined || !changed
+        ? []
+        : defaultChanged
+          ? this.diffEvents(previous, next, discovery.change)
+          : [{ type: 'index' as const, data: { generation, added: [], removed: [], changed: [] } }];
     // The watcher follows the new answer's directories and files before clients hear of it: a client that edits a
     // file the answer now depends on (a new plugin's manifest) as soon as the event arrives is then seen.
     // The answer is told even when following it failed (the failure is the build's error, as before).
@@ -506,14 +510,26 @@ export class WorkspaceIndex {
     } finally {
       if (!this.isClosed) {
         if (previous === undefined) this.events.begin(next.contentHash);
-        else if (defaultChanged) this.logChange(previous, next);
-        // Only another view changed: an index event that adds, removes and changes nothing of the default view.
-        else if (changed) this.events.append('index', { generation, added: [], removed: [], changed: [] });
+        // The last event takes the id of the state it leads to (event-log.ts).
+        else if (pending.length > 0) this.events.appendChange(next.contentHash, pending);
         this.onBuild?.((performance.now() - started) / 1000, changed);
         // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
         this.diagnostics?.schedule(next);
       }
     }
+  }
+
+  /**
+   * Forgets what the reported `paths` may have changed, in every memo a build reads: the directory scans (all of them
+   * for a path that maps to no scanned directory: a `.git` marker, a settings change, the first build), the other
+   * profiles' scans and the agents' root walks (docs/agents.md "Live"); then waits out rewrites in progress.
+   */
+  private async invalidate(full: boolean, paths: ReadonlySet<string>): Promise<void> {
+    if (full || !this.scans.invalidate(paths)) this.scans.clear();
+    for (const memo of this.profileMemos.values()) if (full || !memo.scans.invalidate(paths)) memo.scans.clear();
+    if (full) this.agentWalks.clear();
+    else await this.agentWalks.invalidate(paths);
+    if (!full) await settleRewrites(paths, new Set(this.pluginInputs.files));
   }
 
   private trackDiagnostics(maxSkills: number | undefined): DiagnosticTracker {
@@ -551,25 +567,14 @@ export class WorkspaceIndex {
     });
   }
 
-  private logChange(previous: WorkspaceSnapshot, next: WorkspaceSnapshot): void {
-    // The pipeline memo's account of which winners it changed, when it updated the previous answer.
-    const diff = diffSnapshots(previous, next, this.scans.pipeline?.lastChange);
+  /** The events of a change of the default view: `index`, then `collision` and `warning` (docs/api.md §GET /events). */
+  private diffEvents(previous: WorkspaceSnapshot, next: WorkspaceSnapshot, change?: WinnerChange): PendingEvent[] {
+    const diff = diffSnapshots(previous, next, change);
     this.logger.debug(
       { cwd: this.cwd, generation: next.generation, added: diff.added, removed: diff.removed, changed: diff.changed },
       'skill index changed',
     );
-    const pending: PendingEvent[] = [
-      {
-        type: 'index',
-        data: { generation: next.generation, added: diff.added, removed: diff.removed, changed: diff.changed },
-      },
-    ];
-    for (const change of diff.collisions) pending.push({ type: 'collision', data: change });
-    for (const warning of diff.newWarnings) {
-      pending.push({ type: 'warning', data: { skillPath: warning.skillPath, message: warning.message } });
-    }
-    // The last event takes the id of the state it leads to (event-log.ts).
-    this.events.appendChange(next.contentHash, pending);
+    return changeEvents(diff, next.generation);
   }
 
   /**
@@ -632,7 +637,7 @@ export class WorkspaceIndex {
       logger: this.logger,
       // A skill added while the first watcher arms is rebuilt for at once (the listings are watched meanwhile): the
       // arming's fingerprints wait for that rebuild instead of taking every other slice of its time.
-      yieldTo: () => this.running,
+      yieldTo: () => this.builds.current,
       ...this.watcherTuning,
     });
     if (this.isClosed) {

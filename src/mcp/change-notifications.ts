@@ -3,57 +3,29 @@
 // - the set of skills (or a skill's record) changed → `resources/list_changed` and `prompts/list_changed`;
 // - a subscribed resource's bytes changed → `resources/updated` for that URI. A SKILL.md is rechecked on every index
 //   change of its workspace; any subscribed file, SKILL.md included (a body edit leaves the index as it was), is also
-//   watched through its directory while the subscription lasts, and the watch is dropped on unsubscribe or when the
-//   session ends.
+//   watched by name in its directory (the daemon's PresenceWatcher, polling under `--watch-mode poll`) while the
+//   subscription lasts, and the watch is dropped on unsubscribe or when the session ends.
 // A recheck compares the file's identity (device, inode, size, mtime), or the error resolving it, with the last one
 // seen, so an event that changed nothing sends nothing, and two events for one edit send one notification.
 
-import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isSkillsdError } from '../discovery/errors.js';
 import { resolveSkillResource } from '../discovery/resolve-skill-url.js';
 import type { IndexEvent } from '../index/event-log.js';
 import type { WorkspaceSnapshot } from '../index/snapshot.js';
+import { PresenceWatcher, presenceModeOf } from '../index/watch-presence.js';
 import { invalidParams } from './mcp-errors.js';
 import type { McpSession } from './mcp-session.js';
 import { parseSkillUri } from './skill-uri.js';
+import { SubscriptionBudget } from './subscription-budget.js';
 
-/** Most subscriptions one session holds: each costs a directory watch. */
-export const MAX_SUBSCRIPTIONS_PER_SESSION = 256;
-/** Most subscriptions of all sessions together: 64 sessions × 256 could otherwise hold 16,384 inotify watches. */
-export const MAX_SUBSCRIPTIONS = 4096;
-
-/** The subscriptions every session of a daemon may hold, shared (docs/mcp.md "Session bounds"). */
-export class SubscriptionBudget {
-  readonly max: number;
-  readonly perSession: number;
-  private used = 0;
-
-  constructor(max = MAX_SUBSCRIPTIONS, perSession = MAX_SUBSCRIPTIONS_PER_SESSION) {
-    this.max = max;
-    this.perSession = perSession;
-  }
-
-  get inUse(): number {
-    return this.used;
-  }
-
-  /** Takes one subscription's place; false when all are taken. */
-  take(): boolean {
-    if (this.used >= this.max) return false;
-    this.used += 1;
-    return true;
-  }
-
-  give(): void {
-    this.used = Math.max(0, this.used - 1);
-  }
-}
+export { MAX_SUBSCRIPTIONS, MAX_SUBSCRIPTIONS_PER_SESSION, SubscriptionBudget } from './subscription-budget.js';
 
 interface Subscription {
   state: string;
-  watcher: FSWatcher | undefined;
+  /** Ends the subscription's presence watch. */
+  unwatch: () => void;
   /** Rechecks run one at a time, so two events for one edit compare against each other's result. */
   queue: Promise<void>;
 }
@@ -65,6 +37,8 @@ export class ChangeNotifier {
   /** URIs being subscribed (resolved, not yet watched): they count against the caps. */
   private readonly pending = new Set<string>();
   private readonly budget: SubscriptionBudget;
+  /** The session's watches: one per directory, shared by the subscriptions in it; created on the first one. */
+  private presence: PresenceWatcher | undefined;
   private stopEvents: (() => void) | undefined;
   private closed = false;
 
@@ -119,25 +93,25 @@ export class ChangeNotifier {
     }
     const subscription: Subscription = {
       state: identityOf(resource),
-      watcher: undefined,
+      unwatch: () => {},
       queue: Promise.resolve(),
     };
     this.subscriptions.set(uri, subscription);
-    const file = basename(resource.realPath);
-    try {
-      subscription.watcher = watch(dirname(resource.realPath), { persistent: false }, (_event, changed) => {
-        if (changed === null || changed === file) this.recheck(uri);
-      });
-      subscription.watcher.on('error', () => subscription.watcher?.close());
-    } catch {
-      // A directory that cannot be watched still hears of its SKILL.md through the index.
-    }
+    // A directory that cannot be watched (watches exhausted) still hears of its SKILL.md through the index.
+    this.presence ??= new PresenceWatcher({
+      ...presenceModeOf(this.session.deps.getSettings().server),
+      persistent: false,
+      onError: () => {},
+    });
+    subscription.unwatch = this.presence.watch(dirname(resource.realPath), basename(resource.realPath), () =>
+      this.recheck(uri),
+    );
   }
 
   unsubscribe(uri: string): void {
     const subscription = this.subscriptions.get(uri);
     if (subscription === undefined) return;
-    subscription.watcher?.close();
+    subscription.unwatch();
     this.subscriptions.delete(uri);
     this.budget.give();
   }
@@ -150,6 +124,7 @@ export class ChangeNotifier {
     this.closed = true;
     this.stopEvents?.();
     for (const uri of [...this.subscriptions.keys()]) this.unsubscribe(uri);
+    this.presence?.close();
   }
 
   private onIndexEvent(event: IndexEvent): void {

@@ -17,8 +17,8 @@ import type { EventListener } from '../index/event-log.js';
 import type { WorkspaceSnapshot } from '../index/snapshot.js';
 import type { IndexLogger, WorkspaceIndex } from '../index/workspace-index.js';
 import type { WorkspaceRegistry } from '../index/workspace-registry.js';
-import type { SubscriptionBudget } from './change-notifications.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
+import type { SubscriptionBudget } from './subscription-budget.js';
 
 /** The daemon's parts an MCP server reads; shared by every session. */
 export interface McpDependencies {

@@ -13,6 +13,7 @@ import {
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 import type { Settings } from '../../src/discovery/types.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
+import { canWriteThroughMapping, writeThroughMapping } from '../helpers/mapped-write.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
 function rejectsWith(message: string) {
@@ -284,6 +285,26 @@ describe('watchConfigFile', () => {
       onSettings: queue.onSettings,
       onError: queue.onError,
     });
+    assert.deepEqual(await queue.next(), { settings: parseSettings({ profile: 'xcsh' }) });
+  });
+
+  it('polls in polling mode (--watch-mode poll): an edit no file event reports is applied', {
+    skip: !canWriteThroughMapping && 'needs python3 to write through a mapping',
+  }, async () => {
+    const file = join(dir, 'skillsd.json');
+    await writeFile(file, '{"profile":"omp" }');
+    const queue = eventQueue();
+    // Started from other text: the first event says the watcher's first look is done, so what follows is the poll's.
+    watcher = watchConfigFile({
+      file,
+      initialText: '{}',
+      mode: 'polling',
+      pollIntervalMs: 20,
+      onSettings: queue.onSettings,
+      onError: queue.onError,
+    });
+    assert.deepEqual(await queue.next(), { settings: parseSettings({ profile: 'omp' }) });
+    writeThroughMapping(file, '{"profile":"xcsh"}');
     assert.deepEqual(await queue.next(), { settings: parseSettings({ profile: 'xcsh' }) });
   });
 

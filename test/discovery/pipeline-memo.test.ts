@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkillChange, discoverSkills } from '../../src/discovery/discover-skills.js';
 import { createScanMemo } from '../../src/discovery/scan-memo.js';
 import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
-import type { DiscoveryContext, DiscoveryResult } from '../../src/discovery/types.js';
+import type { DiscoveryContext, DiscoveryResult, SkillDiscovery } from '../../src/discovery/types.js';
 import { diffSnapshots } from '../../src/index/diff-snapshots.js';
 import { workspaceFactory } from '../helpers/discovery-workspace.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';
@@ -30,10 +30,20 @@ async function rediscover(
   cache: ReturnType<typeof createSkillFileCache>,
   paths: string[],
 ): Promise<DiscoveryResult> {
+  return (await rediscoverChange(ctx, memo, cache, paths)).result;
+}
+
+/** `rediscover`, with what the updated answer says it changed. */
+async function rediscoverChange(
+  ctx: DiscoveryContext,
+  memo: ReturnType<typeof createScanMemo>,
+  cache: ReturnType<typeof createSkillFileCache>,
+  paths: string[],
+): Promise<SkillDiscovery> {
   assert.equal(memo.invalidate(paths), true);
-  const result = await discoverSkills(ctx, { scans: memo, cache });
-  assert.deepEqual(comparable(result), comparable(await discoverSkills(ctx)));
-  return result;
+  const discovery = await discoverSkillChange(ctx, { scans: memo, cache });
+  assert.deepEqual(comparable(discovery.result), comparable(await discoverSkills(ctx)));
+  return discovery;
 }
 
 describe('discovery through a ScanMemo: updated answers', () => {
@@ -81,8 +91,7 @@ describe('discovery through a ScanMemo: updated answers', () => {
     ];
     for (const [change, paths, named] of steps) {
       await change();
-      const next = await rediscover(ctx, memo, cache, paths);
-      const lastChange = memo.pipeline?.lastChange;
+      const { result: next, change: lastChange } = await rediscoverChange(ctx, memo, cache, paths);
       assert.equal(lastChange?.previous, previous.skills);
       assert.equal(lastChange?.next, next.skills);
       for (const name of named) assert.ok(lastChange?.names.has(name), name);

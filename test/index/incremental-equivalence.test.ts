@@ -15,7 +15,7 @@ import { lchown, mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkillChange, discoverSkills } from '../../src/discovery/discover-skills.js';
 import { createScanMemo } from '../../src/discovery/scan-memo.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
@@ -505,7 +505,7 @@ describe('reloads equal a fresh discovery after random edit sequences', () => {
           watcher: { reconcileIntervalMs: 60_000 },
           discover: (context, options) => {
             if ((options?.scans?.size ?? 0) > 0) incremental++;
-            return discoverSkills(context, options);
+            return discoverSkillChange(context, options);
           },
         });
         try {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { describe, it, type TestContext } from 'node:test';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkillChange, discoverSkills } from '../../src/discovery/discover-skills.js';
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 import type { DiscoveryContext } from '../../src/discovery/types.js';
 import { chainedEventId, type IndexEvent, stateEventId } from '../../src/index/event-log.js';
@@ -96,7 +96,7 @@ describe('WorkspaceIndex', () => {
     let calls = 0;
     const counting: DiscoverFn = (ctx, options) => {
       calls++;
-      return discoverSkills(ctx, options);
+      return discoverSkillChange(ctx, options);
     };
     const { index } = await openIndex(t, {}, { discover: counting });
     calls = 0;
@@ -196,7 +196,7 @@ describe('WorkspaceIndex', () => {
       watch: false,
       discover: async (ctx, options) => {
         await gate;
-        return discoverSkills(ctx, options);
+        return discoverSkillChange(ctx, options);
       },
     });
     await assert.rejects(index.whenReady(0), { name: 'SkillsdError', code: 'NotReady' });
@@ -226,7 +226,7 @@ describe('WorkspaceIndex', () => {
         discover: async (ctx, options) => {
           calls++;
           if (calls === 1) throw new Error('disk on fire');
-          return discoverSkills(ctx, options);
+          return discoverSkillChange(ctx, options);
         },
       },
     );
@@ -257,7 +257,7 @@ describe('WorkspaceIndex.firstIndex', () => {
     // during the arming can bring the new skill in before the release.
     const discover: DiscoverFn = async (ctx, options) => {
       if (indexRef?.watcherStatus() !== undefined) await held;
-      return discoverSkills(ctx, options);
+      return discoverSkillChange(ctx, options);
     };
     const index = new WorkspaceIndex({
       home: `${root}/home`,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { appendFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
+import { canWriteThroughMapping, writeThroughMapping } from '../helpers/mapped-write.js';
 import { connectStdio, SkillsListResult } from '../helpers/mcp-client.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
@@ -20,6 +21,21 @@ async function workspace(t: { after: (fn: () => Promise<void>) => void }) {
 }
 
 describe('skillsd mcp (stdio)', () => {
+  it('polls under --watch-mode poll: a subscribed file edited with no file event is notified', {
+    skip: !canWriteThroughMapping && 'needs python3 to write through a mapping',
+  }, async (t) => {
+    const { home, cwd } = await workspace(t);
+    const mcp = await connectStdio(['--cwd', cwd, '--watch-mode', 'poll', '--poll-interval', '50'], {
+      HOME: home,
+      PATH: process.env.PATH ?? '',
+    });
+    t.after(() => mcp.close());
+    await mcp.client.subscribeResource({ uri: 'skill://pdf/scripts/run.sh' });
+    writeThroughMapping(`${cwd}/.musepi/skills/pdf/scripts/run.sh`, '#!/bin/sh\necho ho\n');
+    const updated = await mcp.waitFor((n) => n.method === 'notifications/resources/updated');
+    assert.deepEqual(updated.params, { uri: 'skill://pdf/scripts/run.sh' });
+  });
+
   it('speaks MCP on stdin/stdout with the same methods, logs on stderr, and notifies changes', async (t) => {
     const { home, cwd } = await workspace(t);
     const mcp = await connectStdio(['--cwd', cwd, '--log-level', 'debug'], {

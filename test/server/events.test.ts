@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { describe, it } from 'node:test';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkillChange } from '../../src/discovery/discover-skills.js';
 import { parseSettings } from '../../src/discovery/settings.js';
 import { stateEventId } from '../../src/index/event-log.js';
 import { getJson, startServer, type TestServer } from '../helpers/app-server.js';
@@ -327,7 +327,7 @@ describe('GET /events', () => {
       registry: {
         discover: async (ctx, options) => {
           await gate;
-          return discoverSkills(ctx, options);
+          return discoverSkillChange(ctx, options);
         },
       },
     });

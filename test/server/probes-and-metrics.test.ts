@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkillChange } from '../../src/discovery/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { ServerSettings } from '../../src/discovery/types.js';
 import type { DiscoverFn } from '../../src/index/workspace-index.js';
@@ -99,7 +99,7 @@ describe('GET /health/ready and /health/live', () => {
     });
     const slow: DiscoverFn = async (ctx, options) => {
       await gate;
-      return discoverSkills(ctx, options);
+      return discoverSkillChange(ctx, options);
     };
     const s = await startServer(t, {
       tree: TREE,
