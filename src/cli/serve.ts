@@ -28,6 +28,12 @@ import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './tok
 const CLOSE_GRACE_MS = 2500;
 /** How long the close waits for the log lines to be written (within close-with-grace's 5 s). */
 const LOG_DRAIN_MS = 1000;
+/**
+ * The watcher is armed once the first answer is out, or this long after listening when nobody asks: arming over a
+ * large tree (a watch and a fingerprint per entry) takes the event loop, and a first `GET /skills` answered meanwhile
+ * waits for it (docs/performance.md).
+ */
+const ARM_AFTER_LISTEN_MS = 500;
 /** `--watch-mode poll`: a stat of every watched path each second is cheap next to a skill tree's size. */
 const DEFAULT_POLL_INTERVAL_MS = 1000;
 
@@ -72,6 +78,10 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   }
 
   const indexStarted = performance.now();
+  let startArming = (): void => {};
+  const armAfter = new Promise<void>((resolve) => {
+    startArming = resolve;
+  });
   const registry = new WorkspaceRegistry({
     home: homedir(),
     env: discoveryEnv(env),
@@ -80,6 +90,8 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     logger,
     // Nothing listens before the first index is built: its reads may block (docs/performance.md).
     blockingFirstIndex: true,
+    // What is written meanwhile is not lost: the listings are watched already, the re-check after arming looks again.
+    armAfter,
     // Polling is for file systems whose events do not reach this process (Docker Desktop and WSL bind mounts, NFS,
     // SMB): `--watch-mode poll` (docs/deploy.md §Watching).
     watcher: {
@@ -147,11 +159,14 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     const built = app;
     built.server.once('listening', () => {
       runtimeFile = writeDaemonRuntimeFile(built, { env, host, cwd, tokenFile, logger });
+      setTimeout(startArming, ARM_AFTER_LISTEN_MS).unref();
     });
+    built.server.once('request', (_request, response) => response.once('close', startArming));
     url = await listenDaemon(app, host, port);
     // Log lines are batched (log-destination.ts); the listening line is the one scripts wait for: out at once.
     logger.flush();
   } catch (error) {
+    startArming();
     stopProgress();
     if (runtimeFile !== undefined) removeRuntimeFile(runtimeFile);
     watcher?.close();

@@ -3,8 +3,9 @@
 // queued one always sees the latest files and settings). The generation moves only when the `/skills` answer
 // would change; the new snapshot replaces the old one in one assignment, then the events of the change are logged.
 
+import { type FSWatcher, watch } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { BaseLogger } from 'pino';
 import { type AgentViews, computeAgentViews } from '../discovery/agents/compute-views.js';
@@ -70,6 +71,12 @@ export interface WorkspaceIndexOptions {
    * before it serves; later builds never block the event loop.
    */
   blockingFirstIndex?: boolean;
+  /**
+   * The first watcher is armed once this resolves (the skills directories' own listings are watched from the first
+   * index on, as during the arming): a server lets its first answers go out before the watcher's arming takes the event
+   * loop. Absent: armed right after the first index.
+   */
+  armAfter?: Promise<unknown>;
 }
 
 const DEFAULT_RETRY_DELAY_MS = 1000;
@@ -88,12 +95,16 @@ export class WorkspaceIndex {
   readonly ready: Promise<void>;
   /**
    * Resolves once the first snapshot is built, before the watcher is armed: what a server waits for before it
-   * listens. The re-check after arming catches what changed between the first discovery's reads and the watches.
+   * listens. Arming over a large tree (a watch and a fingerprint per entry) takes a while after it; meanwhile the skills
+   * directories' own listings are watched (`watchListingsWhileArming`), so a skill directory added right after the
+   * first answer is indexed at once, and the re-check after arming catches what changed inside skill directories.
    */
   readonly firstIndex: Promise<void>;
   private resolveFirstIndex: () => void = () => {};
   /** The first watcher is being armed (after `firstIndex`, before `ready`). */
   private arming = false;
+  /** A kernel watch of `watchListingsWhileArming` was refused for lack of watches: the watcher will poll. */
+  private armingOutOfWatches = false;
   /** Milliseconds timestamp of the last request that used this workspace. */
   lastUsed = Date.now();
   private readonly home: string;
@@ -107,6 +118,7 @@ export class WorkspaceIndex {
   private readonly retryDelayMs: number;
   private readonly onBuild: ((seconds: number, changed: boolean) => void) | undefined;
   private readonly blockingFirstIndex: boolean;
+  private readonly armAfter: Promise<unknown> | undefined;
   private current: WorkspaceSnapshot | undefined;
   private watcher: SkillWatcher | undefined;
   private watchedKey = '';
@@ -155,6 +167,7 @@ export class WorkspaceIndex {
     this.retryDelayMs = options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS;
     this.onBuild = options.onBuild;
     this.blockingFirstIndex = options.blockingFirstIndex === true;
+    this.armAfter = options.armAfter;
     this.events = new EventLog({ capacity: options.eventLogCapacity });
     this.diagnostics = this.watchEnabled ? this.trackDiagnostics(options.diagnosticsMaxSkills) : undefined;
     let rejectFirstIndex: (error: unknown) => void = () => {};
@@ -339,7 +352,7 @@ export class WorkspaceIndex {
     // Out of inotify watches, the watcher being armed degrades to polling (skill-watcher.ts): said as soon as known.
     const status = this.watcher?.status();
     if (status !== undefined) return status.mode;
-    if (this.arming) return this.watcherTuning.usePolling === true ? 'polling' : 'events';
+    if (this.arming) return this.watcherTuning.usePolling === true || this.armingOutOfWatches ? 'polling' : 'events';
     return 'off';
   }
 
@@ -401,15 +414,31 @@ export class WorkspaceIndex {
     }
     this.resolveFirstIndex();
     if (!this.watchEnabled) return;
+    const listings = this.watchListingsWhileArming();
     this.arming = true;
     try {
+      if (this.armAfter !== undefined) await this.untilClosedOr(this.armAfter);
       await this.syncWatcher();
     } finally {
       this.arming = false;
+      for (const listing of listings) listing.close();
     }
     // An edit made between the first discovery's reads and the watcher being armed has no event: look once more
     // (cheap: unchanged files come from the cache, and an unchanged answer keeps its generation).
     await this.rebuild();
+  }
+
+  /** Resolves when `promise` settles or the index closes, whichever comes first. */
+  private async untilClosedOr(promise: Promise<unknown>): Promise<void> {
+    let stop = (): void => {};
+    const closed = new Promise<void>((resolve) => {
+      stop = this.onClose(resolve);
+    });
+    try {
+      await Promise.race([promise.catch(() => undefined), closed]);
+    } finally {
+      stop();
+    }
   }
 
   private async build(): Promise<void> {
@@ -535,6 +564,32 @@ export class WorkspaceIndex {
     }
     // The last event takes the id of the state it leads to (event-log.ts).
     this.events.appendChange(next.contentHash, pending);
+  }
+
+  /**
+   * Kernel watches on the skills directories themselves while the watcher arms: a skill directory added, removed or
+   * renamed there (what a user does right after the first answer) is rebuilt at once instead of after the arming.
+   */
+  private watchListingsWhileArming(): FSWatcher[] {
+    const listings: FSWatcher[] = [];
+    for (const dir of this.current?.scannedDirs ?? []) {
+      try {
+        const listing = watch(dir, (_event, name) => {
+          const path = name === null ? dir : join(dir, name.toString());
+          this.rebuildFor([path]).catch((error: unknown) => {
+            this.logger.error({ err: error, cwd: this.cwd }, 'skill rebuild failed; keeping the last index');
+          });
+        });
+        // A directory removed meanwhile: the arming and the re-check see it.
+        listing.on('error', () => listing.close());
+        listings.push(listing);
+      } catch (error) {
+        // Missing or unreadable: nothing to watch here until the watcher is armed. Out of watches: it will poll.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOSPC' || code === 'EMFILE') this.armingOutOfWatches = true;
+      }
+    }
+    return listings;
   }
 
   /** Points the watcher at the directories the current snapshot was discovered from. */

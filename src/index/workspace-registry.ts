@@ -47,6 +47,8 @@ export interface WorkspaceRegistryOptions {
    * for a caller that waits for it before doing anything else (`serve`, before it listens).
    */
   blockingFirstIndex?: boolean;
+  /** The default workspace's first watcher is armed once this resolves (`WorkspaceIndexOptions.armAfter`). */
+  armAfter?: Promise<unknown>;
 }
 
 export interface RegistryHealth {
@@ -104,7 +106,10 @@ export class WorkspaceRegistry {
     this.cache = createSkillFileCache();
     this.workspaces.set(
       this.defaultCwd,
-      this.open(this.defaultCwd, options.blockingFirstIndex === true ? { blockingFirstIndex: true } : {}),
+      this.open(this.defaultCwd, {
+        ...(options.blockingFirstIndex === true ? { blockingFirstIndex: true } : {}),
+        ...(options.armAfter === undefined ? {} : { armAfter: options.armAfter }),
+      }),
     );
     this.sweepTimer = setInterval(() => this.sweepIdle(), Math.max(10, Math.min(this.idleTimeoutMs, 60_000)));
     this.sweepTimer.unref();
@@ -226,7 +231,10 @@ export class WorkspaceRegistry {
     await Promise.all(all.map((workspace) => workspace.close()));
   }
 
-  private open(cwd: string, first: Pick<WorkspaceIndexOptions, 'blockingFirstIndex'> = {}): WorkspaceIndex {
+  private open(
+    cwd: string,
+    first: Pick<WorkspaceIndexOptions, 'blockingFirstIndex' | 'armAfter'> = {},
+  ): WorkspaceIndex {
     return new WorkspaceIndex({
       ...first,
       home: this.home,

@@ -240,6 +240,130 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   await rename(`${path}.tmp`, path);
 }
 
+describe('WorkspaceIndex.firstIndex', () => {
+  it('resolves with the first snapshot, before the watcher is armed; a skill directory added then is indexed during the arming', async (t) => {
+    const { dir: root, cleanup } = await makeTempDir();
+    // Enough entries that chokidar's arming spans thousands of fs callbacks, while the kernel's notice of the new
+    // directory takes one turn of the loop.
+    const tree: Parameters<typeof writeTree>[1] = { 'home/.keep': '', 'work/.git/HEAD': 'x' };
+    for (let i = 0; i < 1500; i++) tree[`work/.musepi/skills/s${i}/SKILL.md`] = SK({ description: `skill ${i}` });
+    await writeTree(root, tree);
+    let indexRef: WorkspaceIndex | undefined;
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Every discovery started once the watcher is armed (the re-check) waits for the test: only a build started
+    // during the arming can bring the new skill in before the release.
+    const discover: DiscoverFn = async (ctx, options) => {
+      if (indexRef?.watcherStatus() !== undefined) await held;
+      return discoverSkills(ctx, options);
+    };
+    const index = new WorkspaceIndex({
+      home: `${root}/home`,
+      cwd: `${root}/work`,
+      env: {},
+      settings: defaultSettings(),
+      watcher: { coalesceMs: 10, rereadDelayMs: 40, reconcileIntervalMs: 60_000 },
+      discover,
+    });
+    indexRef = index;
+    t.after(async () => {
+      release();
+      await index.close();
+      await cleanup();
+    });
+    let readyDone = false;
+    index.ready.then(() => {
+      readyDone = true;
+    });
+    const added = new Promise<IndexEvent>((resolve) => {
+      index.events.subscribe((event) => {
+        if (event.type === 'index' && (event.data as { added: string[] }).added.includes('late')) resolve(event);
+      });
+    });
+    await index.firstIndex;
+    assert.equal(index.snapshot?.skills.length, 1500);
+    assert.equal(index.watcherStatus(), undefined, 'the watcher is not armed yet');
+    await writeTree(root, { 'work/.musepi/skills/late/SKILL.md': SK({ description: 'added right away' }) });
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('no index event for the new skill before the re-check')), WAIT_MS);
+    });
+    await Promise.race([added, bound]).finally(() => clearTimeout(timer));
+    assert.equal(index.snapshot?.skill('late')?.description, 'added right away');
+    release();
+    await index.ready;
+    assert.equal(readyDone, true);
+  });
+});
+
+describe('WorkspaceIndex: armAfter (a server sends its first answers before the watcher arms)', () => {
+  async function heldIndex(t: TestContext) {
+    const { dir: root, cleanup } = await makeTempDir();
+    await writeTree(root, {
+      'home/.keep': '',
+      'work/.git/HEAD': 'x',
+      'work/.musepi/skills/a/SKILL.md': SK({ description: 'first' }),
+    });
+    let release: () => void = () => {};
+    const armAfter = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const index = new WorkspaceIndex({
+      home: `${root}/home`,
+      cwd: `${root}/work`,
+      env: {},
+      settings: defaultSettings(),
+      watcher: { coalesceMs: 10, rereadDelayMs: 40, reconcileIntervalMs: 60_000 },
+      blockingFirstIndex: true,
+      armAfter,
+    });
+    t.after(async () => {
+      release();
+      await index.close();
+      await cleanup();
+    });
+    return { index, root, release };
+  }
+
+  it('arms once it resolves; a skill directory added before is indexed, an edit inside one made before is seen', async (t) => {
+    const { index, root, release } = await heldIndex(t);
+    await index.firstIndex;
+    assert.equal(index.snapshot?.skill('a')?.description, 'first');
+    assert.equal(index.watchMode(), 'events', 'being armed, as the health route says');
+    await writeTree(root, { 'work/.musepi/skills/late/SKILL.md': SK({ description: 'added while held' }) });
+    // The skills directories' listings are watched from the first index on.
+    await until(() => index.snapshot?.skill('late') !== undefined);
+    assert.equal(index.watcherStatus(), undefined, 'not armed before armAfter resolves');
+    // An edit inside a skill directory has no watcher yet: a rebuild for another new directory does not see it.
+    await writeFile(`${root}/work/.musepi/skills/a/SKILL.md`, SK({ description: 'edited while held' }));
+    await writeTree(root, { 'work/.musepi/skills/later/SKILL.md': SK({ description: 'added after the edit' }) });
+    await until(() => index.snapshot?.skill('later') !== undefined);
+    assert.equal(index.snapshot?.skill('a')?.description, 'first');
+    assert.equal(index.watcherStatus(), undefined);
+    release();
+    await index.ready;
+    assert.notEqual(index.watcherStatus(), undefined);
+    // The re-check after the arming saw the edit that no watcher could.
+    assert.equal(index.snapshot?.skill('a')?.description, 'edited while held');
+    assert.equal(index.snapshot?.skill('late')?.description, 'added while held');
+  });
+
+  it('closing while held ends the start without arming', async (t) => {
+    const { index } = await heldIndex(t);
+    await index.firstIndex;
+    await index.close();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('ready never settled after close')), WAIT_MS);
+    });
+    await Promise.race([index.ready, bound]).finally(() => clearTimeout(timer));
+    assert.equal(index.watcherStatus(), undefined);
+    assert.equal(index.watching, false);
+  });
+});
+
 describe('WorkspaceIndex: an index event comes after the watcher follows the new answer', () => {
   it('a plugin manifest edited as soon as its skill is announced is seen', async (t) => {
     const { index, root, events } = await openIndex(
