@@ -30,10 +30,9 @@ const CLOSE_GRACE_MS = 2500;
 /** How long the close waits for the log lines to be written (within close-with-grace's 5 s). */
 const LOG_DRAIN_MS = 1000;
 /**
- * The watcher is armed once the first answer is out, or this long after listening when nobody asks. Arming chokidar
- * over 10,000 skills takes seconds of the event loop: a first `GET /skills` (7.7 MB) answered meanwhile took up to
- * 1.3 s (0.17, 0.92 and 1.31 s in three starts) where it takes 0.08–0.14 s before it (the `real` benchmark tree,
- * load average 8–11; docs/performance.md).
+ * The watcher is armed once the first answer is out, or this long after listening when nobody asks: arming over a
+ * large tree (a watch and a fingerprint per entry) takes the event loop, and a first `GET /skills` answered meanwhile
+ * waits for it (docs/performance.md).
  */
 const ARM_AFTER_LISTEN_MS = 500;
 /** `--watch-mode poll`: a stat of every watched path each second is cheap next to a skill tree's size. */

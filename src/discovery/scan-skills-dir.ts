@@ -28,6 +28,10 @@ import {
   touchedEntryChanges,
   updateScan,
 } from './scan-update.js';
+import type { ScannedEntry } from './scanned-entry.js';
+
+export type { ScannedEntry } from './scanned-entry.js';
+
 import { type CachedSkillFile, type SkillFileCache, type SkillFileStamp, stampOf } from './skill-file-cache.js';
 import { skillNameNote } from './skill-name-notes.js';
 import { sortBySkill } from './sort-skills.js';
@@ -268,23 +272,6 @@ function guessTouched(
 export async function scanSelfSkill(dir: string, options: ScanOptions): Promise<Skill | undefined> {
   const entry = await loadSkill(dirname(dir), basename(dir), false, options);
   return entry.skill;
-}
-
-/** What one candidate entry gave. */
-export interface ScannedEntry {
-  readonly entryName: string;
-  /** As the record shows it (see `ScanOptions.shownDir`). */
-  readonly filePath: string;
-  /** The SKILL.md path read. */
-  readonly readPath: string;
-  readonly entryIsLink: boolean;
-  /** The entry or its SKILL.md is a symlink: its realpath is not the directory's joined with the names. */
-  readonly linked: boolean;
-  /** The SKILL.md realpath, once resolved (loaded skills only). */
-  realpath?: string;
-  /** Undefined when the candidate is silently not a skill (§3 steps 2–3). */
-  readonly skill: Skill | undefined;
-  readonly notes: readonly string[];
 }
 
 /** One candidate `<dir>/<entryName>`. */

@@ -19,7 +19,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LayeredMap } from './layered-map.js';
 import { sameJson } from './same-json.js';
-import type { ScannedEntry } from './scan-skills-dir.js';
+import type { ScannedEntry } from './scanned-entry.js';
 import { compareSkills } from './sort-skills.js';
 import type { Skill, SkillDiagnostic } from './types.js';
 

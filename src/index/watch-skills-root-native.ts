@@ -12,7 +12,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SkillsRootWatch, SkillsRootWatchOptions } from './watch-skills-root.js';
+import type { SkillsRootWatch, SkillsRootWatchOptions } from './skills-root-watch.js';
 
 const SKILL_FILE = 'SKILL.md';
 

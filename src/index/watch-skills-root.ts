@@ -8,7 +8,10 @@ import type { Stats } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { FSWatcher } from 'chokidar';
+import type { SkillsRootWatch, SkillsRootWatchOptions } from './skills-root-watch.js';
 import { watchSkillsRootNative } from './watch-skills-root-native.js';
+
+export type { SkillsRootWatch, SkillsRootWatchOptions } from './skills-root-watch.js';
 
 export const SKILL_FILE = 'SKILL.md';
 
@@ -19,28 +22,6 @@ const GAP_CHECK_DELAY_MS = 150;
  * queued behind a busy chokidar (each false alarm costs the caller a restart of the root).
  */
 const GAP_CONFIRM_MS = 400;
-
-export interface SkillsRootWatchOptions {
-  /** Absolute real path of an existing skills directory. */
-  root: string;
-  usePolling: boolean;
-  pollIntervalMs: number;
-  onEvent: (event: string, path: string) => void;
-  /**
-   * Entry directories present on disk that chokidar does not track, found once the root's listing is quiet (see
-   * GapCheck). chokidar cannot be trusted to take them in itself: a read it still has in flight drops entries that
-   * read did not list, so the caller should start the root again.
-   */
-  onMissed: (paths: string[]) => void;
-  onError: (error: Error) => void;
-}
-
-export interface SkillsRootWatch {
-  readonly root: string;
-  /** Paths chokidar tracks for this root (the root, entries, SKILL.md files). */
-  watchedPaths(): number;
-  close(): Promise<void>;
-}
 
 /**
  * Whether chokidar should look at `path` under the skills directory `root`: `root` itself; an entry not starting with

@@ -81,7 +81,7 @@ export interface WorkspaceIndexOptions {
   blockingFirstIndex?: boolean;
   /**
    * The first watcher is armed once this resolves (the skills directories' own listings are watched from the first
-   * index on, as during the arming): a server lets its first answers go out before chokidar's arming takes the event
+   * index on, as during the arming): a server lets its first answers go out before the watcher's arming takes the event
    * loop. Absent: armed right after the first index.
    */
   armAfter?: Promise<unknown>;
@@ -103,9 +103,9 @@ export class WorkspaceIndex {
   readonly ready: Promise<void>;
   /**
    * Resolves once the first snapshot is built, before the watcher is armed: what a server waits for before it
-   * listens. Arming chokidar over a large tree takes longer than the first discovery itself (10,000 skills: about
-   * twice as long); meanwhile the skills directories' own listings are watched (`watchListingsWhileArming`), and the
-   * re-check after arming catches what changed inside skill directories.
+   * listens. Arming over a large tree (a watch and a fingerprint per entry) takes a while after it; meanwhile the skills
+   * directories' own listings are watched (`watchListingsWhileArming`), so a skill directory added right after the
+   * first answer is indexed at once, and the re-check after arming catches what changed inside skill directories.
    */
   readonly firstIndex: Promise<void>;
   private resolveFirstIndex: () => void = () => {};
@@ -578,7 +578,7 @@ export class WorkspaceIndex {
   }
 
   /**
-   * Kernel watches on the skills directories themselves while chokidar arms: a skill directory added, removed or
+   * Kernel watches on the skills directories themselves while the watcher arms: a skill directory added, removed or
    * renamed there (what a user does right after the first answer) is rebuilt at once instead of after the arming.
    */
   private watchListingsWhileArming(): FSWatcher[] {
@@ -591,11 +591,11 @@ export class WorkspaceIndex {
             this.logger.error({ err: error, cwd: this.cwd }, 'skill rebuild failed; keeping the last index');
           });
         });
-        // A directory removed meanwhile: chokidar's arming and the re-check see it.
+        // A directory removed meanwhile: the arming and the re-check see it.
         listing.on('error', () => listing.close());
         listings.push(listing);
       } catch (error) {
-        // Missing or unreadable: nothing to watch here until chokidar is armed. Out of watches: it will poll.
+        // Missing or unreadable: nothing to watch here until the watcher is armed. Out of watches: it will poll.
         const code = (error as NodeJS.ErrnoException).code;
         if (code === 'ENOSPC' || code === 'EMFILE') this.armingOutOfWatches = true;
       }

@@ -36,7 +36,6 @@ import { searchRoutes } from './routes/search.js';
 import { skillFilesRoutes } from './routes/skill-files.js';
 import { skillsRoutes } from './routes/skills.js';
 import { uiRoutes } from './routes/ui.js';
-import { securityChecks } from './security-checks.js';
 
 export interface AppOptions {
   registry: WorkspaceRegistry;
@@ -211,8 +210,8 @@ async function skillsdApp(app: FastifyInstance, options: AppPluginOptions): Prom
           nextRequestId,
           isClosing: () => closing,
           isUnderPressure: () => app.isUnderPressure(),
-          // The same options as the security plugin's: the same Host policy, allow-list and token digest.
-          security: options.security === undefined ? undefined : securityChecks(options.security),
+          // The security plugin's own checks (plugins/security.ts), not a second copy of them.
+          security: options.security === undefined ? undefined : app.securityChecks,
           readyDefaultView: () => app.readyDefaultView(undefined),
           onAnswered: (status, seconds) => metrics.observeRequest('GET', '/skills', status, seconds),
         });

@@ -3,6 +3,8 @@
 // `Host: evil.com` to the daemon. Only names the attacker cannot control may pass, so the check is an allow-list.
 
 import { isIP } from 'node:net';
+import { capEcho } from '../answers/echo.js';
+import { SkillsdError } from '../discovery/errors.js';
 
 /** Names a loopback client uses; `[::1]` is the bracketed form of a Host header. */
 export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
@@ -10,6 +12,7 @@ export const LOOPBACK_HOSTS: readonly string[] = ['localhost', '127.0.0.1', '[::
 // RFC 9110 §4.2.1 allows an empty port after the colon.
 const PORT_SUFFIX = /^:\d{0,5}$/;
 const WILDCARD_BINDS = new Set(['0.0.0.0', '::']);
+const ABSOLUTE_TARGET = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 /** True when binding `host` keeps the daemon reachable from this machine only. */
 export function isLoopbackBind(host: string): boolean {
@@ -76,6 +79,53 @@ export function isAllowedHostname(hostname: string, policy: HostPolicy, extraHos
   if (policy.names.has(hostname)) return true;
   if (policy.anyIpLiteral && isIP(unbracket(hostname)) !== 0) return true;
   return extraHosts.some((entry) => normaliseHostEntry(entry) === hostname);
+}
+
+/** Why a request with this Host header is refused (403 `ForbiddenHost`), or undefined. */
+export function hostHeaderRefusal(
+  header: string,
+  policy: HostPolicy,
+  extraHosts: readonly string[],
+): SkillsdError | undefined {
+  if (isAllowedHostname(hostnameOf(header), policy, extraHosts)) return undefined;
+  return new SkillsdError('ForbiddenHost', `Host ${quoted(header)} is not allowed${howToAllow(header)}`);
+}
+
+/**
+ * Why a request target is refused (403 `ForbiddenHost`), or undefined. An absolute-form target
+ * (`GET http://evil.com/ HTTP/1.1`) names the authority the client meant (RFC 9112 §3.2.2): a proxy in front of the
+ * daemon may have routed by it, so it must pass the same allow-list as the Host header.
+ */
+export function targetHostRefusal(
+  target: string,
+  policy: HostPolicy,
+  extraHosts: readonly string[],
+): SkillsdError | undefined {
+  if (!ABSOLUTE_TARGET.test(target)) return undefined;
+  const authority = authorityOf(target);
+  if (authority !== undefined && isAllowedHostname(hostnameOf(authority), policy, extraHosts)) return undefined;
+  return new SkillsdError('ForbiddenHost', `Request target ${quoted(target)} names a host that is not allowed`);
+}
+
+function authorityOf(target: string): string | undefined {
+  try {
+    const url = new URL(target);
+    return url.username === '' && url.password === '' ? url.host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the operator does to answer this name: it goes in `server.allowedHosts` (or `--allow-host`). */
+function howToAllow(header: string): string {
+  const name = hostnameOf(header);
+  if (name === '') return '';
+  return `: to allow it, add ${quoted(name)} to server.allowedHosts in the config file or start with --allow-host ${name}`;
+}
+
+/** Reflected header values are capped: the message is for a human, not an echo service. */
+function quoted(value: string): string {
+  return JSON.stringify(capEcho(value));
 }
 
 function unbracket(host: string): string {

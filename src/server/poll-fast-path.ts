@@ -17,9 +17,9 @@
 import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { WorkspaceView } from './plugins/workspaces.js';
 import { type AppLogger, type CompletedLineWriter, completedLineWriter } from './request-line.js';
-import { REQUEST_ERRORED, roundMs } from './request-log.js';
-import { matchesIfNoneMatch } from './routes/conditional.js';
+import { logRequestLine, requestLine, roundMs } from './request-log.js';
 import { bearerToken, type SecurityChecks } from './security-checks.js';
+import { SKILLS_CACHE_CONTROL, SKILLS_CONTENT_TYPE, skillsListAnswer } from './skills-list-answer.js';
 
 export interface PollFastPathOptions {
   /** The app's logger (`app.log`): Fastify's request loggers are its children with a `reqId` binding. */
@@ -39,7 +39,8 @@ export interface PollFastPathOptions {
 type RequestHandler = (request: IncomingMessage, response: ServerResponse) => void;
 
 const POLL_TARGET = '/skills';
-const JSON_TYPE = 'application/json; charset=utf-8';
+/** The poll is of the unfiltered list. */
+const NO_FILTER = {};
 
 export class PollFastPath {
   /** How many requests this path answered (the rest went to Fastify). */
@@ -65,18 +66,18 @@ export class PollFastPath {
 
     this.answered++;
     const reqId = options.nextRequestId();
-    const answer = view.snapshot.answer();
+    const answer = skillsListAnswer(view.snapshot, NO_FILTER, headers['if-none-match']);
     // Header names, values and order as the app's first hook, the route's `reply.header(...)` calls and Fastify's
     // `send` produce them.
     response.setHeader('x-content-type-options', 'nosniff');
-    if (matchesIfNoneMatch(headers['if-none-match'], answer.etag)) {
-      response.writeHead(304, { etag: answer.etag, 'cache-control': 'no-cache' });
+    if (answer.notModified) {
+      response.writeHead(304, { etag: answer.etag, 'cache-control': SKILLS_CACHE_CONTROL });
       response.end();
     } else {
       response.writeHead(200, {
         etag: answer.etag,
-        'cache-control': 'no-cache',
-        'content-type': JSON_TYPE,
+        'cache-control': SKILLS_CACHE_CONTROL,
+        'content-type': SKILLS_CONTENT_TYPE,
         'content-length': String(answer.body.length),
       });
       response.end(answer.body);
@@ -147,8 +148,7 @@ function logWhenFinished(
       writeCompleted(reqId, response.statusCode, responseTimeMs);
       return;
     }
-    const line = { method: 'GET', path: POLL_TARGET, statusCode: response.statusCode, responseTimeMs, err: error };
-    log.child({ reqId }).error(line, REQUEST_ERRORED);
+    logRequestLine(log.child({ reqId }), requestLine('GET', POLL_TARGET, response.statusCode, responseTimeMs), error);
   };
   response.on('finish', done);
   response.on('error', done);

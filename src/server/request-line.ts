@@ -11,7 +11,7 @@
 
 import type { FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
-import { REQUEST_COMPLETED } from './request-log.js';
+import { logRequestLine, REQUEST_COMPLETED, requestLine } from './request-log.js';
 
 /** pino has `isLevelEnabled`; the silent logger Fastify uses without one does not (and logs nothing). */
 export type AppLogger = FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
@@ -41,16 +41,14 @@ interface Template {
 }
 
 export function completedLineWriter(log: AppLogger, method: string, path: string): CompletedLineWriter {
+  // The request id where a child logger's binding goes, then the line's own fields (request-log.ts).
   const fields = (reqId: string, statusCode: number, responseTimeMs: number | string) => ({
     reqId,
-    method,
-    path,
-    statusCode,
-    responseTimeMs,
+    ...requestLine(method, path, statusCode, responseTimeMs),
   });
   // Fastify's own way: a child logger with the `reqId` binding (a mixin, for one, goes between the two).
   const viaPino: CompletedLineWriter = (reqId, statusCode, responseTimeMs) =>
-    log.child({ reqId }).info({ method, path, statusCode, responseTimeMs }, REQUEST_COMPLETED);
+    logRequestLine(log.child({ reqId }), requestLine(method, path, statusCode, responseTimeMs));
   if (!formatsPlainly(log)) return viaPino;
 
   const internals = log as unknown as PinoInternals;

@@ -1,20 +1,46 @@
 // Fastify's request log lines (docs/api.md: one line per request at `info`), without query strings: the SSE token may
 // travel as `?token=`, and Fastify's own lines print `req.url` whole. Request ids stay on every line.
 
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
-/** The `msg` of the line per request; the poll fast path (poll-fast-path.ts) writes the same line. */
+/** The `msg` of the line per request; the poll fast path (poll-fast-path.ts) writes the same line from here. */
 export const REQUEST_COMPLETED = 'request completed';
 export const REQUEST_ERRORED = 'request errored';
+
+/** The fields of the line per request, in their order (request-line.ts cuts its template from this very object). */
+export interface RequestLine<Ms = number> {
+  method: string;
+  path: string;
+  statusCode: number;
+  responseTimeMs: Ms;
+}
+
+export function requestLine<Ms = number>(
+  method: string,
+  path: string,
+  statusCode: number,
+  responseTimeMs: Ms,
+): RequestLine<Ms> {
+  return { method, path, statusCode, responseTimeMs };
+}
+
+/** Writes the line per request on a request's logger (one with the `reqId` binding): completed, or errored. */
+export function logRequestLine(
+  log: Pick<FastifyBaseLogger, 'info' | 'error'>,
+  line: RequestLine,
+  error?: Error | null,
+): void {
+  if (error) log.error({ ...line, err: error }, REQUEST_ERRORED);
+  else log.info(line, REQUEST_COMPLETED);
+}
 
 export class PathOnlyLogController extends LogController {
   /** One line per request is enough: the completion line carries everything. */
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { ...describe(request), statusCode: reply.statusCode, responseTimeMs: roundMs(reply.elapsedTime) };
-    if (error) reply.log.error({ ...line, err: error }, REQUEST_ERRORED);
-    else reply.log.info(line, REQUEST_COMPLETED);
+    const { method, path } = describe(request);
+    logRequestLine(reply.log, requestLine(method, path, reply.statusCode, roundMs(reply.elapsedTime)), error);
   }
 
   override defaultErrorLog(error: Error, request: FastifyRequest, reply: FastifyReply): void {

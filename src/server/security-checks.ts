@@ -1,14 +1,14 @@
 // The Host, peer, browser and bearer-token decisions of docs/api.md §Security defaults, as plain functions over header
-// values and the connection. The
-// security plugin's hooks and the poll fast path (poll-fast-path.ts) both call these, so a request the fast path
-// answers is one those hooks would have let through by the very same comparison.
+// values and the connection (the Host rule and its messages are host-allow-list.ts's). The security plugin's hooks
+// and the poll fast path (poll-fast-path.ts) share one instance, so a request the fast path answers is one those hooks
+// would have let through by the very same comparison.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { capEcho } from '../answers/echo.js';
 import { SkillsdError } from '../discovery/errors.js';
 import type { ServerSettings } from '../discovery/types.js';
-import { hostnameOf, hostPolicyFor, isAllowedHostname } from './host-allow-list.js';
+import { hostHeaderRefusal, hostPolicyFor, targetHostRefusal } from './host-allow-list.js';
 import { openPeerTables, type PeerTables } from './peer-uid.js';
 
 export interface SecurityOptions {
@@ -46,7 +46,6 @@ export interface SecurityChecks {
   tokenMatches(presented: string): boolean;
 }
 
-const ABSOLUTE_TARGET = /^[a-z][a-z0-9+.-]*:\/\//i;
 const BEARER = /^Bearer +(\S+) *$/i;
 /** `Sec-Fetch-Site` values a browser sets on requests another site's page made (Fetch Metadata). */
 const FOREIGN_SITES = new Set(['cross-site', 'same-site']);
@@ -74,21 +73,12 @@ export function securityChecks(options: SecurityOptions): SecurityChecks {
       const extraHosts = options.getServerSettings().allowedHosts;
       const header = hostHeader ?? '';
       if (header !== allowedHeader || extraHosts !== allowedWith) {
-        if (!isAllowedHostname(hostnameOf(header), policy, extraHosts)) {
-          return new SkillsdError('ForbiddenHost', `Host ${quote(header)} is not allowed${howToAllow(header)}`);
-        }
+        const refusal = hostHeaderRefusal(header, policy, extraHosts);
+        if (refusal !== undefined) return refusal;
         allowedHeader = header;
         allowedWith = extraHosts;
       }
-      // An absolute-form target (`GET http://evil.com/ HTTP/1.1`) names the authority the client meant (RFC 9112
-      // §3.2.2): a proxy in front of the daemon may have routed by it, so it must pass the same allow-list.
-      if (ABSOLUTE_TARGET.test(target)) {
-        const authority = authorityOf(target);
-        if (authority === undefined || !isAllowedHostname(hostnameOf(authority), policy, extraHosts)) {
-          return new SkillsdError('ForbiddenHost', `Request target ${quote(target)} names a host that is not allowed`);
-        }
-      }
-      return undefined;
+      return targetHostRefusal(target, policy, extraHosts);
     },
     peerRefusal(socket) {
       if (expectedDigest !== undefined || tables === null || uid === undefined) return undefined;
@@ -139,22 +129,6 @@ export function bearerToken(header: string): string {
 /** Reflected header values are capped: the message is for a human, not an echo service. */
 export function quote(value: string): string {
   return JSON.stringify(capEcho(value));
-}
-
-function authorityOf(target: string): string | undefined {
-  try {
-    const url = new URL(target);
-    return url.username === '' && url.password === '' ? url.host : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** What the operator does to answer this name: it goes in `server.allowedHosts` (or `--allow-host`). */
-function howToAllow(header: string): string {
-  const name = hostnameOf(header);
-  if (name === '') return '';
-  return `: to allow it, add ${quote(name)} to server.allowedHosts in the config file or start with --allow-host ${name}`;
 }
 
 /** Hashing both sides first gives equal-length buffers, so neither the comparison nor its length leaks the token. */

@@ -77,37 +77,39 @@ async function startWatcher(t: TestContext, skills: string): Promise<{ watcher: 
 }
 
 describe('a link whose target runs through a regular file (ENOTDIR)', () => {
-  it('does not keep a skills root from becoming ready, and its other entries are watched', async (t) => {
-    const dir = await workspace(t, { bad: THROUGH_FILE });
-    const skills = join(dir, 'skills');
-    const events: string[] = [];
-    const errors: Error[] = [];
-    let wake: (() => void) | null = null;
-    const watch: SkillsRootWatch = await withinDeadline(
-      'skills root ready',
-      watchSkillsRoot({
-        root: skills,
-        usePolling: false,
-        pollIntervalMs: 250,
-        onEvent: (event, path) => {
-          events.push(`${event} ${path}`);
-          wake?.();
-        },
-        onMissed: () => {},
-        onError: (error) => errors.push(error),
-      }),
-    );
-    t.after(() => watch.close());
-    const edited = `change ${join(skills, 'good', 'SKILL.md')}`;
-    await withinDeadline(
-      'the edit event',
-      (async () => {
-        await writeFile(join(skills, 'good', 'SKILL.md'), SK({ name: 'good', description: 'v2' }));
-        while (!events.includes(edited)) await new Promise<void>((resolve) => (wake = resolve));
-      })(),
-    );
-    assert.deepEqual(errors, []);
-  });
+  for (const usePolling of [false, true]) {
+    it(`does not keep a skills root from becoming ready, and its other entries are watched (${usePolling ? 'polling' : 'kernel watches'})`, async (t) => {
+      const dir = await workspace(t, { bad: THROUGH_FILE });
+      const skills = join(dir, 'skills');
+      const events: string[] = [];
+      const errors: Error[] = [];
+      let wake: (() => void) | null = null;
+      const watch: SkillsRootWatch = await withinDeadline(
+        'skills root ready',
+        watchSkillsRoot({
+          root: skills,
+          usePolling,
+          pollIntervalMs: 250,
+          onEvent: (event, path) => {
+            events.push(`${event} ${path}`);
+            wake?.();
+          },
+          onMissed: () => {},
+          onError: (error) => errors.push(error),
+        }),
+      );
+      t.after(() => watch.close());
+      const edited = `change ${join(skills, 'good', 'SKILL.md')}`;
+      await withinDeadline(
+        'the edit event',
+        (async () => {
+          await writeFile(join(skills, 'good', 'SKILL.md'), SK({ name: 'good', description: 'v2' }));
+          while (!events.includes(edited)) await new Promise<void>((resolve) => (wake = resolve));
+        })(),
+      );
+      assert.deepEqual(errors, []);
+    });
+  }
 
   it('in a skills directory: edits, new entries, and the link becoming valid are all reported', async (t) => {
     const dir = await workspace(t, { bad: THROUGH_FILE });

@@ -37,40 +37,42 @@ describe('isWatchedUnderSkillsRoot (docs/discovery.md §3: entries one level dee
 });
 
 describe('watchSkillsRoot: entries created in a burst while the event loop is held', () => {
-  // With the kernel's watches each late entry has its own listing event; chokidar (polling mode) could lose them in a
+  // With the kernel's watches each late entry has its own listing event; chokidar (polling mode) can lose them in a
   // read it had in flight, hence its gap check. Either way every late entry must be reported.
-  it('reports every late entry', async (t) => {
-    const { dir, cleanup } = await makeTempDir('skillsd-root-gap-');
-    const root = join(dir, 'skills');
-    mkdirSync(root);
-    const missed = new Set<string>();
-    const evented = new Set<string>();
-    let late: string[] | null = null;
-    const watch = await watchSkillsRoot({
-      root,
-      usePolling: false,
-      pollIntervalMs: 100,
-      onEvent: (event, path) => {
-        if (late === null && event === 'addDir') late = createDuringSlowRead(root, 20);
-        else if (event === 'addDir') evented.add(path);
-      },
-      onMissed: (paths) => {
-        for (const path of paths) missed.add(path);
-      },
-      onError: (error) => assert.fail(error),
-    });
-    try {
-      for (let i = 0; i < 2000; i++) mkdirSync(join(root, `early-${i}`));
-      const end = Date.now() + WAIT_MS;
-      while (late === null || !(late as string[]).every((path) => missed.has(path) || evented.has(path))) {
-        if (Date.now() > end) assert.fail(`not reported within the bound: ${JSON.stringify([...missed])}`);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+  for (const usePolling of [false, true]) {
+    it(`reports every late entry (${usePolling ? 'polling' : 'kernel watches'})`, async (t) => {
+      const { dir, cleanup } = await makeTempDir('skillsd-root-gap-');
+      const root = join(dir, 'skills');
+      mkdirSync(root);
+      const missed = new Set<string>();
+      const evented = new Set<string>();
+      let late: string[] | null = null;
+      const watch = await watchSkillsRoot({
+        root,
+        usePolling,
+        pollIntervalMs: 100,
+        onEvent: (event, path) => {
+          if (late === null && event === 'addDir') late = createDuringSlowRead(root, 20);
+          else if (event === 'addDir') evented.add(path);
+        },
+        onMissed: (paths) => {
+          for (const path of paths) missed.add(path);
+        },
+        onError: (error) => assert.fail(error),
+      });
+      try {
+        for (let i = 0; i < 2000; i++) mkdirSync(join(root, `early-${i}`));
+        const end = Date.now() + WAIT_MS;
+        while (late === null || !(late as string[]).every((path) => missed.has(path) || evented.has(path))) {
+          if (Date.now() > end) assert.fail(`not reported within the bound: ${JSON.stringify([...missed])}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        const byGapCheck = (late as unknown as string[]).filter((path) => missed.has(path)).length;
+        t.diagnostic(`${byGapCheck} of 20 late entries reported by the gap check, the rest by their own events`);
+      } finally {
+        await watch.close();
+        await cleanup();
       }
-      const byGapCheck = (late as unknown as string[]).filter((path) => missed.has(path)).length;
-      t.diagnostic(`${byGapCheck} of 20 late entries reported by the gap check, the rest by their own events`);
-    } finally {
-      await watch.close();
-      await cleanup();
-    }
-  });
+    });
+  }
 });

@@ -7,7 +7,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { SkillsdError } from '../../discovery/errors.js';
-import { bearerToken, quote, type SecurityOptions, securityChecks } from '../security-checks.js';
+import { bearerToken, quote, type SecurityChecks, type SecurityOptions, securityChecks } from '../security-checks.js';
 
 export type { SecurityOptions } from '../security-checks.js';
 
@@ -34,6 +34,13 @@ const METRICS_ROUTE = '/metrics';
 export const QUERY_TOKEN_ROUTES = new Set(['/events']);
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The checks these hooks run, for the poll fast path (poll-fast-path.ts): one instance, so both paths judge a
+     * request by the same Host policy, allow-list and token digest.
+     */
+    securityChecks: SecurityChecks;
+  }
   interface FastifyRequest {
     /** The request's Origin when it is allowed: responses then carry CORS headers for it. */
     corsOrigin?: string;
@@ -42,6 +49,7 @@ declare module 'fastify' {
 
 const security: FastifyPluginAsync<SecurityOptions> = async (app, options) => {
   const checks = securityChecks(options);
+  app.decorate('securityChecks', checks);
   app.decorateRequest('corsOrigin', undefined);
 
   // Callback-style hooks: no promise per request on the polling hot path (docs/performance.md).

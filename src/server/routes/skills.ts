@@ -16,8 +16,8 @@ import {
   withHeaders,
 } from '../schemas/common.js';
 import { SkillDetailResponse, SkillNameParams, SkillsQuery, SkillsResponse } from '../schemas/skills.js';
+import { SKILLS_CACHE_CONTROL, SKILLS_CONTENT_TYPE, skillsListAnswer } from '../skills-list-answer.js';
 import { sendAgentSkills } from './agents.js';
-import { matchesIfNoneMatch } from './conditional.js';
 
 export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -80,10 +80,10 @@ function sendSkills(
   filter: SkillsFilter,
   ifNoneMatch: string | undefined,
 ): void {
-  const answer = snapshot.answer(filter);
-  reply.header('etag', answer.etag).header('cache-control', 'no-cache');
+  const answer = skillsListAnswer(snapshot, filter, ifNoneMatch);
+  reply.header('etag', answer.etag).header('cache-control', SKILLS_CACHE_CONTROL);
   // No payload at all: a serialised `null` would announce a Content-Length that a 304 never carries.
-  if (matchesIfNoneMatch(ifNoneMatch, answer.etag)) reply.code(304).send();
+  if (answer.notModified) reply.code(304).send();
   // Pre-encoded JSON: Fastify writes a Buffer as it is (no serialiser), with its byte length as Content-Length.
-  else reply.type('application/json; charset=utf-8').send(answer.body);
+  else reply.type(SKILLS_CONTENT_TYPE).send(answer.body);
 }

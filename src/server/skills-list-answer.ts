@@ -1,0 +1,28 @@
+// The `GET /skills` answer (docs/api.md "GET /skills"): its validator and whether the client's copy is current. The
+// route (routes/skills.ts) and the poll fast path (poll-fast-path.ts) both answer from here, so the tag, the
+// `If-None-Match` comparison and the caching header cannot drift apart.
+
+import type { SkillsFilter, WorkspaceSnapshot } from '../index/snapshot.js';
+import { matchesIfNoneMatch } from './routes/conditional.js';
+
+/** Every answer is revalidated: a poll with the tag costs a 304 and no body. */
+export const SKILLS_CACHE_CONTROL = 'no-cache';
+export const SKILLS_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+export interface SkillsListAnswer {
+  /** A strong ETag, quotes included (the snapshot's, snapshot.ts). */
+  etag: string;
+  /** The client's `If-None-Match` names this answer: 304, no body. */
+  notModified: boolean;
+  /** The pre-encoded JSON body. */
+  body: Buffer;
+}
+
+export function skillsListAnswer(
+  snapshot: WorkspaceSnapshot,
+  filter: SkillsFilter,
+  ifNoneMatch: string | undefined,
+): SkillsListAnswer {
+  const answer = snapshot.answer(filter);
+  return { etag: answer.etag, notModified: matchesIfNoneMatch(ifNoneMatch, answer.etag), body: answer.body };
+}
