@@ -1,5 +1,5 @@
 // An idle daemon holds only what answering `/skills` needs (docs/performance.md "Idle memory"): the MCP SDK, tar,
-// pino-pretty and gray-matter (with js-yaml) load when something first asks for them. Every module a real daemon resolves or
+// pino-pretty, gray-matter (with js-yaml), prom-client and markdown-it load when something first asks for them. Every module a real daemon resolves or
 // requires is recorded (test/helpers/record-modules.mjs) and read once it has exited.
 
 import assert from 'node:assert/strict';
@@ -19,6 +19,8 @@ const LAZY = {
   tar: /\/node_modules\/tar\//,
   pretty: /\/node_modules\/pino-pretty\//,
   grayMatter: /\/node_modules\/gray-matter\//,
+  promClient: /\/node_modules\/prom-client\//,
+  markdownIt: /\/node_modules\/markdown-it\//,
 };
 
 function loadedOf(log: string): Record<keyof typeof LAZY, boolean> {
@@ -30,6 +32,8 @@ function loadedOf(log: string): Record<keyof typeof LAZY, boolean> {
     tar: has(LAZY.tar),
     pretty: has(LAZY.pretty),
     grayMatter: has(LAZY.grayMatter),
+    promClient: has(LAZY.promClient),
+    markdownIt: has(LAZY.markdownIt),
   };
 }
 
@@ -85,10 +89,12 @@ describe('faces and features load on first use', () => {
       tar: false,
       pretty: false,
       grayMatter: false,
+      promClient: false,
+      markdownIt: false,
     });
   });
 
-  it('an MCP session, an archive, pretty logs and YAML beyond the fast path load each of them', async (t) => {
+  it('an MCP session, an archive, pretty logs, YAML beyond the fast path, a scrape and a rendered body load each of them', async (t) => {
     // A block scalar is YAML the fast path leaves to gray-matter.
     const skill = '---\nname: pdf\ndescription: |\n  PDF tools\n---\n\n# PDF\n';
     const log = await runDaemon(t, skill, ['--log-format', 'pretty'], async (base, port) => {
@@ -96,7 +102,24 @@ describe('faces and features load on first use', () => {
       const archive = await fetch(`${base}/skill/pdf?archive=tar.gz`);
       assert.equal(archive.status, 200);
       await archive.arrayBuffer();
+      const metrics = await fetch(`${base}/metrics`);
+      assert.equal(metrics.status, 200);
+      assert.match(
+        await metrics.text(),
+        /^skillsd_http_requests_total\{method="GET",route="\/skills",status="200"\} 1$/m,
+      );
+      const rendered = await fetch(`${base}/ui/render/pdf`);
+      assert.equal(rendered.status, 200);
+      assert.match(await rendered.text(), /<h1>PDF<\/h1>/);
     });
-    assert.deepEqual(loadedOf(log), { mcp: true, zod: true, tar: true, pretty: true, grayMatter: true });
+    assert.deepEqual(loadedOf(log), {
+      mcp: true,
+      zod: true,
+      tar: true,
+      pretty: true,
+      grayMatter: true,
+      promClient: true,
+      markdownIt: true,
+    });
   });
 });
