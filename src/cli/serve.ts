@@ -16,7 +16,7 @@ import { buildApp } from '../server/app.js';
 import { isLoopbackBind } from '../server/host-allow-list.js';
 import { localPeerTables } from '../server/security-checks.js';
 import { CliError } from './cli-error.js';
-import { type ConfigWatcher, loadConfigFile, watchConfigFile } from './config-file.js';
+import type { ConfigWatcher } from './config-file.js';
 import { listenAddress, withCliOverrides } from './effective-settings.js';
 import { logFirstIndexSummary, reportScanProgress } from './first-index-report.js';
 import { listenDaemon } from './listen-daemon.js';
@@ -52,7 +52,9 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   const logger = createLogger(options.logLevel ?? 'info', undefined, options.logFormat);
   const cwd = await workspaceDirectory(options.cwd ?? process.cwd());
 
-  const config = options.config === undefined ? undefined : await loadConfigFile(options.config);
+  // The config file's reader (and `yaml` with it) is loaded only when there is a config file.
+  const configFile = options.config === undefined ? undefined : await import('./config-file.js');
+  const config = options.config === undefined ? undefined : await configFile?.loadConfigFile(options.config);
   let settings = withCliOverrides(config?.settings ?? defaultSettings(), options);
   const { host, port } = listenAddress(settings);
 
@@ -103,9 +105,9 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   const stopProgress = reportScanProgress({ logger, cwd, filesRead: () => registry.skillFilesRead });
   let watcher: ConfigWatcher | undefined;
   // Watching starts before the first index, so an edit made while the daemon starts is not lost.
-  if (config !== undefined) {
+  if (config !== undefined && configFile !== undefined) {
     const file = config.file;
-    watcher = watchConfigFile({
+    watcher = configFile.watchConfigFile({
       file,
       initialText: config.text,
       onSettings(fileSettings) {

@@ -1,5 +1,5 @@
 // An idle daemon holds only what answering `/skills` needs (docs/performance.md "Idle memory"): the MCP SDK, tar,
-// pino-pretty, gray-matter (with js-yaml), prom-client and markdown-it load when something first asks for them. Every module a real daemon resolves or
+// pino-pretty, gray-matter (with js-yaml), `yaml`, prom-client, markdown-it and the OpenAPI generator and UI load when something first asks for them. Every module a real daemon resolves or
 // requires is recorded (test/helpers/record-modules.mjs) and read once it has exited.
 
 import assert from 'node:assert/strict';
@@ -21,6 +21,9 @@ const LAZY = {
   grayMatter: /\/node_modules\/gray-matter\//,
   promClient: /\/node_modules\/prom-client\//,
   markdownIt: /\/node_modules\/markdown-it\//,
+  yaml: /\/node_modules\/yaml\//,
+  swagger: /\/node_modules\/@fastify\/swagger\//,
+  swaggerUi: /\/node_modules\/@fastify\/(swagger-ui|static)\//,
 };
 
 function loadedOf(log: string): Record<keyof typeof LAZY, boolean> {
@@ -34,6 +37,9 @@ function loadedOf(log: string): Record<keyof typeof LAZY, boolean> {
     grayMatter: has(LAZY.grayMatter),
     promClient: has(LAZY.promClient),
     markdownIt: has(LAZY.markdownIt),
+    yaml: has(LAZY.yaml),
+    swagger: has(LAZY.swagger),
+    swaggerUi: has(LAZY.swaggerUi),
   };
 }
 
@@ -91,6 +97,9 @@ describe('faces and features load on first use', () => {
       grayMatter: false,
       promClient: false,
       markdownIt: false,
+      yaml: false,
+      swagger: false,
+      swaggerUi: false,
     });
   });
 
@@ -111,6 +120,12 @@ describe('faces and features load on first use', () => {
       const rendered = await fetch(`${base}/ui/render/pdf`);
       assert.equal(rendered.status, 200);
       assert.match(await rendered.text(), /<h1>PDF<\/h1>/);
+      const document = await fetch(`${base}/openapi.json`);
+      assert.equal(document.status, 200);
+      assert.equal(((await document.json()) as { openapi: string }).openapi, '3.1.0');
+      const page = await fetch(`${base}/docs/`);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /swagger-ui/);
     });
     assert.deepEqual(loadedOf(log), {
       mcp: true,
@@ -120,6 +135,9 @@ describe('faces and features load on first use', () => {
       grayMatter: true,
       promClient: true,
       markdownIt: true,
+      yaml: true,
+      swagger: true,
+      swaggerUi: true,
     });
   });
 });
