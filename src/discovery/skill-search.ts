@@ -4,7 +4,9 @@
 // one edit (`spredsheet` → `spreadsheets`). Nothing here reads a file or knows about reloads: the live index feeds it
 // (src/index/search-index.ts).
 
-import MiniSearch, { type SearchResult } from 'minisearch';
+import { createRequire } from 'node:module';
+import type MiniSearch from 'minisearch';
+import type { SearchResult } from 'minisearch';
 import { stemmer } from 'stemmer';
 
 export const SEARCH_FIELDS = ['name', 'description', 'body'] as const;
@@ -49,8 +51,20 @@ const STOP_WORDS = new Set(
 /** A query is cut to this many terms: each costs a walk of the term tree. */
 export const MAX_QUERY_TERMS = 32;
 
+let miniSearchClass: typeof MiniSearch | undefined;
+
+/**
+ * MiniSearch, required on the first search index built: a daemon nobody searches never loads it (docs/performance.md
+ * "Idle memory"; the index itself is built on a workspace's first search).
+ */
+function miniSearch(): typeof MiniSearch {
+  miniSearchClass ??= createRequire(import.meta.url)('minisearch') as typeof MiniSearch;
+  return miniSearchClass;
+}
+
 export function createSkillSearch(): SkillSearch {
-  return new MiniSearch<SearchDocument>({
+  const MiniSearchClass = miniSearch();
+  return new MiniSearchClass<SearchDocument>({
     fields: [...SEARCH_FIELDS],
     storeFields: [],
     processTerm: indexTerm,
@@ -62,7 +76,8 @@ export function createSkillSearch(): SkillSearch {
 
 /** The best `limit` skills for `query`, best first; ties keep the order MiniSearch found them in (stable). */
 export function searchSkills(search: SkillSearch, query: string, limit: number): SearchHit[] {
-  const terms = MiniSearch.getDefault('tokenize')(query)
+  const terms = miniSearch()
+    .getDefault('tokenize')(query)
     .filter((term: string) => term !== '')
     .slice(0, MAX_QUERY_TERMS);
   if (terms.length === 0) return [];

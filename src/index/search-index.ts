@@ -68,7 +68,8 @@ interface IndexedSkill {
 }
 
 export class SkillSearchIndex {
-  private readonly search: SkillSearch = createSkillSearch();
+  /** Created on the first search (or build after it), with MiniSearch loaded then. */
+  private searchIndex: SkillSearch | undefined;
   private readonly indexed = new Map<string, IndexedSkill>();
   private applied: WorkspaceSnapshot | undefined;
   private latest: WorkspaceSnapshot | undefined;
@@ -78,6 +79,11 @@ export class SkillSearchIndex {
   private pendingFull = false;
   private pendingPaths = new Set<string>();
   private work: Promise<void> | null = null;
+
+  private get search(): SkillSearch {
+    this.searchIndex ??= createSkillSearch();
+    return this.searchIndex;
+  }
 
   /** How many updates changed the index (part of the answer tag). */
   get revision(): number {

@@ -1,5 +1,5 @@
 // An idle daemon holds only what answering `/skills` needs (docs/performance.md "Idle memory"): the MCP SDK, tar,
-// pino-pretty, gray-matter (with js-yaml), `yaml`, prom-client, markdown-it and the OpenAPI generator and UI load when something first asks for them. Every module a real daemon resolves or
+// pino-pretty, gray-matter (with js-yaml), `yaml`, MiniSearch, prom-client, markdown-it and the OpenAPI generator and UI load when something first asks for them. Every module a real daemon resolves or
 // requires is recorded (test/helpers/record-modules.mjs) and read once it has exited.
 
 import assert from 'node:assert/strict';
@@ -22,6 +22,7 @@ const LAZY = {
   promClient: /\/node_modules\/prom-client\//,
   markdownIt: /\/node_modules\/markdown-it\//,
   yaml: /\/node_modules\/yaml\//,
+  miniSearch: /\/node_modules\/minisearch\//,
   swagger: /\/node_modules\/@fastify\/swagger\//,
   swaggerUi: /\/node_modules\/@fastify\/(swagger-ui|static)\//,
 };
@@ -38,6 +39,7 @@ function loadedOf(log: string): Record<keyof typeof LAZY, boolean> {
     promClient: has(LAZY.promClient),
     markdownIt: has(LAZY.markdownIt),
     yaml: has(LAZY.yaml),
+    miniSearch: has(LAZY.miniSearch),
     swagger: has(LAZY.swagger),
     swaggerUi: has(LAZY.swaggerUi),
   };
@@ -98,6 +100,7 @@ describe('faces and features load on first use', () => {
       promClient: false,
       markdownIt: false,
       yaml: false,
+      miniSearch: false,
       swagger: false,
       swaggerUi: false,
     });
@@ -120,6 +123,12 @@ describe('faces and features load on first use', () => {
       const rendered = await fetch(`${base}/ui/render/pdf`);
       assert.equal(rendered.status, 200);
       assert.match(await rendered.text(), /<h1>PDF<\/h1>/);
+      const found = await fetch(`${base}/search?q=pdf`);
+      assert.equal(found.status, 200);
+      assert.deepEqual(
+        ((await found.json()) as { results: Array<{ name: string }> }).results.map((hit) => hit.name),
+        ['pdf'],
+      );
       const document = await fetch(`${base}/openapi.json`);
       assert.equal(document.status, 200);
       assert.equal(((await document.json()) as { openapi: string }).openapi, '3.1.0');
@@ -136,6 +145,7 @@ describe('faces and features load on first use', () => {
       promClient: true,
       markdownIt: true,
       yaml: true,
+      miniSearch: true,
       swagger: true,
       swaggerUi: true,
     });
