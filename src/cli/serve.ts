@@ -15,11 +15,10 @@ import { isLoopbackBind } from '../server/host-allow-list.js';
 import { buildApp } from '../server/listen.js';
 import { localPeerTables } from '../server/security-checks.js';
 import { CliError } from './cli-error.js';
-import { type ConfigWatcher, loadConfigFile } from './config-file.js';
+import type { ConfigWatcher } from './config-file.js';
 import { discoveryEnv, workspaceDirectory } from './discovery-inputs.js';
 import { listenAddress, withCliOverrides } from './effective-settings.js';
 import { logFirstIndexSummary, reportScanProgress } from './first-index-report.js';
-import { followConfigFile } from './follow-config-file.js';
 import { listenDaemon } from './listen-daemon.js';
 import { createLogger, drainLogs } from './logger.js';
 import { readVersion, type ServeOptions } from './parse-args.js';
@@ -52,7 +51,9 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   const logger = createLogger(options.logLevel ?? 'info', undefined, options.logFormat);
   const cwd = await workspaceDirectory(options.cwd ?? process.cwd());
 
-  const config = options.config === undefined ? undefined : await loadConfigFile(options.config);
+  // The config file's reader (and `yaml` with it) is loaded only when there is a config file.
+  const configFile = options.config === undefined ? undefined : await import('./config-file.js');
+  const config = options.config === undefined ? undefined : await configFile?.loadConfigFile(options.config);
   let settings = withCliOverrides(config?.settings ?? defaultSettings(), options);
   const { host, port } = listenAddress(settings);
 
@@ -104,6 +105,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   let watcher: ConfigWatcher | undefined;
   // Watching starts before the first index, so an edit made while the daemon starts is not lost.
   if (config !== undefined) {
+    const { followConfigFile } = await import('./follow-config-file.js');
     watcher = followConfigFile(config, {
       cliOptions: options,
       startSettings: settings,

@@ -14,7 +14,9 @@
 // Tags are dropped from the parser's token tree before the composer sees them, so no tag-specific conversion
 // (binary, sets, timestamps) and none of its errors can happen.
 
-import { Composer, type CST, Parser } from 'yaml';
+import { createRequire } from 'node:module';
+import type * as Yaml from 'yaml';
+import type { CST } from 'yaml';
 import { typePlain } from './frontmatter-fast-path.js';
 
 const YAML_OPTIONS = {
@@ -56,8 +58,14 @@ export class AgentsYamlError extends Error {
   }
 }
 
+let yaml: typeof Yaml | undefined;
+
 /** The value of one YAML text as the agents read it. Throws on anything their reader refuses. */
 export function readAgentsYaml(text: string): unknown {
+  // Required on the first block the fast path leaves to it: a daemon whose skills all have simple frontmatter never
+  // loads `yaml` (docs/performance.md "Idle memory").
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
+  const { Composer, Parser } = yaml;
   const tokens = withoutEmptyDocuments(Array.from(new Parser().parse(text)));
   const hasTags = text.includes('!');
   const hasFlow = text.includes('[') || text.includes('{');

@@ -10,7 +10,9 @@
 // says nothing of what a skill does; a prefix of three letters is wanted while a word is being typed, not for the
 // words before it; a typo of a four-letter word reaches the commonest words of skill text (`nest` → `test`).
 
-import MiniSearch, { type Query, type SearchResult } from 'minisearch';
+import { createRequire } from 'node:module';
+import type MiniSearch from 'minisearch';
+import type { Query, SearchResult } from 'minisearch';
 import { stemmer } from 'stemmer';
 
 export const SEARCH_FIELDS = ['name', 'description', 'body'] as const;
@@ -63,8 +65,20 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 /** A query is cut to this many words: each costs a walk of the term tree. */
 export const MAX_QUERY_TERMS = 32;
 
+let miniSearchClass: typeof MiniSearch | undefined;
+
+/**
+ * MiniSearch, required on the first search index built: a daemon nobody searches never loads it (docs/performance.md
+ * "Idle memory"; the index itself is built on a workspace's first search).
+ */
+function miniSearch(): typeof MiniSearch {
+  miniSearchClass ??= createRequire(import.meta.url)('minisearch') as typeof MiniSearch;
+  return miniSearchClass;
+}
+
 export function createSkillSearch(): SkillSearch {
-  return new MiniSearch<SearchDocument>({
+  const MiniSearchClass = miniSearch();
+  return new MiniSearchClass<SearchDocument>({
     fields: [...SEARCH_FIELDS],
     storeFields: [],
     processTerm: indexTerm,
@@ -79,7 +93,8 @@ export function createSkillSearch(): SkillSearch {
  * function words only matches nothing (they are not in the index).
  */
 export function searchSkills(search: SkillSearch, query: string, limit: number): SearchHit[] {
-  const words = MiniSearch.getDefault('tokenize')(query)
+  const words = miniSearch()
+    .getDefault('tokenize')(query)
     .filter((word: string) => word !== '')
     .slice(0, MAX_QUERY_TERMS)
     .map((word: string) => word.toLowerCase())

@@ -69,7 +69,8 @@ interface IndexedSkill {
 }
 
 export class SkillSearchIndex {
-  private readonly search: SkillSearch = createSkillSearch();
+  /** Created on the first search (or build after it), with MiniSearch loaded then. */
+  private searchIndex: SkillSearch | undefined;
   private readonly indexed = new Map<string, IndexedSkill>();
   private applied: WorkspaceSnapshot | undefined;
   private latest: WorkspaceSnapshot | undefined;
@@ -80,6 +81,11 @@ export class SkillSearchIndex {
   private pendingPaths = new Set<string>();
   /** One update at a time, one waiting: the waiting one takes every snapshot and path told meanwhile. */
   private readonly updates = new RunOnceQueueOne(() => this.drain());
+
+  private get search(): SkillSearch {
+    this.searchIndex ??= createSkillSearch();
+    return this.searchIndex;
+  }
 
   /** How many updates changed the index (part of the answer tag). */
   get revision(): number {

@@ -1,12 +1,16 @@
-// The daemon's Prometheus metrics (`GET /metrics`, docs/deploy.md §Metrics), through prom-client. One registry per
-// app, not prom-client's global one, so that several apps in one process (the tests) keep their figures apart.
+// The daemon's Prometheus metrics (`GET /metrics`, docs/deploy.md §Metrics). One set per app, not prom-client's global
+// registry, so that several apps in one process (the tests) keep their figures apart.
 //
-// Figures that another part already counts (open SSE streams, the index's size, the watcher's mode) are read when
-// scraped, through `collect`, so the hot paths pay nothing for them. What happens (requests, reloads, shed requests)
-// is counted where it happens. The MCP face's live sessions are read from its session table, like the streams.
+// What happens (requests, reloads, shed requests, doctor reports) is counted where it happens, from the first
+// request on, in the plain tables of recorded-metrics.ts: they cost a map entry each and no library. prom-client, with
+// its process figures, is loaded on the first scrape only (docs/performance.md "Idle memory": an idle daemon that is
+// never scraped does not hold it). Figures that another part already counts (open SSE streams, the index's size, the
+// watcher's mode, MCP sessions, walks of skill files) are read when scraped, through prom-client's `collect`, so the
+// hot paths pay nothing for them.
 
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { skillListingStats } from '../index/skill-listings.js';
+import { CounterTable, HistogramTable } from './recorded-metrics.js';
 
 /** What the metrics read at scrape time. */
 export interface MetricsSources {
@@ -26,47 +30,89 @@ const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 const RELOAD_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 export class SkillsdMetrics {
-  readonly registry = new Registry();
-  private readonly requests: Counter<'method' | 'route' | 'status'>;
-  private readonly requestSeconds: Histogram<'method' | 'route'>;
-  private readonly reloads: Counter<'changed'>;
-  private readonly reloadSeconds: Histogram;
-  private readonly shed: Counter;
-  private readonly doctorReports: Counter;
+  private readonly requests = new CounterTable(
+    'skillsd_http_requests_total',
+    'HTTP requests answered, by method, route pattern and status',
+    ['method', 'route', 'status'],
+  );
+  private readonly requestSeconds = new HistogramTable(
+    'skillsd_http_request_duration_seconds',
+    'Time from a request to its answer, by method and route pattern',
+    ['method', 'route'],
+    REQUEST_BUCKETS,
+  );
+  private readonly reloads = new CounterTable(
+    'skillsd_index_reloads_total',
+    'Index rebuilds, by whether the answer changed',
+    ['changed'],
+  );
+  private readonly reloadSeconds = new HistogramTable(
+    'skillsd_index_reload_duration_seconds',
+    'Time one index rebuild took (discovery and snapshot)',
+    [],
+    RELOAD_BUCKETS,
+  );
+  private readonly shed = new CounterTable(
+    'skillsd_shed_requests_total',
+    'Requests refused with 503 Overloaded while the daemon shed load',
+    [],
+  );
+  private readonly doctorReports = new CounterTable(
+    'skillsd_doctor_reports_total',
+    'Doctor reports computed (one per workspace generation, shared by the requests that ask for it)',
+    [],
+  );
+  private readonly recorded = [
+    this.requests,
+    this.requestSeconds,
+    this.reloads,
+    this.reloadSeconds,
+    this.shed,
+    this.doctorReports,
+  ];
   private sources: MetricsSources | undefined;
+  private registry: Promise<Registry> | undefined;
 
-  constructor() {
-    const registers = [this.registry];
-    this.requests = new Counter({
-      name: 'skillsd_http_requests_total',
-      help: 'HTTP requests answered, by method, route pattern and status',
-      labelNames: ['method', 'route', 'status'],
-      registers,
-    });
-    this.requestSeconds = new Histogram({
-      name: 'skillsd_http_request_duration_seconds',
-      help: 'Time from a request to its answer, by method and route pattern',
-      labelNames: ['method', 'route'],
-      buckets: REQUEST_BUCKETS,
-      registers,
-    });
-    this.reloads = new Counter({
-      name: 'skillsd_index_reloads_total',
-      help: 'Index rebuilds, by whether the answer changed',
-      labelNames: ['changed'],
-      registers,
-    });
-    this.reloadSeconds = new Histogram({
-      name: 'skillsd_index_reload_duration_seconds',
-      help: 'Time one index rebuild took (discovery and snapshot)',
-      buckets: RELOAD_BUCKETS,
-      registers,
-    });
-    this.shed = new Counter({
-      name: 'skillsd_shed_requests_total',
-      help: 'Requests refused with 503 Overloaded while the daemon shed load',
-      registers,
-    });
+  /** Connects the scrape-time figures (the app does, once its plugins exist). */
+  attach(sources: MetricsSources): void {
+    this.sources = sources;
+  }
+
+  /** One answered request; `route` is the route pattern (`/skill/:name`), never the raw path, to bound the labels. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void {
+    this.requests.inc([method, route, String(status)]);
+    this.requestSeconds.observe([method, route], seconds);
+  }
+
+  /** One index rebuild (any workspace). */
+  observeReload(seconds: number, changed: boolean): void {
+    this.reloads.inc([changed ? 'true' : 'false']);
+    this.reloadSeconds.observe([], seconds);
+  }
+
+  /** One request refused for load. */
+  countShed(): void {
+    this.shed.inc([]);
+  }
+
+  /** One doctor report computed. */
+  countDoctorReport(): void {
+    this.doctorReports.inc([]);
+  }
+
+  /** The exposition text and its content type. */
+  async scrape(): Promise<{ body: string; contentType: string }> {
+    this.registry ??= this.createRegistry();
+    const registry = await this.registry;
+    const recorded = this.recorded.map((table) => table.exposition()).join('\n');
+    return { body: `${recorded}\n${await registry.metrics()}`, contentType: registry.contentType };
+  }
+
+  /** The scrape-time figures and prom-client's process figures, created on the first scrape. */
+  private async createRegistry(): Promise<Registry> {
+    const { Counter, collectDefaultMetrics, Gauge, Registry } = await import('prom-client');
+    const registry = new Registry();
+    const registers = [registry];
     const metrics = this;
     new Gauge({
       name: 'skillsd_mcp_sessions',
@@ -75,11 +121,6 @@ export class SkillsdMetrics {
       collect() {
         this.set(metrics.sources?.mcpSessions() ?? 0);
       },
-    });
-    this.doctorReports = new Counter({
-      name: 'skillsd_doctor_reports_total',
-      help: 'Doctor reports computed (one per workspace generation, shared by the requests that ask for it)',
-      registers,
     });
     // The walks of skill files are the process's (skill-listings.ts): read when scraped.
     new Counter({
@@ -150,39 +191,9 @@ export class SkillsdMetrics {
         for (const each of WATCH_MODES) this.set({ mode: each }, each === mode ? 1 : 0);
       },
     });
-    // Process figures (CPU, memory, descriptors, event-loop lag, heap) under prom-client's standard names.
-    collectDefaultMetrics({ register: this.registry });
-  }
-
-  /** Connects the scrape-time figures (the app does, once its plugins exist). */
-  attach(sources: MetricsSources): void {
-    this.sources = sources;
-  }
-
-  /** One answered request; `route` is the route pattern (`/skill/:name`), never the raw path, to bound the labels. */
-  observeRequest(method: string, route: string, status: number, seconds: number): void {
-    this.requests.inc({ method, route, status: String(status) });
-    this.requestSeconds.observe({ method, route }, seconds);
-  }
-
-  /** One index rebuild (any workspace). */
-  observeReload(seconds: number, changed: boolean): void {
-    this.reloads.inc({ changed: changed ? 'true' : 'false' });
-    this.reloadSeconds.observe(seconds);
-  }
-
-  /** One request refused for load. */
-  countShed(): void {
-    this.shed.inc();
-  }
-
-  /** One doctor report computed. */
-  countDoctorReport(): void {
-    this.doctorReports.inc();
-  }
-
-  /** The exposition text and its content type. */
-  async scrape(): Promise<{ body: string; contentType: string }> {
-    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+    // Process figures (CPU, memory, descriptors, event-loop lag, heap) under prom-client's standard names. Those
+    // that are sampled rather than read (garbage-collection durations, event-loop lag) count from this first scrape.
+    collectDefaultMetrics({ register: registry });
+    return registry;
   }
 }

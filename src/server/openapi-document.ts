@@ -16,7 +16,7 @@ export async function generateOpenApiDocument(): Promise<string> {
   try {
     const app = await buildApp({ registry, getSettings: () => settings });
     try {
-      return `${JSON.stringify(app.swagger(), null, 2)}\n`;
+      return `${JSON.stringify(await app.openApiDocument(), null, 2)}\n`;
     } finally {
       await app.close();
     }

@@ -1,5 +1,5 @@
 // An idle daemon holds only what answering `/skills` needs (docs/performance.md "Idle memory"): the MCP SDK, tar,
-// pino-pretty and gray-matter (with js-yaml) load when something first asks for them. Every module a real daemon resolves or
+// pino-pretty, gray-matter (with js-yaml), `yaml`, MiniSearch, prom-client, markdown-it and the OpenAPI generator and UI load when something first asks for them. Every module a real daemon resolves or
 // requires is recorded (test/helpers/record-modules.mjs) and read once it has exited.
 
 import assert from 'node:assert/strict';
@@ -19,6 +19,12 @@ const LAZY = {
   tar: /\/node_modules\/tar\//,
   pretty: /\/node_modules\/pino-pretty\//,
   grayMatter: /\/node_modules\/gray-matter\//,
+  promClient: /\/node_modules\/prom-client\//,
+  markdownIt: /\/node_modules\/markdown-it\//,
+  yaml: /\/node_modules\/yaml\//,
+  miniSearch: /\/node_modules\/minisearch\//,
+  swagger: /\/node_modules\/@fastify\/swagger\//,
+  swaggerUi: /\/node_modules\/@fastify\/(swagger-ui|static)\//,
 };
 
 function loadedOf(log: string): Record<keyof typeof LAZY, boolean> {
@@ -30,6 +36,12 @@ function loadedOf(log: string): Record<keyof typeof LAZY, boolean> {
     tar: has(LAZY.tar),
     pretty: has(LAZY.pretty),
     grayMatter: has(LAZY.grayMatter),
+    promClient: has(LAZY.promClient),
+    markdownIt: has(LAZY.markdownIt),
+    yaml: has(LAZY.yaml),
+    miniSearch: has(LAZY.miniSearch),
+    swagger: has(LAZY.swagger),
+    swaggerUi: has(LAZY.swaggerUi),
   };
 }
 
@@ -85,10 +97,16 @@ describe('faces and features load on first use', () => {
       tar: false,
       pretty: false,
       grayMatter: false,
+      promClient: false,
+      markdownIt: false,
+      yaml: false,
+      miniSearch: false,
+      swagger: false,
+      swaggerUi: false,
     });
   });
 
-  it('an MCP session, an archive, pretty logs and YAML beyond the fast path load each of them', async (t) => {
+  it('an MCP session, an archive, pretty logs, YAML beyond the fast path, a scrape and a rendered body load each of them', async (t) => {
     // A block scalar is YAML the fast path leaves to gray-matter.
     const skill = '---\nname: pdf\ndescription: |\n  PDF tools\n---\n\n# PDF\n';
     const log = await runDaemon(t, skill, ['--log-format', 'pretty'], async (base, port) => {
@@ -96,7 +114,40 @@ describe('faces and features load on first use', () => {
       const archive = await fetch(`${base}/skill/pdf?archive=tar.gz`);
       assert.equal(archive.status, 200);
       await archive.arrayBuffer();
+      const metrics = await fetch(`${base}/metrics`);
+      assert.equal(metrics.status, 200);
+      assert.match(
+        await metrics.text(),
+        /^skillsd_http_requests_total\{method="GET",route="\/skills",status="200"\} 1$/m,
+      );
+      const rendered = await fetch(`${base}/ui/render/pdf`);
+      assert.equal(rendered.status, 200);
+      assert.match(await rendered.text(), /<h1>PDF<\/h1>/);
+      const found = await fetch(`${base}/search?q=pdf`);
+      assert.equal(found.status, 200);
+      assert.deepEqual(
+        ((await found.json()) as { results: Array<{ name: string }> }).results.map((hit) => hit.name),
+        ['pdf'],
+      );
+      const document = await fetch(`${base}/openapi.json`);
+      assert.equal(document.status, 200);
+      assert.equal(((await document.json()) as { openapi: string }).openapi, '3.1.0');
+      const page = await fetch(`${base}/docs/`);
+      assert.equal(page.status, 200);
+      assert.match(await page.text(), /swagger-ui/);
     });
-    assert.deepEqual(loadedOf(log), { mcp: true, zod: true, tar: true, pretty: true, grayMatter: true });
+    assert.deepEqual(loadedOf(log), {
+      mcp: true,
+      zod: true,
+      tar: true,
+      pretty: true,
+      grayMatter: true,
+      promClient: true,
+      markdownIt: true,
+      yaml: true,
+      miniSearch: true,
+      swagger: true,
+      swaggerUi: true,
+    });
   });
 });
