@@ -2,7 +2,7 @@
 // reload path) against the stat floor. Every measurement runs in a fresh child process; before measuring, one
 // discovery and one floor pass warm the page cache for both sides (dropping the OS page cache needs root on the host).
 
-import { planProviders } from '../src/discovery/providers.js';
+import { planProviders } from '../src/discovery/pipeline/providers.js';
 import { defaultSettings } from '../src/discovery/settings.js';
 import { resolveWorkspaceContext } from '../src/discovery/workspace-context.js';
 import { runChild } from './lib/child.js';

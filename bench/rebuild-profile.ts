@@ -17,10 +17,10 @@ import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createSkillFileCache } from '../src/discovery/scan/skill-file-cache.js';
 import { defaultSettings } from '../src/discovery/settings.js';
-import { createSkillFileCache } from '../src/discovery/skill-file-cache.js';
-import type { IndexEvent } from '../src/index/event-log.js';
-import { WorkspaceIndex } from '../src/index/workspace-index.js';
+import type { IndexEvent } from '../src/live-index/event-log.js';
+import { WorkspaceIndex } from '../src/live-index/workspace-index.js';
 import { CROWDED_DIR_INDEX, type Fixture, generateFixture, SKILL_DIRS } from './fixtures.js';
 
 const KINDS = ['edit', 'add', 'rename', 'remove', 'body'] as const;

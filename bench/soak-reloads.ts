@@ -8,9 +8,9 @@ import { mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createSkillFileCache } from '../src/discovery/scan/skill-file-cache.js';
 import { defaultSettings } from '../src/discovery/settings.js';
-import { createSkillFileCache } from '../src/discovery/skill-file-cache.js';
-import { WorkspaceIndex } from '../src/index/workspace-index.js';
+import { WorkspaceIndex } from '../src/live-index/workspace-index.js';
 import { SK, writeTree } from '../test/helpers/temp-tree.js';
 
 const SKILLS = 100;

@@ -6,9 +6,9 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
+import { createSkillFileCache } from '../../src/discovery/scan/skill-file-cache.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
-import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
 import { childInput, childResult } from '../lib/child.js';
 
 export interface DiscoveryWorkerInput {

@@ -3,9 +3,9 @@
 // `reloads`: re-discover with one cache `reloads` times while editing a SKILL.md between runs; measure after the first
 // reload and at checkpoints, to show whether anything accumulates.
 
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
+import { createSkillFileCache } from '../../src/discovery/scan/skill-file-cache.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
-import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
 import { childInput, childResult } from '../lib/child.js';
 import { setDescription } from '../lib/fixture-store.js';
 

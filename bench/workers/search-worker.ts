@@ -8,10 +8,10 @@
 // (words in most skills, in a tenth, in a hundredth, in one) is asked as often as the others.
 
 import { writeFile } from 'node:fs/promises';
+import { createSkillFileCache } from '../../src/discovery/scan/skill-file-cache.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
-import { createSkillFileCache } from '../../src/discovery/skill-file-cache.js';
-import { SkillSearchIndex } from '../../src/index/search-index.js';
-import { WorkspaceIndex } from '../../src/index/workspace-index.js';
+import { SkillSearchIndex } from '../../src/live-index/search-index.js';
+import { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
 import { childInput, childResult } from '../lib/child.js';
 
 export interface SearchWorkerInput {

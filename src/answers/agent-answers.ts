@@ -5,8 +5,8 @@ import { isProfile, parseViewId } from '../discovery/agents/agents.js';
 import { type AgentSkillsFilter, agentCatalog, agentMatrix, agentSkills } from '../discovery/agents/answers.js';
 import type { ViewId } from '../discovery/agents/types.js';
 import { SkillsdError } from '../discovery/errors.js';
-import type { AgentAnswer, AgentViewsState } from '../index/agent-views-state.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
+import type { AgentAnswer, AgentViewsState } from '../live-index/agent-views-state.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
 
 export interface AgentSkillsQuery extends AgentSkillsFilter {
   agent: string;

@@ -4,7 +4,7 @@
 import { doctorAgents } from '../discovery/agents/answers.js';
 import { diagnoseName, diagnoseWorkspace } from '../discovery/doctor/diagnose-workspace.js';
 import type { Finding, WorkspaceDiagnosis } from '../discovery/doctor/types.js';
-import type { AgentViewsState } from '../index/agent-views-state.js';
+import type { AgentViewsState } from '../live-index/agent-views-state.js';
 import type { WorkspaceView } from './workspace-view.js';
 
 /** The look at the workspace's directories behind both reports: the costly part, which a caller may share. */

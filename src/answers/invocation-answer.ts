@@ -3,7 +3,7 @@
 import { invokeSkill } from '../discovery/skill-invocation.js';
 import type { SkillLocations } from '../discovery/skill-locations.js';
 import type { Settings, Skill } from '../discovery/types.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
 
 export function invocationAnswer(
   text: string,

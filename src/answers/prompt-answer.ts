@@ -3,7 +3,7 @@
 import type { SkillLocations } from '../discovery/skill-locations.js';
 import { renderSkillsPrompt } from '../discovery/skills-prompt.js';
 import type { Skill } from '../discovery/types.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
 
 export interface PromptQuery {
   /** Comma-separated tool names (default `read`). */

@@ -1,8 +1,8 @@
 // `GET /search` (docs/api.md §GET /search): the query text checked, then ranked by the workspace's search index.
 
 import { SkillsdError } from '../discovery/errors.js';
-import type { SearchAnswerWithTag } from '../index/search-index.js';
-import type { WorkspaceIndex } from '../index/workspace-index.js';
+import type { SearchAnswerWithTag } from '../live-index/search-index.js';
+import type { WorkspaceIndex } from '../live-index/workspace-index.js';
 
 /** The longest query text answered (docs/api.md §GET /search); longer is 400. */
 export const MAX_SEARCH_QUERY_LENGTH = 1000;

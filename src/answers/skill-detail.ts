@@ -1,7 +1,7 @@
 // `GET /skills/{name}`: one loaded skill and the candidates of its name that lost (docs/api.md §Endpoints).
 
 import { SkillsdError } from '../discovery/errors.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
 
 /** The skill and its shadowed candidates, in the order of the answer's schema; `SkillNotFound` when not loaded. */
 export function skillDetail(snapshot: WorkspaceSnapshot, name: string) {

@@ -6,12 +6,12 @@
 // resolveSkillResource decodes the raw text exactly once and refuses every traversal form with the reference message.
 
 import { SkillsdError } from '../discovery/errors.js';
-import { type ResolveOptions, resolveSkillResource, type SkillResource } from '../discovery/resolve-skill-url.js';
-import type { SkillFileLimits } from '../discovery/skill-file-list.js';
-import { checkPathDepth } from '../discovery/skill-path-depth.js';
+import { type ResolveOptions, resolveSkillResource, type SkillResource } from '../discovery/files/resolve-skill-url.js';
+import type { SkillFileLimits } from '../discovery/files/skill-file-list.js';
+import { checkPathDepth } from '../discovery/files/skill-path-depth.js';
+import { isWalkBoundPassed, WalkBudget } from '../discovery/files/walk-budget.js';
 import type { Skill, SymlinkMode } from '../discovery/types.js';
-import { isWalkBoundPassed, WalkBudget } from '../discovery/walk-budget.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
 import { capEcho } from './echo.js';
 
 // `http://host/skill/…`: an absolute-form request target (RFC 9112 §3.2.2).

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { isSkillsdError } from '../discovery/errors.js';
 import { parseSettings } from '../discovery/settings.js';
 import type { Settings } from '../discovery/types.js';
-import { DEFAULT_POLL_INTERVAL_MS, PresenceWatcher, type WatchMode } from '../index/watch-presence.js';
+import { DEFAULT_POLL_INTERVAL_MS, PresenceWatcher, type WatchMode } from '../watch/watch-presence.js';
 import { CliError } from './cli-error.js';
 import { BoundedReadError, nameWithRealPath, readBoundedFile } from './read-bounded-file.js';
 

@@ -4,8 +4,8 @@
 
 import type { Logger } from 'pino';
 import type { Settings } from '../discovery/types.js';
-import { presenceModeOf } from '../index/watch-presence.js';
-import type { WorkspaceRegistry } from '../index/workspace-registry.js';
+import type { WorkspaceRegistry } from '../live-index/workspace-registry.js';
+import { presenceModeOf } from '../watch/watch-presence.js';
 import { type ConfigWatcher, type LoadedConfig, watchConfigFile } from './config-file.js';
 import { withCliOverrides } from './effective-settings.js';
 import type { ServeOptions } from './parse-args.js';

@@ -15,9 +15,9 @@ import type { WorkspaceDiagnosis } from '../discovery/doctor/types.js';
 import { SkillsdError } from '../discovery/errors.js';
 import { httpLocations, LOCAL_LOCATIONS, type SkillLocations } from '../discovery/skill-locations.js';
 import type { Settings } from '../discovery/types.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../index/search-index.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
-import type { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../live-index/search-index.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
+import type { WorkspaceRegistry } from '../live-index/workspace-registry.js';
 import { errorBody, toErrorResponse } from '../server/errors.js';
 import { publicBaseUrl } from '../server/request-locations.js';
 
@@ -205,8 +205,8 @@ export class InProcessAnswers {
     const { directoryListingText, resolveOptionsOf, resolveSkillTarget, skillFileTarget } = await import(
       '../answers/skill-file-target.js'
     );
-    const { openSkillFile } = await import('../discovery/resolve-skill-url.js');
-    const { skillFileLimits } = await import('../discovery/skill-file-list.js');
+    const { openSkillFile } = await import('../discovery/files/resolve-skill-url.js');
+    const { skillFileLimits } = await import('../discovery/files/skill-file-list.js');
     const list = query.get('list') ?? undefined;
     const archive = query.get('archive') ?? undefined;
     const file = skillFileTarget(target, {

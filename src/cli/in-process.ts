@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import type { FetchLike } from '../client/skillsd-client.js';
 import { defaultSettings } from '../discovery/settings.js';
 import type { Profile } from '../discovery/types.js';
-import { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { WorkspaceRegistry } from '../live-index/workspace-registry.js';
 import { discoveryEnv } from './discovery-inputs.js';
 import { InProcessAnswers } from './in-process-answers.js';
 

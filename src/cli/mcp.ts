@@ -3,13 +3,13 @@
 
 import { homedir } from 'node:os';
 import pino from 'pino';
-import { createFileDigests } from '../discovery/file-digests.js';
+import { createFileDigests } from '../discovery/files/file-digests.js';
 import { defaultSettings } from '../discovery/settings.js';
-import { DEFAULT_READY_WAIT_MS } from '../index/ready-wait.js';
-import { presenceModeOf } from '../index/watch-presence.js';
-import { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { DEFAULT_READY_WAIT_MS } from '../live-index/ready-wait.js';
+import { WorkspaceRegistry } from '../live-index/workspace-registry.js';
 import { serverVersion } from '../mcp/server-version.js';
 import { serveMcpOverStdio } from '../mcp/stdio.js';
+import { presenceModeOf } from '../watch/watch-presence.js';
 import { type ConfigWatcher, loadConfigFile } from './config-file.js';
 import { discoveryEnv, workspaceDirectory } from './discovery-inputs.js';
 import { withCliOverrides } from './effective-settings.js';

@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import { RuntimeDirectoryError, removeRuntimeFile, writeRuntimeFile } from '../client/runtime-file.js';
 import { defaultSettings } from '../discovery/settings.js';
 import type { Settings } from '../discovery/types.js';
-import { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { WorkspaceRegistry } from '../live-index/workspace-registry.js';
 import { isLoopbackBind } from '../server/host-allow-list.js';
 import { buildApp } from '../server/listen.js';
 import { localPeerTables } from '../server/security-checks.js';

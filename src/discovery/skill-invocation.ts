@@ -5,15 +5,15 @@ import { realpath } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { SkillsdError } from './errors.js';
 import { formatPromptText } from './format-prompt-text.js';
+import { stripFrontmatter } from './frontmatter/strip-frontmatter.js';
 import { linkNotFollowed, untrustedLinkOnPath } from './link-trust.js';
-import { MAX_SKILL_FILE_BYTES } from './read-skill-file.js';
 import { readTextFile } from './read-text-file.js';
+import { MAX_SKILL_FILE_BYTES } from './scan/read-skill-file.js';
 import { LOCAL_LOCATIONS, type SkillLocations } from './skill-locations.js';
 import { skillDirOnDisk, skillFileOnDisk } from './skill-paths.js';
-import { stripFrontmatter } from './strip-frontmatter.js';
 import type { Profile, Settings, Skill } from './types.js';
 
-export { stripFrontmatter } from './strip-frontmatter.js';
+export { stripFrontmatter } from './frontmatter/strip-frontmatter.js';
 
 export interface SkillInvocationSyntax {
   name: string;

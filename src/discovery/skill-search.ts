@@ -3,7 +3,7 @@
 // plural, a gerund and the bare word meet; English function words are left out of the index and of the query. The
 // last query word also matches as a prefix (`bisec` → `git-bisect`, as-you-type), and a word of five letters or more
 // within one edit (`spredsheet` → `spreadsheets`). Nothing here reads a file or knows about reloads: the live index
-// feeds it (src/index/search-index.ts).
+// feeds it (src/live-index/search-index.ts).
 //
 // What a query costs is the postings it scores (docs/performance.md §Search): every skill that holds a matched term,
 // in every field. The rules above keep that to what the words typed can mean: a function word is in every body and

@@ -100,7 +100,7 @@ export interface DiscoveryResult {
 /**
  * What a reload's updated answer changed in the winners: `next` (its `skills`) differs from `previous` only in the
  * records named `names`; every other position holds the very same object, in the same relative order. A diff of the
- * two lists visits those names alone (src/index/diff-snapshots.ts).
+ * two lists visits those names alone (src/live-index/diff-snapshots.ts).
  */
 export interface WinnerChange {
   readonly previous: readonly Skill[];

@@ -11,10 +11,10 @@
 import { basename, dirname } from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { isSkillsdError } from '../discovery/errors.js';
-import { resolveSkillResource } from '../discovery/resolve-skill-url.js';
-import type { IndexEvent } from '../index/event-log.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
-import { PresenceWatcher, presenceModeOf } from '../index/watch-presence.js';
+import { resolveSkillResource } from '../discovery/files/resolve-skill-url.js';
+import type { IndexEvent } from '../live-index/event-log.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
+import { PresenceWatcher, presenceModeOf } from '../watch/watch-presence.js';
 import { invalidParams } from './mcp-errors.js';
 import type { McpSession } from './mcp-session.js';
 import { parseSkillUri } from './skill-uri.js';

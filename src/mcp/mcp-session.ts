@@ -4,8 +4,8 @@
 
 import { fileURLToPath } from 'node:url';
 import { ListRootsResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { FileDigests } from '../discovery/file-digests.js';
-import type { ResolveOptions } from '../discovery/resolve-skill-url.js';
+import type { FileDigests } from '../discovery/files/file-digests.js';
+import type { ResolveOptions } from '../discovery/files/resolve-skill-url.js';
 import {
   LOCAL_LOCATIONS,
   type PathsChoice,
@@ -13,10 +13,10 @@ import {
   type SkillLocations,
 } from '../discovery/skill-locations.js';
 import type { Settings, Skill } from '../discovery/types.js';
-import type { EventListener } from '../index/event-log.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
-import type { IndexLogger, WorkspaceIndex } from '../index/workspace-index.js';
-import type { WorkspaceRegistry } from '../index/workspace-registry.js';
+import type { EventListener } from '../live-index/event-log.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
+import type { IndexLogger, WorkspaceIndex } from '../live-index/workspace-index.js';
+import type { WorkspaceRegistry } from '../live-index/workspace-registry.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import type { SubscriptionBudget } from './subscription-budget.js';
 

@@ -5,7 +5,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { GetPromptRequestSchema, ListPromptsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { invokeSkill, parseSkillInvocation } from '../discovery/skill-invocation.js';
 import type { Skill } from '../discovery/types.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
 import { answering, invalidParams } from './mcp-errors.js';
 import type { McpSession } from './mcp-session.js';
 import { paginate } from './pagination.js';

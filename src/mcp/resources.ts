@@ -11,8 +11,8 @@ import {
   UnsubscribeRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { SkillsdError } from '../discovery/errors.js';
-import { openSkillFile, resolveSkillResource, skillContentType } from '../discovery/resolve-skill-url.js';
-import { DEFAULT_SKILL_FILE_LIMITS } from '../discovery/skill-file-list.js';
+import { openSkillFile, resolveSkillResource, skillContentType } from '../discovery/files/resolve-skill-url.js';
+import { DEFAULT_SKILL_FILE_LIMITS } from '../discovery/files/skill-file-list.js';
 import { skillUri } from '../discovery/skill-locations.js';
 import type { Profile } from '../discovery/types.js';
 import type { ChangeNotifier } from './change-notifications.js';

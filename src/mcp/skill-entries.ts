@@ -3,14 +3,14 @@
 // serve, each with the `sha256:` digest of its bytes and its size. Digests and frontmatter are cached by file
 // identity, so listing again reads only what changed.
 
-import { parseFrontmatter } from '../discovery/frontmatter.js';
-import { MAX_SKILL_FILE_BYTES } from '../discovery/read-skill-file.js';
-import { openSkillFile, resolveSkillResource, type SkillFileResource } from '../discovery/resolve-skill-url.js';
-import { skillFileLimits } from '../discovery/skill-file-list.js';
+import { openSkillFile, resolveSkillResource, type SkillFileResource } from '../discovery/files/resolve-skill-url.js';
+import { skillFileLimits } from '../discovery/files/skill-file-list.js';
+import { parseFrontmatter } from '../discovery/frontmatter/frontmatter.js';
+import { MAX_SKILL_FILE_BYTES } from '../discovery/scan/read-skill-file.js';
 import { skillUri } from '../discovery/skill-locations.js';
 import type { Skill } from '../discovery/types.js';
-import { skillListing } from '../index/skill-listings.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
+import { skillListing } from '../live-index/skill-listings.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
 import type { McpSession } from './mcp-session.js';
 
 export interface SkillResourceEntry {

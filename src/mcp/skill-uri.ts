@@ -4,7 +4,7 @@
 // bounds"): one bound for both faces.
 
 import { SkillsdError } from '../discovery/errors.js';
-import { checkPathDepth } from '../discovery/skill-path-depth.js';
+import { checkPathDepth } from '../discovery/files/skill-path-depth.js';
 
 const SCHEME = 'skill://';
 

@@ -3,13 +3,13 @@
 
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import * as z from 'zod';
-import { resolveSkillResource, skillRelativePath } from '../discovery/resolve-skill-url.js';
-import type { SkillDirectoryEntry } from '../discovery/skill-directory-listing.js';
-import { skillFileLimits } from '../discovery/skill-file-list.js';
+import { resolveSkillResource, skillRelativePath } from '../discovery/files/resolve-skill-url.js';
+import type { SkillDirectoryEntry } from '../discovery/files/skill-directory-listing.js';
+import { skillFileLimits } from '../discovery/files/skill-file-list.js';
+import { WalkBudget } from '../discovery/files/walk-budget.js';
 import { skillUri, uriSegment } from '../discovery/skill-locations.js';
-import { WalkBudget } from '../discovery/walk-budget.js';
-import { skillListing } from '../index/skill-listings.js';
-import type { WorkspaceSnapshot } from '../index/snapshot.js';
+import { skillListing } from '../live-index/skill-listings.js';
+import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
 import { answering, invalidParams } from './mcp-errors.js';
 import type { McpSession } from './mcp-session.js';
 import { paginate } from './pagination.js';

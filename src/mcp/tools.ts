@@ -8,7 +8,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isSkillsdError, SkillsdError } from '../discovery/errors.js';
 import { skillUri, uriSegment } from '../discovery/skill-locations.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../index/search-index.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../live-index/search-index.js';
 import { invalidParams } from './mcp-errors.js';
 import type { McpSession } from './mcp-session.js';
 import { invocableSkills, invocationText } from './prompts.js';

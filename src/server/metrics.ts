@@ -9,7 +9,7 @@
 // hot paths pay nothing for them.
 
 import type { Registry } from 'prom-client';
-import { skillListingStats } from '../index/skill-listings.js';
+import { skillListingStats } from '../live-index/skill-listings.js';
 import { CounterTable, HistogramTable } from './recorded-metrics.js';
 
 /** What the metrics read at scrape time. */

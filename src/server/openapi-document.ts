@@ -5,7 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultSettings } from '../discovery/settings.js';
-import { WorkspaceRegistry } from '../index/workspace-registry.js';
+import { WorkspaceRegistry } from '../live-index/workspace-registry.js';
 import { buildApp } from './listen.js';
 
 /** The document's text: two-space indented JSON and a final newline. */

@@ -2,7 +2,7 @@
 // route (routes/skills.ts) and the poll fast path (poll-fast-path.ts) both answer from here, so the tag, the
 // `If-None-Match` comparison and the caching header cannot drift apart.
 
-import type { SkillsFilter, WorkspaceSnapshot } from '../index/snapshot.js';
+import type { SkillsFilter, WorkspaceSnapshot } from '../live-index/snapshot.js';
 import { matchesIfNoneMatch } from './routes/conditional.js';
 
 /** Every answer is revalidated: a poll with the tag costs a 304 and no body. */

@@ -13,7 +13,16 @@ const root = new URL('../..', import.meta.url).pathname;
  * its own folder and the folders ranked below it. The client is at the bottom: it imports nothing of the daemon,
  * and any folder may use it (the CLI's commands are built on it).
  */
-const RANKS: Record<string, number> = { cli: 6, server: 5, answers: 4, mcp: 3, index: 2, discovery: 1, client: 0 };
+const RANKS: Record<string, number> = {
+  cli: 7,
+  server: 6,
+  answers: 5,
+  mcp: 4,
+  'live-index': 3,
+  watch: 2,
+  discovery: 1,
+  client: 0,
+};
 
 /**
  * The one import against the ranks that is allowed: the client names the record shapes of its answers by the types
@@ -29,7 +38,9 @@ const MCP_SDK = /^@modelcontextprotocol\//;
 /** Packages a folder must not import, whatever its rank. */
 const FORBIDDEN_PACKAGES: Record<string, readonly RegExp[]> = {
   discovery: [FASTIFY, MCP_SDK, /^chokidar$/, /^(node:)?https?$/],
-  index: [FASTIFY, MCP_SDK, /^(node:)?https?$/],
+  'live-index': [FASTIFY, MCP_SDK, /^(node:)?https?$/],
+  watch: [FASTIFY, MCP_SDK, /^(node:)?https?$/],
+  answers: [FASTIFY, MCP_SDK, /^chokidar$/],
   mcp: [FASTIFY, /^(node:)?https?$/],
   client: [FASTIFY, MCP_SDK, /^chokidar$/, /^pino(-pretty)?$/],
 };
@@ -41,9 +52,9 @@ const MAX_LINES = 500;
  * is fixed, so that the list only shrinks), and nothing may be added to it.
  */
 const KNOWN_EXCEPTIONS: readonly string[] = [
-  'long: src/discovery/scan-skills-dir.ts',
-  'long: src/index/skill-watcher.ts',
-  'long: src/index/workspace-index.ts',
+  'long: src/discovery/scan/scan-skills-dir.ts',
+  'long: src/watch/skill-watcher.ts',
+  'long: src/live-index/workspace-index.ts',
 ];
 
 /** `src/server/app.ts` is in `server`; the entry point `src/cli.ts` is the CLI's. */
@@ -114,7 +125,7 @@ describe('the layout of src/', () => {
     assert.ok(graph.get('src/client/api-types.ts')?.typeOnlyFiles.includes('src/discovery/types.ts'));
   });
 
-  it('imports only downwards: cli > server > answers > mcp > index > discovery > client', () => {
+  it('imports only downwards: cli > server > answers > mcp > live-index > watch > discovery > client', () => {
     assert.deepEqual(upwardImports(graph), []);
   });
 
@@ -160,9 +171,9 @@ describe('the layout checks', () => {
 
   it('find an upward import, and allow only the listed type-only one', () => {
     const graph = new Map([
-      file('src/mcp/a.ts', ['src/server/b.ts', 'src/index/c.ts']),
+      file('src/mcp/a.ts', ['src/server/b.ts', 'src/live-index/c.ts']),
       file('src/server/b.ts', ['src/mcp/a.ts']),
-      file('src/index/c.ts', []),
+      file('src/live-index/c.ts', []),
       file('src/client/d.ts', ['src/discovery/types.ts', 'src/discovery/e.ts'], {
         typeOnlyFiles: ['src/discovery/types.ts', 'src/discovery/e.ts'],
       }),
@@ -191,15 +202,15 @@ describe('the layout checks', () => {
 
   it('find every file of a cycle, and a long file', () => {
     const graph = new Map([
-      file('src/index/a.ts', ['src/index/b.ts']),
-      file('src/index/b.ts', ['src/index/c.ts']),
-      file('src/index/c.ts', ['src/index/a.ts', 'src/index/d.ts']),
-      file('src/index/d.ts', [], { lines: 501 }),
-      file('src/index/e.ts', ['src/index/d.ts'], { lines: 500 }),
+      file('src/live-index/a.ts', ['src/live-index/b.ts']),
+      file('src/live-index/b.ts', ['src/live-index/c.ts']),
+      file('src/live-index/c.ts', ['src/live-index/a.ts', 'src/live-index/d.ts']),
+      file('src/live-index/d.ts', [], { lines: 501 }),
+      file('src/live-index/e.ts', ['src/live-index/d.ts'], { lines: 500 }),
     ]);
     assert.deepEqual(violations(graph), [
-      'cycle: src/index/a.ts, src/index/b.ts, src/index/c.ts',
-      'long: src/index/d.ts',
+      'cycle: src/live-index/a.ts, src/live-index/b.ts, src/live-index/c.ts',
+      'long: src/live-index/d.ts',
     ]);
   });
 });

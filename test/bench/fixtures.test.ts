@@ -4,7 +4,7 @@ import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/prom
 import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CROWDED_DIR_INDEX, type Fixture, generateFixture, SKILL_DIRS, splitByWeight } from '../../bench/fixtures.js';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 

@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { InProcessAnswers } from '../../src/cli/in-process-answers.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { Settings } from '../../src/discovery/types.js';
-import { WorkspaceRegistry } from '../../src/index/workspace-registry.js';
+import { WorkspaceRegistry } from '../../src/live-index/workspace-registry.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 async function answers(t: { after(fn: () => Promise<void>): void }, settings: Settings = defaultSettings()) {

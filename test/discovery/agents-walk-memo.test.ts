@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import { computeAgentViews } from '../../src/discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../../src/discovery/agents/file-texts.js';
 import { RootWalkMemo } from '../../src/discovery/agents/walk-memo.js';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 

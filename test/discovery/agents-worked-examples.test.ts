@@ -346,7 +346,7 @@ test('13. environment variables move the roots', async () => {
   const env = { CODEX_HOME: `${T}/ch`, GEMINI_CLI_HOME: `${T}/gh`, COPILOT_HOME: `${T}/cph` };
   const { computeAgentViews } = await import('../../src/discovery/agents/compute-views.js');
   const { AgentFileTexts } = await import('../../src/discovery/agents/file-texts.js');
-  const { discoverSkills } = await import('../../src/discovery/discover-skills.js');
+  const { discoverSkills } = await import('../../src/discovery/pipeline/discover-skills.js');
   const { defaultSettings } = await import('../../src/discovery/settings.js');
   const views = await computeAgentViews({
     home: moved.H,

@@ -8,7 +8,7 @@ import { chown, lchown } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { findContextFiles } from '../../src/discovery/context-files.js';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
 import type { DiscoveryResult, SymlinkMode } from '../../src/discovery/types.js';
 import { workspaceFactory } from '../helpers/discovery-workspace.js';
 import { SK } from '../helpers/temp-tree.js';

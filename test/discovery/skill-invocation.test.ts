@@ -4,7 +4,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SkillsdError } from '../../src/discovery/errors.js';
-import { MAX_SKILL_FILE_BYTES } from '../../src/discovery/read-skill-file.js';
+import { MAX_SKILL_FILE_BYTES } from '../../src/discovery/scan/read-skill-file.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import {
   type InvocationResult,

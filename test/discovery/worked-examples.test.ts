@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { DiscoveryResult, Level, Settings } from '../../src/discovery/types.js';
 import { makeTempDir, SK, type TreeEntry, writeTree } from '../helpers/temp-tree.js';

@@ -13,7 +13,7 @@ const RECORDER = fileURLToPath(new URL('../helpers/record-modules.mjs', import.m
 
 /** The HTTP framework and its plugins, the watcher and the schema builder, the app and its routes and plugins. */
 const SERVER_ONLY =
-  /\/node_modules\/(fastify|@fastify\/[^/]+|fastify-plugin|find-my-way|light-my-request|fast-json-stringify|ajv|@modelcontextprotocol\/[^/]+|pino|pino-pretty|prom-client|zod|tar|chokidar|typebox|close-with-grace)\/|\/dist\/(server\/(app|routes|plugins|schemas)|mcp)\/|\/dist\/index\/(skill-watcher|watch-[^/]+)\.js/;
+  /\/node_modules\/(fastify|@fastify\/[^/]+|fastify-plugin|find-my-way|light-my-request|fast-json-stringify|ajv|@modelcontextprotocol\/[^/]+|pino|pino-pretty|prom-client|zod|tar|chokidar|typebox|close-with-grace)\/|\/dist\/(server\/(app|routes|plugins|schemas)|mcp)\/|\/dist\/watch\//;
 
 describe('in-process answers load no server and no watcher', () => {
   it('every command that answers in-process, in text and JSON', async (t) => {
@@ -57,7 +57,7 @@ describe('in-process answers load no server and no watcher', () => {
       const loaded = await readFile(log, 'utf8');
       // The recorder saw the answer being computed: a log that records nothing cannot pass.
       assert.match(loaded, /\/dist\/cli\/in-process-answers\.js\n/, shown);
-      assert.match(loaded, /\/dist\/index\/workspace-registry\.js\n/, shown);
+      assert.match(loaded, /\/dist\/live-index\/workspace-registry\.js\n/, shown);
       const server = [...new Set(loaded.split('\n').filter((line) => SERVER_ONLY.test(line)))];
       assert.deepEqual(server, [], shown);
     }

@@ -17,7 +17,7 @@ const CLIENT_ENTRY = fileURLToPath(new URL('../../dist/client/index.js', import.
 
 /** What only the daemon needs: its framework, faces, logging, watching and schemas, and its own directories. */
 const SERVER_ONLY =
-  /\/node_modules\/(fastify|@fastify\/[^/]+|fastify-plugin|@modelcontextprotocol\/[^/]+|pino|pino-pretty|prom-client|zod|tar|chokidar|typebox|yaml|close-with-grace)\/|\/dist\/(server|mcp|index)\//;
+  /\/node_modules\/(fastify|@fastify\/[^/]+|fastify-plugin|@modelcontextprotocol\/[^/]+|pino|pino-pretty|prom-client|zod|tar|chokidar|typebox|yaml|close-with-grace)\/|\/dist\/(server|mcp|live-index|watch|answers)\//;
 
 function serverModules(log: string): string[] {
   return [...new Set(log.split('\n').filter((url) => SERVER_ONLY.test(url)))];

@@ -7,8 +7,8 @@ import { agentEnv } from '../../src/discovery/agents/agent-context.js';
 import { type AgentViews, computeAgentViews } from '../../src/discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../../src/discovery/agents/file-texts.js';
 import type { ViewId } from '../../src/discovery/agents/types.js';
-import { discoverSkills } from '../../src/discovery/discover-skills.js';
 import { diagnoseWorkspace } from '../../src/discovery/doctor/diagnose-workspace.js';
+import { discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { makeTempDir, type TreeEntry, writeTree } from './temp-tree.js';
 

@@ -5,7 +5,7 @@ import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 import type { Settings } from '../../src/discovery/types.js';
-import { WorkspaceRegistry, type WorkspaceRegistryOptions } from '../../src/index/workspace-registry.js';
+import { WorkspaceRegistry, type WorkspaceRegistryOptions } from '../../src/live-index/workspace-registry.js';
 import type { AppOptions } from '../../src/server/app.js';
 import { buildApp } from '../../src/server/listen.js';
 import { makeTempDir, type TreeEntry, writeTree } from './temp-tree.js';

@@ -1,5 +1,5 @@
 // chokidar loses entries created while it re-reads a large directory for more than a second (see GapCheck in
-// src/index/watch-skills-root.ts). A loaded machine does that by chance; this does it on purpose, by holding the event
+// src/watch/watch-skills-root.ts). A loaded machine does that by chance; this does it on purpose, by holding the event
 // loop at the right moment.
 
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
 
 import pino from 'pino';
 import { defaultSettings } from '../../src/discovery/settings.js';
-import { WorkspaceRegistry } from '../../src/index/workspace-registry.js';
+import { WorkspaceRegistry } from '../../src/live-index/workspace-registry.js';
 import { buildApp } from '../../src/server/listen.js';
 
 const { home, cwd } = JSON.parse(process.argv[2] ?? '{}') as Record<string, string>;

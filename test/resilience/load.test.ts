@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { compareSkills } from '../../src/discovery/sort-skills.js';
+import { compareSkills } from '../../src/discovery/pipeline/sort-skills.js';
 import { startServer } from '../helpers/app-server.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
 import { SK, type TreeEntry } from '../helpers/temp-tree.js';

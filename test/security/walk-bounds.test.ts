@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
-import { skillListingStats } from '../../src/index/skill-listings.js';
+import { skillListingStats } from '../../src/live-index/skill-listings.js';
 import { startServer as startAppServer, type TestServer, type TestServerOptions } from '../helpers/app-server.js';
 import { waitUntil } from '../helpers/deadlines.js';
 import { connectHttp, DirectoryReadResult, SkillsGetResult, SkillsListResult } from '../helpers/mcp-client.js';

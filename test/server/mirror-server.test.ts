@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { listenAddresses, listenDaemon } from '../../src/cli/listen-daemon.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
-import { WorkspaceRegistry } from '../../src/index/workspace-registry.js';
+import { WorkspaceRegistry } from '../../src/live-index/workspace-registry.js';
 import { defaultConnectionLimits } from '../../src/server/connection-limits.js';
 import { buildApp } from '../../src/server/listen.js';
 import { connectionShare, createMirrorServer } from '../../src/server/mirror-server.js';

@@ -4,10 +4,10 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { discoverSkillChange } from '../../src/discovery/discover-skills.js';
+import { discoverSkillChange } from '../../src/discovery/pipeline/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { ServerSettings } from '../../src/discovery/types.js';
-import type { DiscoverFn } from '../../src/index/workspace-index.js';
+import type { DiscoverFn } from '../../src/live-index/workspace-index.js';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { discoverSkillChange, discoverSkills } from '../../src/discovery/discover-skills.js';
+import { discoverSkillChange, discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
 import type { DiscoveryContext } from '../../src/discovery/types.js';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { SK } from '../helpers/temp-tree.js';

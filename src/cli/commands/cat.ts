@@ -4,7 +4,7 @@
 // (docs/cli.md "Output"); redirected to a regular file, the bytes are written exactly.
 
 import { SkillsdApiError } from '../../client/errors.js';
-import { stripFrontmatter } from '../../discovery/strip-frontmatter.js';
+import { stripFrontmatter } from '../../discovery/frontmatter/strip-frontmatter.js';
 import { printable } from '../output.js';
 import { unknownSkillError } from '../unknown-skill.js';
 import { type ClientCommand, EXIT } from './command.js';

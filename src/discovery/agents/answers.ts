@@ -1,7 +1,7 @@
 // The answers built from the views (docs/api.md "Agent views"): one agent's skills, its catalog, the matrix, and
 // the per-agent lines of the doctor.
 
-import { compareSkills } from '../sort-skills.js';
+import { compareSkills } from '../pipeline/sort-skills.js';
 import { agentSpec, isProfile, VIEW_IDS } from './agents.js';
 import type { AgentViews, MatrixCell } from './compute-views.js';
 import { profileCatalog } from './profiles.js';

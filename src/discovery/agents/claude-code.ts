@@ -1,7 +1,7 @@
 // Claude Code (docs/agents.md "Claude Code"): closed source; every rule comes from its changelog and documentation.
 
 import { basename, join } from 'node:path';
-import { compareSkills } from '../sort-skills.js';
+import { compareSkills } from '../pipeline/sort-skills.js';
 import { envPath, projectWalk, shown } from './agent-context.js';
 import { fencedBlock, firstScalars, isTrue, readYamlMapping, scalarLength, stringField } from './frontmatter-rules.js';
 import type { AgentRoot, AgentSkill, AgentSpec, CatalogAnswer, CatalogEntry, Layout, Scope } from './types.js';

@@ -2,7 +2,7 @@
 
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parseYaml } from '../frontmatter-yaml.js';
+import { parseYaml } from '../frontmatter/frontmatter-yaml.js';
 import { readTextFile } from '../read-text-file.js';
 import type { SkillWarning } from '../types.js';
 import { envPath, walkBetween } from './agent-context.js';

@@ -2,8 +2,8 @@
 // Pure domain logic: the index hands in the daemon's own discovery results.
 
 import type { Finding } from '../doctor/types.js';
+import { compareSkills } from '../pipeline/sort-skills.js';
 import { defaultSettings } from '../settings.js';
-import { compareSkills } from '../sort-skills.js';
 import type { DiscoveryResult, Profile } from '../types.js';
 import { resolveAgentContext } from './agent-context.js';
 import { AGENT_SPECS, PROFILE_IDS } from './agents.js';

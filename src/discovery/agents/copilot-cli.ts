@@ -1,7 +1,7 @@
 // GitHub Copilot CLI (docs/agents.md "GitHub Copilot CLI"): closed source; the rules come from its changelog and docs.
 
 import { basename, join } from 'node:path';
-import { compareSkills } from '../sort-skills.js';
+import { compareSkills } from '../pipeline/sort-skills.js';
 import { envPath, projectWalk, shown } from './agent-context.js';
 import { fencedBlock, isTrue, readYamlMapping, stringField } from './frontmatter-rules.js';
 import { fullCatalog } from './plain-catalog.js';

@@ -1,7 +1,7 @@
 // The pieces the agents' frontmatter readers share (docs/agents.md "Vocabulary"): fences, one YAML reader (the
 // daemon's YAML 1.2 reader, frontmatter-yaml.ts), and the small value rules agents differ on.
 
-import { parseYaml } from '../frontmatter-yaml.js';
+import { parseYaml } from '../frontmatter/frontmatter-yaml.js';
 
 export interface Fenced {
   block: string;

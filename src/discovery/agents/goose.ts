@@ -2,7 +2,7 @@
 // skill of a name wins, project before user.
 
 import { isAbsolute, join } from 'node:path';
-import { compareSkills } from '../sort-skills.js';
+import { compareSkills } from '../pipeline/sort-skills.js';
 import { shown } from './agent-context.js';
 import { readYamlMapping } from './frontmatter-rules.js';
 import { fullCatalog } from './plain-catalog.js';

@@ -3,7 +3,7 @@
 
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { compareSkills } from '../sort-skills.js';
+import { compareSkills } from '../pipeline/sort-skills.js';
 import { envPath, shown, walkBetween } from './agent-context.js';
 import { fencedBlock, readYamlMapping } from './frontmatter-rules.js';
 import { fullCatalog } from './plain-catalog.js';

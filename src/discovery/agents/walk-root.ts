@@ -5,7 +5,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { compareCodeUnits } from '../sort-skills.js';
+import { compareCodeUnits } from '../pipeline/sort-skills.js';
 import type { AgentRoot, Found } from './types.js';
 
 export const SKILL_FILE = 'SKILL.md';

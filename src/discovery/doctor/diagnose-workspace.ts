@@ -5,12 +5,12 @@
 
 import { lstat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
+import { type ProviderDir, planProviders } from '../pipeline/providers.js';
+import { CUSTOM_DISPLAY_NAME, CUSTOM_PROVIDER } from '../pipeline/run-provider.js';
 import { scanAgentPluginDir } from '../plugins/agent-plugins.js';
 import { planPluginProviders } from '../plugins/plan-plugin-providers.js';
-import { type ProviderDir, planProviders } from '../providers.js';
-import { CUSTOM_DISPLAY_NAME, CUSTOM_PROVIDER } from '../run-provider.js';
-import { type ScanOptions, type ScanResult, scanSelfSkill, scanSkillsDir } from '../scan-skills-dir.js';
-import type { SkillFileCache } from '../skill-file-cache.js';
+import { type ScanOptions, type ScanResult, scanSelfSkill, scanSkillsDir } from '../scan/scan-skills-dir.js';
+import type { SkillFileCache } from '../scan/skill-file-cache.js';
 import type { Collision, DiscoveryContext, Level, Skill, SkillDiagnostic } from '../types.js';
 import { expandCustomDirectory, resolveWorkspaceContext } from '../workspace-context.js';
 import { explainOutcome, pipelineView } from './explain-outcome.js';

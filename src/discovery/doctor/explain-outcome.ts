@@ -2,9 +2,9 @@
 // filtered by which toggle, glob or list. The winners and losers are the discovery's own (its collisions); this file
 // only names the cause.
 
-import { fallbackGate, isSourceEnabled } from '../providers.js';
-import { MANAGED_NAME } from '../sanitize-description.js';
-import { compileGlobs, createSkillFilters } from '../skill-filters.js';
+import { MANAGED_NAME } from '../frontmatter/sanitize-description.js';
+import { fallbackGate, isSourceEnabled } from '../pipeline/providers.js';
+import { compileGlobs, createSkillFilters } from '../pipeline/skill-filters.js';
 import type { Collision, CollisionReason, Settings, Skill, SkillSource } from '../types.js';
 import type { CandidateOutcome, Finding } from './types.js';
 

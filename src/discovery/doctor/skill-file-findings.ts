@@ -4,8 +4,8 @@
 // advice. Advice never changes what loads: the agents' semantics stay exact (docs/discovery.md §1 does not validate names).
 
 import { basename, dirname } from 'node:path';
-import { parseFrontmatter } from '../frontmatter.js';
-import { readSkillFileHead } from '../read-skill-file.js';
+import { parseFrontmatter } from '../frontmatter/frontmatter.js';
+import { readSkillFileHead } from '../scan/read-skill-file.js';
 import type { Profile, Skill } from '../types.js';
 import type { Finding } from './types.js';
 

@@ -2,7 +2,7 @@
 // repairs or line fallback), keys are taken as written, and every field is validated. Returns the frontmatter or the
 // reason the skill is skipped.
 
-import { parseYaml } from '../frontmatter-yaml.js';
+import { parseYaml } from '../frontmatter/frontmatter-yaml.js';
 import { isRecord } from './read-json-file.js';
 
 const ALLOWED_KEYS: ReadonlySet<string> = new Set([

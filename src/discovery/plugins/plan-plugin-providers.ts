@@ -4,7 +4,7 @@
 
 import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ProviderDir } from '../provider-dir.js';
+import type { ProviderDir } from '../pipeline/provider-dir.js';
 import type { WorkspaceContext } from '../workspace-context.js';
 import { classifyPluginRoot } from './agent-plugin-manifest.js';
 import { claudePluginSkillDirs, listClaudePluginRoots } from './claude-plugins.js';

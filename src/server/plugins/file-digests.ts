@@ -3,7 +3,7 @@
 
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { createFileDigests, type FileDigests } from '../../discovery/file-digests.js';
+import { createFileDigests, type FileDigests } from '../../discovery/files/file-digests.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

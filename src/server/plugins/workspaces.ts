@@ -5,10 +5,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Settings } from '../../discovery/types.js';
-import type { AgentViewsState } from '../../index/agent-views-state.js';
-import type { WorkspaceSnapshot } from '../../index/snapshot.js';
-import type { WorkspaceIndex } from '../../index/workspace-index.js';
-import type { WorkspaceRegistry } from '../../index/workspace-registry.js';
+import type { AgentViewsState } from '../../live-index/agent-views-state.js';
+import type { WorkspaceSnapshot } from '../../live-index/snapshot.js';
+import type { WorkspaceIndex } from '../../live-index/workspace-index.js';
+import type { WorkspaceRegistry } from '../../live-index/workspace-registry.js';
 
 export interface WorkspacesOptions {
   registry: WorkspaceRegistry;

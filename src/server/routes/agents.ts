@@ -11,7 +11,7 @@ import {
   agentSkillsId,
 } from '../../answers/agent-answers.js';
 import { parseViewId } from '../../discovery/agents/agents.js';
-import type { AgentAnswer } from '../../index/agent-views-state.js';
+import type { AgentAnswer } from '../../live-index/agent-views-state.js';
 import { AgentCatalogResponse, AgentMatrixResponse, CatalogQuery } from '../schemas/agents.js';
 import {
   ConditionalHeaders,

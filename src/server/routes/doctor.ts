@@ -6,7 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { computeDiagnosis, doctorReport, nameReport } from '../../answers/doctor-answers.js';
 import type { WorkspaceDiagnosis } from '../../discovery/doctor/types.js';
-import type { WorkspaceSnapshot } from '../../index/snapshot.js';
+import type { WorkspaceSnapshot } from '../../live-index/snapshot.js';
 import type { WorkspaceView } from '../plugins/workspaces.js';
 import { errorResponses } from '../schemas/common.js';
 import { DoctorNameParams, DoctorQuery, DoctorResponse, SkillDoctorResponse } from '../schemas/doctor.js';

@@ -12,7 +12,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { SkillsdError } from '../../discovery/errors.js';
-import type { IndexEvent } from '../../index/event-log.js';
+import type { IndexEvent } from '../../live-index/event-log.js';
 import { errorResponses } from '../schemas/common.js';
 import { EventsHeaders, EventsOk, EventsQuery, type EventType } from '../schemas/events.js';
 

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { searchAnswer, searchText } from '../../answers/search-answer.js';
-import { DEFAULT_SEARCH_LIMIT, type SearchAnswer } from '../../index/search-index.js';
+import { DEFAULT_SEARCH_LIMIT, type SearchAnswer } from '../../live-index/search-index.js';
 import { ConditionalHeaders, ETAG_HEADER, errorResponses, NotModified, withHeaders } from '../schemas/common.js';
 import { SearchQuery, SearchResponse } from '../schemas/search.js';
 import { matchesIfNoneMatch } from './conditional.js';

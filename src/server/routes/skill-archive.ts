@@ -19,12 +19,12 @@ import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Header, Pack, ReadEntry } from 'tar';
 import { SkillsdError } from '../../discovery/errors.js';
-import type { FileDigests } from '../../discovery/file-digests.js';
-import { openSkillFile, type ResolveOptions } from '../../discovery/resolve-skill-url.js';
-import type { SkillFileEntry, SkillFileLimits } from '../../discovery/skill-file-list.js';
+import type { FileDigests } from '../../discovery/files/file-digests.js';
+import { openSkillFile, type ResolveOptions } from '../../discovery/files/resolve-skill-url.js';
+import type { SkillFileEntry, SkillFileLimits } from '../../discovery/files/skill-file-list.js';
 import { uriSegment } from '../../discovery/skill-locations.js';
-import { skillListing } from '../../index/skill-listings.js';
-import type { WorkspaceSnapshot } from '../../index/snapshot.js';
+import { skillListing } from '../../live-index/skill-listings.js';
+import type { WorkspaceSnapshot } from '../../live-index/snapshot.js';
 import { requestSignal } from '../request-signal.js';
 import { matchesIfNoneMatch } from './conditional.js';
 

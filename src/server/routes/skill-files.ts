@@ -17,12 +17,12 @@ import {
   resolveSkillTarget,
   skillFileTarget,
 } from '../../answers/skill-file-target.js';
-import { CheckedFileMemo, checkedFileKey, reopenCheckedFile } from '../../discovery/checked-file-memo.js';
 import { SkillsdError } from '../../discovery/errors.js';
+import { CheckedFileMemo, checkedFileKey, reopenCheckedFile } from '../../discovery/files/checked-file-memo.js';
+import { openSkillFile, type SkillResource } from '../../discovery/files/resolve-skill-url.js';
+import { skillFileLimits } from '../../discovery/files/skill-file-list.js';
 import { hasDescriptorPaths } from '../../discovery/open-descriptor.js';
-import { openSkillFile, type SkillResource } from '../../discovery/resolve-skill-url.js';
-import { skillFileLimits } from '../../discovery/skill-file-list.js';
-import type { WorkspaceSnapshot } from '../../index/snapshot.js';
+import type { WorkspaceSnapshot } from '../../live-index/snapshot.js';
 import { requestSignal } from '../request-signal.js';
 import { ConditionalHeaders, errorResponses, NotModified } from '../schemas/common.js';
 import { SkillFileOk, SkillFileParams, SkillFileQuery } from '../schemas/skill-files.js';

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { skillDetail } from '../../answers/skill-detail.js';
-import type { SkillsFilter, WorkspaceSnapshot } from '../../index/snapshot.js';
+import type { SkillsFilter, WorkspaceSnapshot } from '../../live-index/snapshot.js';
 import { AgentSkillsResponse } from '../schemas/agents.js';
 import {
   ConditionalHeaders,

@@ -8,8 +8,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { SkillsdError } from '../../discovery/errors.js';
-import { MAX_SKILL_FILE_BYTES } from '../../discovery/read-skill-file.js';
-import { openSkillFile, resolveSkillResource } from '../../discovery/resolve-skill-url.js';
+import { openSkillFile, resolveSkillResource } from '../../discovery/files/resolve-skill-url.js';
+import { MAX_SKILL_FILE_BYTES } from '../../discovery/scan/read-skill-file.js';
 import { stripFrontmatter } from '../../discovery/skill-invocation.js';
 import type { Skill } from '../../discovery/types.js';
 import { renderSkillMarkdown } from '../render-skill-markdown.js';

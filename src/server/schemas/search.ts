@@ -2,7 +2,7 @@
 
 import { Type } from 'typebox';
 import { MAX_SEARCH_QUERY_LENGTH } from '../../answers/search-answer.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../index/search-index.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../live-index/search-index.js';
 import { CwdProperty } from './common.js';
 import { SkillSourceSchema } from './skill.js';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { discoverSkills } from '../../../src/discovery/discover-skills.js';
+import { discoverSkills } from '../../../src/discovery/pipeline/discover-skills.js';
 import type { DiscoveryContext, DiscoveryResult } from '../../../src/discovery/types.js';
 import { workspaceFactory } from '../../helpers/discovery-workspace.js';
 import { AGENT_SCHEMA, agentManifest, entry, registry } from '../../helpers/plugin-trees.js';

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { discoverSkills } from '../../../src/discovery/discover-skills.js';
 import { diagnoseName, diagnoseWorkspace } from '../../../src/discovery/doctor/diagnose-workspace.js';
+import { discoverSkills } from '../../../src/discovery/pipeline/discover-skills.js';
 import type { DiscoveryContext, DiscoveryResult } from '../../../src/discovery/types.js';
 import { workspaceFactory } from '../../helpers/discovery-workspace.js';
 import { enabledPlugins, entry, registry } from '../../helpers/plugin-trees.js';
