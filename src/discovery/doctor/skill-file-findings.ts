@@ -216,7 +216,7 @@ function specAdvice(
   return out;
 }
 
-/** The scan's diagnostic text, as a finding with a rule (see frontmatter.ts and scan-skills-dir.ts for the texts). */
+/** The scan's diagnostic text, as a finding with a rule (see frontmatter.ts and scan/ for the texts). */
 function diagnosticFinding(path: string, message: string): Finding {
   const line = /line (\d+) of the block/.exec(message);
   const where = line === null ? {} : { line: Number(line[1]) + 1 };

@@ -3,7 +3,8 @@
 // `Failed to load: <error>` instead, as the agents do; the other providers are unaffected.
 
 import { scanAgentPluginDir } from '../plugins/agent-plugins.js';
-import { type ScanOptions, type ScanResult, scanSelfSkill, scanSkillsDir } from '../scan/scan-skills-dir.js';
+import type { ScanOptions, ScanResult } from '../scan/scan-options.js';
+import { scanSelfSkill, scanSkillsDir } from '../scan/scan-skills-dir.js';
 import type { SkillFileCache } from '../scan/skill-file-cache.js';
 import type { Profile, Skill, SkillDiagnostic } from '../types.js';
 import type { CustomDirectory } from '../workspace-context.js';

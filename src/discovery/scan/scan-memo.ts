@@ -23,8 +23,10 @@ import { basename, resolve, sep } from 'node:path';
 import type { PipelineMemo } from '../pipeline/pipeline-memo.js';
 import { sameJson } from '../same-json.js';
 import type { Skill, SkillDiagnostic } from '../types.js';
+import type { ScanOptions, ScanResult } from './scan-options.js';
 import type { RememberedScan, ScanRound } from './scan-round.js';
-import { type ScannedEntry, type ScanOptions, type ScanResult, scanSkillsDir } from './scan-skills-dir.js';
+import { scanSkillsDir } from './scan-skills-dir.js';
+import type { ScannedEntry } from './scanned-entry.js';
 
 interface MemoEntry {
   dir: string;

@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseFrontmatter } from '../../../src/discovery/frontmatter/frontmatter.js';
+import { keptTextLength } from '../../../src/discovery/scan/parse-skill-head.js';
 import { frontmatterPrefixBytes } from '../../../src/discovery/scan/read-skill-file.js';
-import { keptTextLength } from '../../../src/discovery/scan/scan-skills-dir.js';
 import type { Profile } from '../../../src/discovery/types.js';
 
 const PIECES: Buffer[] = [

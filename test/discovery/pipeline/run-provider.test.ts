@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { ProviderPlan } from '../../../src/discovery/pipeline/providers.js';
 import { runProvider, type ScanFunction, scanCustomDir } from '../../../src/discovery/pipeline/run-provider.js';
-import type { ScanOptions } from '../../../src/discovery/scan/scan-skills-dir.js';
+import type { ScanOptions } from '../../../src/discovery/scan/scan-options.js';
 import type { Skill } from '../../../src/discovery/types.js';
 
 const plan: ProviderPlan = {

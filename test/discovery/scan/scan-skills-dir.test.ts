@@ -4,7 +4,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { MAX_SKILL_FILE_BYTES, readSkillFile } from '../../../src/discovery/scan/read-skill-file.js';
-import { type ScanOptions, scanSkillsDir } from '../../../src/discovery/scan/scan-skills-dir.js';
+import type { ScanOptions } from '../../../src/discovery/scan/scan-options.js';
+import { scanSkillsDir } from '../../../src/discovery/scan/scan-skills-dir.js';
 import type { Skill } from '../../../src/discovery/types.js';
 import { makeTempDir, SK, type TreeEntry, writeTree } from '../../helpers/temp-tree.js';
 

@@ -7,8 +7,10 @@ import { mkdir, readdir, rename, rm, symlink, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { createScanMemo } from '../../../src/discovery/scan/scan-memo.js';
-import { type ScannedEntry, type ScanOptions, scanSkillsDir } from '../../../src/discovery/scan/scan-skills-dir.js';
+import type { ScanOptions } from '../../../src/discovery/scan/scan-options.js';
+import { scanSkillsDir } from '../../../src/discovery/scan/scan-skills-dir.js';
 import { listingChanges } from '../../../src/discovery/scan/scan-update.js';
+import type { ScannedEntry } from '../../../src/discovery/scan/scanned-entry.js';
 import type { SkillDiagnostic } from '../../../src/discovery/types.js';
 import { workspaceFactory } from '../../helpers/discovery-workspace.js';
 import { NATIVE_PROJECT_SCAN } from '../../helpers/scan-options.js';
