@@ -17,13 +17,8 @@ import { DAEMON_UID, untrustedLinkOnPath, untrustedLinkText } from '../discovery
 import type { SkillFileCache } from '../discovery/scan/skill-file-cache.js';
 import { createSkillFileCache } from '../discovery/scan/skill-file-cache.js';
 import type { DiscoveryEnv, Settings } from '../discovery/types.js';
-import {
-  type DiscoverFn,
-  type IndexLogger,
-  type WatcherTuning,
-  WorkspaceIndex,
-  type WorkspaceIndexOptions,
-} from './workspace-index.js';
+import { WorkspaceIndex } from './workspace-index.js';
+import type { DiscoverFn, IndexLogger, WatcherTuning, WorkspaceIndexOptions } from './workspace-index-options.js';
 
 export const DEFAULT_MAX_WORKSPACES = 32;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;

@@ -15,7 +15,8 @@ import {
 import type { Settings, Skill } from '../discovery/types.js';
 import type { EventListener } from '../live-index/event-log.js';
 import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
-import type { IndexLogger, WorkspaceIndex } from '../live-index/workspace-index.js';
+import type { WorkspaceIndex } from '../live-index/workspace-index.js';
+import type { IndexLogger } from '../live-index/workspace-index-options.js';
 import type { WorkspaceRegistry } from '../live-index/workspace-registry.js';
 import { DEFAULT_PAGE_SIZE } from './pagination.js';
 import type { SubscriptionBudget } from './subscription-budget.js';

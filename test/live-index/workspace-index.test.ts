@@ -6,7 +6,8 @@ import { discoverSkillChange, discoverSkills } from '../../src/discovery/pipelin
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 import type { DiscoveryContext } from '../../src/discovery/types.js';
 import { chainedEventId, type IndexEvent, stateEventId } from '../../src/live-index/event-log.js';
-import { type DiscoverFn, WorkspaceIndex, type WorkspaceIndexOptions } from '../../src/live-index/workspace-index.js';
+import { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
+import type { DiscoverFn, WorkspaceIndexOptions } from '../../src/live-index/workspace-index-options.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
 import { agentManifest, entry, registry } from '../helpers/plugin-trees.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';

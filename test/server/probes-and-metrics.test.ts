@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { discoverSkillChange } from '../../src/discovery/pipeline/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { ServerSettings } from '../../src/discovery/types.js';
-import type { DiscoverFn } from '../../src/live-index/workspace-index.js';
+import type { DiscoverFn } from '../../src/live-index/workspace-index-options.js';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { contentGeneration } from '../../src/live-index/workspace-index.js';
+import { contentGeneration } from '../../src/live-index/snapshot-generation.js';
 import { startServer, type TestServer } from '../helpers/app-server.js';
 import { SseClient, type SseEvent } from '../helpers/sse-client.js';
 import { SK, writeTree } from '../helpers/temp-tree.js';
