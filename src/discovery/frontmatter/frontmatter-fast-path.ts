@@ -15,12 +15,8 @@
 //
 // Blocks whose map values hold an unquoted `": "` (`description: Use when: …`) are not YAML; rule 4's quoting pass
 // reads them, and `readQuotedSimpleBlock` gives its result without the failed parse (building a YAMLParseError and
-// parsing twice). Measured on the benchmark's `real` tree at N = 10,000 (10,500 SKILL.md, half of them with such a
-// description, 30 % of those with a backtick command after the `": "`), parseFrontmatter over the texts in memory,
-// median of 5 passes: 1,000 ms when every such block failed in `yaml` first, 581 ms when only the values without
-// indicators after the `": "` were taken here (1,593 blocks still failed in `yaml`), 169 ms with every block taken
-// here. Cold discovery of the same tree in fresh processes (3 alternating runs, load average 9–12): medians 2.88 s,
-// 3.02 s and 2.17 s.
+// parsing twice). Descriptions written so are common, and a failed parse costs several times a successful one, so
+// taking them here is most of what this reader saves on a tree full of them (docs/performance.md).
 
 /** What `yaml` would make of the block, or `undefined` when the block is not one of the simple shapes. */
 export type SimpleBlockValue = Record<string, unknown> | undefined;
