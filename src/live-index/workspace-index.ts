@@ -24,7 +24,7 @@ import type {
   SkillDiscovery,
   WinnerChange,
 } from '../discovery/types.js';
-import type { SkillWatcher } from '../watch/skill-watcher.js';
+import type { SkillWatcher } from '../watch/skill-watcher-types.js';
 import type { WatchMode } from '../watch/watch-presence.js';
 import { AgentViewsState, viewsFingerprint } from './agent-views-state.js';
 import { DiagnosticTracker } from './diagnostic-tracker.js';

@@ -53,7 +53,6 @@ const MAX_LINES = 500;
  */
 const KNOWN_EXCEPTIONS: readonly string[] = [
   'long: src/discovery/scan/scan-skills-dir.ts',
-  'long: src/watch/skill-watcher.ts',
   'long: src/live-index/workspace-index.ts',
 ];
 
