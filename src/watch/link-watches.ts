@@ -1,5 +1,6 @@
-// Symlinked entries and SKILL.md files are watched where they really are: the root watches do not follow links
-// (docs/discovery.md §3 reads through them). One presence watch per link target, shared by every entry leading there.
+// Symlinked entries and SKILL.md files are watched where they really are: discovery reads through the links (a skill is
+// a sub-directory or a link to one, docs/discovery.md §3) but the root watches do not follow them. One presence watch
+// per link target, shared by every entry that leads there.
 
 import type { PresenceWatcher } from './watch-presence.js';
 import type { LinkTarget } from './watch-signature.js';

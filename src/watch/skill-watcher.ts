@@ -1,7 +1,7 @@
 // Tells the index when to run discovery again. It watches exactly what discovery reads (docs/discovery.md §3: every skills
 // directory, its entries one level deep, their SKILL.md; §0: the `.git` markers that decide REPO) and reports the
 // changed paths, coalesced. Skills directories are watched by watch-skills-root.ts (the kernel's watches, or chokidar
-// when polling); the pitfalls of file watching on Node 20 are handled here:
+// when polling); the pitfalls of file watching on Node 20 are handled here and in the parts named below:
 // - a write seen mid-way (a truncate, then the content), or a second write dropped (chokidar drops one < 50 ms after
 //   the first): each onChange is preceded by a fingerprint of what it reports, re-checked `rereadDelayMs` later, and
 //   reported again if it moved;
@@ -11,16 +11,19 @@
 //   real targets, and a skills directory that is a dangling link is watched where its target would appear;
 // - lost events (inotify overflow, network file systems): a periodic reconciliation scan compares fingerprints;
 // - watches exhausted (ENOSPC, EMFILE): the whole watcher switches to polling instead of failing.
-// Its parts each have their file: the target list (watch-targets.ts), the root watches (root-watches.ts), the watches
-// on link targets (link-watches.ts), when reconciliation runs (reconcile-timer.ts); what it takes and gives is
-// skill-watcher-types.ts.
+// This file holds the order of things (arming, the flush, reconciliation, the switch to polling); each part has its
+// own file: the target list (watch-targets.ts), the root watches (root-watches.ts) and what their events mean
+// (root-event-route.ts), the watches on link targets (link-watches.ts), the changes waiting for the next flush and
+// their re-check (change-coalescer.ts), when reconciliation runs (reconcile-timer.ts). What the watcher takes and
+// gives is skill-watcher-types.ts.
 
-import { dirname, join, sep } from 'node:path';
+import { dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ChangeCoalescer } from './change-coalescer.js';
 import { elapsed } from './elapsed-ms.js';
 import { LinkWatches } from './link-watches.js';
 import { ReconcileTimer } from './reconcile-timer.js';
+import { routeRootEvent } from './root-event-route.js';
 import { type RootEntry, RootWatches } from './root-watches.js';
 import type {
   SkillWatcher,
@@ -31,8 +34,8 @@ import type {
 } from './skill-watcher-types.js';
 import { PresenceWatcher, type WatchMode } from './watch-presence.js';
 import { resolveTarget } from './watch-resolve.js';
-import { type WatchKey, WatchSignature } from './watch-signature.js';
-import { SKILL_FILE, type SkillsRootWatch } from './watch-skills-root.js';
+import { WatchSignature } from './watch-signature.js';
+import type { SkillsRootWatch } from './watch-skills-root.js';
 import { countPendingAncestors, isTargetKey, newTarget, type Target, wantedTargets } from './watch-targets.js';
 
 const DEFAULT_COALESCE_MS = 3;
@@ -288,7 +291,7 @@ class SkillWatcherImpl implements SkillWatcher {
       target.root = null;
     }
     this.linkWatches.close();
-    // The roots are forgotten before the presence watches close, as they always were; then both are waited for.
+    // Every root is forgotten at once, the presence watches closed, then the root watches waited for.
     const closingRoots = this.roots.closeAll();
     this.presence.close();
     await closingRoots;
@@ -305,24 +308,10 @@ class SkillWatcherImpl implements SkillWatcher {
   private onRootEvent(entry: RootEntry, event: string, path: string): void {
     if (this.closed) return;
     this.logger?.debug({ event, path }, 'skill watcher event');
-    const relative = path === entry.real ? [] : path.slice(entry.real.length + 1).split(sep);
-    for (const alias of entry.aliases) {
-      const dirKey: WatchKey = { kind: 'dir', path: alias };
-      if (relative.length === 0) {
-        this.changes.note(alias, [dirKey]);
-        const target = this.targets.get(`skills:${alias}`);
-        if (target !== undefined && event === 'unlinkDir') this.markDirty(target, true);
-      } else if (relative.length === 1) {
-        const entryPath = join(alias, relative[0]!);
-        if (event === 'unlinkDir') this.changes.suspectEntry(entryPath);
-        this.changes.note(entryPath, [dirKey, { kind: 'entry', path: entryPath }]);
-      } else if (relative.length === 2 && relative[1] === SKILL_FILE) {
-        const entryPath = join(alias, relative[0]!);
-        // `rm -rf <entry> && mkdir <entry>` shows up as this unlink alone, and the new directory may reuse the inode.
-        if (event === 'unlink') this.changes.suspectEntry(entryPath);
-        this.changes.note(join(entryPath, SKILL_FILE), [{ kind: 'entry', path: entryPath }]);
-      }
-    }
+    routeRootEvent(entry, event, path, this.changes, (alias) => {
+      const target = this.targets.get(`skills:${alias}`);
+      if (target !== undefined) this.markDirty(target, true);
+    });
   }
 
   /**
