@@ -353,11 +353,9 @@ class SkillWatcherImpl implements SkillWatcher {
       await this.rearm(dirty, suspect);
       for (const target of dirty) this.changes.addKey(target.key);
     }
-    const pending = this.changes.takeChanges();
-    const paths = pending.paths;
+    const { paths, keys: noted, deepDirs } = this.changes.takeChanges();
     // A re-check or an event may concern a target removed by update() since: not ours any more.
-    const keys = pending.keys.filter((key) => isTargetKey(this.targets, key));
-    const deepDirs = pending.deepDirs;
+    const keys = noted.filter((key) => isTargetKey(this.targets, key));
     if (paths.size === 0 && keys.length === 0) return;
     const started = performance.now();
     // The baseline the re-check compares with, taken before the index reads anything.
