@@ -6,7 +6,7 @@ import type { BaseLogger } from 'pino';
 import type { ScanMemo } from '../discovery/scan/scan-memo.js';
 import type { SkillFileCache } from '../discovery/scan/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryEnv, Settings, SkillDiscovery } from '../discovery/types.js';
-import type { SkillWatcher } from '../watch/skill-watcher.js';
+import type { SkillWatcher } from '../watch/skill-watcher-types.js';
 
 export type IndexLogger = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 

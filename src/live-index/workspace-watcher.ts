@@ -5,7 +5,7 @@
 
 import { type FSWatcher, watch } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { SkillWatcher } from '../watch/skill-watcher.js';
+import type { SkillWatcher } from '../watch/skill-watcher-types.js';
 import type { WatchMode } from '../watch/watch-presence.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
 import type { IndexLogger, WatcherStatus, WatcherTuning } from './workspace-index-options.js';

@@ -5,13 +5,13 @@ import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import {
-  createSkillWatcher,
-  type SkillWatcher,
-  type SkillWatcherOptions,
-  type WatcherLogger,
-  type WatchTargets,
-} from '../../src/watch/skill-watcher.js';
+import { createSkillWatcher } from '../../src/watch/skill-watcher.js';
+import type {
+  SkillWatcher,
+  SkillWatcherOptions,
+  WatcherLogger,
+  WatchTargets,
+} from '../../src/watch/skill-watcher-types.js';
 import { createDuringSlowRead } from '../helpers/chokidar-slow-read.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
