@@ -1,7 +1,7 @@
 // The search index of one workspace (docs/api.md §GET /search), kept in step with its snapshots: after every build the
 // skills that came, went or changed are updated in place (MiniSearch `add`/`discard`), so a query never reads a file
 // and a reload costs the changed skills only. Bodies are not kept: each is read once when its skill is (re)indexed,
-// tokenised, and dropped (docs/performance.md §Search has what a full rebuild and an update cost at 10,000 skills).
+// tokenised, and dropped (what a full rebuild and an update cost at 10,000 skills: docs/performance.md "Current figures").
 //
 // Updates run one at a time and coalesce (the latest snapshot wins, the reported paths add up). A query waits for the
 // update in flight, so an answer given after an `index` event already reflects that event. A body-only edit changes
