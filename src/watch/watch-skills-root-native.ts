@@ -11,7 +11,8 @@
 
 import { type FSWatcher, watch } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
+import { concatFlat, flattened } from '../discovery/flat-string.js';
 import type { SkillsRootWatch, SkillsRootWatchOptions } from './skills-root-watch.js';
 
 const SKILL_FILE = 'SKILL.md';
@@ -158,8 +159,9 @@ class NativeRootWatch implements SkillsRootWatch {
   }
 
   private watchEntry(name: string): void {
-    const dir = join(this.root, name);
-    const skillFile = join(dir, SKILL_FILE);
+    // Kept by the entry's watch for as long as it lives: flat, not a tree of pieces (docs/memory.md "Kept strings").
+    const dir = flattened(join(this.root, name));
+    const skillFile = concatFlat(dir, sep, SKILL_FILE);
     const entry = this.open(dir, (_type, file) => {
       // Only SKILL.md is read in an entry; a nameless event may be it.
       if (!this.closed && (file === SKILL_FILE || file === null)) this.onEvent('change', skillFile);

@@ -5,6 +5,7 @@
 import type { Stats } from 'node:fs';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
+import { concatFlat } from '../flat-string.js';
 import { isTrustedLink } from '../link-trust.js';
 import { skillNameNote } from '../skill-name-notes.js';
 import { NO_NOTES, untrustedEntryText } from './entry-notes.js';
@@ -38,10 +39,13 @@ export function loadPlainSkillNow(
   entryIsLink: boolean,
   options: ScanOptions,
 ): ScannedEntry | undefined {
-  const diskDir = prefixes.read + entryName;
-  const readPath = diskDir + prefixes.file;
-  const baseDir = prefixes.shown + entryName;
-  const filePath = baseDir + prefixes.file;
+  // Built flat, and the shown paths are the read ones when the directory is shown as read (docs/memory.md "Kept
+  // strings"): the records keep them for the life of the snapshot.
+  const diskDir = concatFlat(prefixes.read, entryName);
+  const readPath = concatFlat(prefixes.read, entryName, prefixes.file);
+  const sameShown = prefixes.shown === prefixes.read;
+  const baseDir = sameShown ? diskDir : concatFlat(prefixes.shown, entryName);
+  const filePath = sameShown ? readPath : concatFlat(prefixes.shown, entryName, prefixes.file);
   if (entryIsLink && options.links !== undefined) {
     const refused = untrustedEntryNoteNow(diskDir);
     if (refused !== undefined) {

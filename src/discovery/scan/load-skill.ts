@@ -5,8 +5,9 @@
 import type { Stats } from 'node:fs';
 import * as fs from 'node:fs';
 import { readlink, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { promisify } from 'node:util';
+import { concatFlat, flattened } from '../flat-string.js';
 import { isTrustedLink, type LinkPolicy, namedFileAllowed, untrustedLinkText } from '../link-trust.js';
 import { skillNameNote } from '../skill-name-notes.js';
 import { fileKind, NO_NOTES, unreadableNote, untrustedEntryText } from './entry-notes.js';
@@ -32,11 +33,13 @@ export async function loadSkill(
   entryIsLink: boolean,
   options: ScanOptions,
 ): Promise<ScannedEntry> {
-  const readPath = join(dir, entryName, SKILL_FILE_NAME);
-  const baseDir = join(options.shownDir ?? dir, entryName);
-  const filePath = join(baseDir, SKILL_FILE_NAME);
+  // Flat, and one string for a path shown as read (docs/memory.md "Kept strings"): the records keep them.
+  const diskDir = flattened(join(dir, entryName));
+  const readPath = skillFileIn(diskDir);
+  const shownDir = options.shownDir ?? dir;
+  const baseDir = shownDir === dir ? diskDir : flattened(join(shownDir, entryName));
+  const filePath = baseDir === diskDir ? readPath : skillFileIn(baseDir);
   // Links are judged and files read where they are on disk; the record shows `filePath`/`baseDir`.
-  const diskDir = join(dir, entryName);
   if (entryIsLink && options.links !== undefined) {
     const refused = await untrustedEntryNote(diskDir);
     if (refused !== undefined) {
@@ -63,6 +66,11 @@ export async function loadSkill(
     skill,
     notes: nameNote ? [...notes, nameNote] : notes,
   };
+}
+
+/** `join(dir, SKILL.md)` for a `join` result, flat. */
+function skillFileIn(dir: string): string {
+  return dir.endsWith(sep) ? concatFlat(dir, SKILL_FILE_NAME) : concatFlat(dir, sep, SKILL_FILE_NAME);
 }
 
 /** The diagnostic of a skill directory that is another user's link to something not theirs; undefined when fine. */

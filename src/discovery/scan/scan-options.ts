@@ -2,6 +2,7 @@
 // (the pipeline, the doctor, the scan memo) and the two loaders of an entry (load-skill.ts, load-skill-now.ts) read.
 
 import type { LinkPolicy } from '../link-trust.js';
+import type { TextIntern } from '../text-intern.js';
 import type { Level, Profile, Skill, SkillDiagnostic } from '../types.js';
 import type { PreviousScan } from './scan-update.js';
 import type { ScannedEntry } from './scanned-entry.js';
@@ -24,6 +25,8 @@ export interface ScanOptions {
   /** Put before every name found (xcsh's claude-plugins: `<plugin>:`). */
   namePrefix?: string;
   cache?: SkillFileCache;
+  /** Shares equal diagnostic texts among the scan's entries; a scan of a directory makes its own when none is given. */
+  texts?: TextIntern;
   /**
    * Receives this scan's diagnostics (daemon-only, see `SkillDiagnostic`) once it is done, ordered by SKILL.md
    * path. The reference skips these files silently; `skills` and `warnings` are the same with or without it.

@@ -7,6 +7,7 @@ import { readdir, realpath } from 'node:fs/promises';
 import { basename, dirname, resolve } from 'node:path';
 import { untrustedLinkOnPath, untrustedLinkText } from '../link-trust.js';
 import { sortBySkill } from '../pipeline/sort-skills.js';
+import { TextIntern } from '../text-intern.js';
 import type { Skill } from '../types.js';
 import { isErrnoException } from './is-errno-exception.js';
 import { loadSkill } from './load-skill.js';
@@ -26,7 +27,9 @@ import type { ScannedEntry } from './scanned-entry.js';
 /** Files read at once: enough to keep the disk busy, few enough not to exhaust descriptors with 10,000 skills. */
 const READ_CONCURRENCY = 64;
 
-export async function scanSkillsDir(dir: string, options: ScanOptions): Promise<ScanResult> {
+export async function scanSkillsDir(dir: string, given: ScanOptions): Promise<ScanResult> {
+  // The scan's own table of diagnostic texts, unless the caller shares one (docs/memory.md "Repeated diagnostics").
+  const options = given.texts === undefined ? { ...given, texts: new TextIntern() } : given;
   const { reuse } = options;
   const previous = reuse?.previous;
   const knownRealDir = options.realDir;
