@@ -538,7 +538,7 @@ describe('resolveSkillResource (docs/discovery.md §6)', () => {
           assert.ok(resource.realPath.startsWith(`${realBase}/`), `${raw} → ${resource.realPath}`);
         }
       }),
-      { numRuns: 400 },
+      { numRuns: 400, seed: 20261202 },
     );
   });
 });
