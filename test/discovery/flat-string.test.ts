@@ -40,8 +40,8 @@ describe('flat strings', () => {
        show(flattened(join(dir, 'pdf-tools', 'SKILL.md')));`,
     );
     assert.deepEqual(
-      shapes.map((shape) => shape.type),
-      ['CONS_ONE_BYTE_STRING_TYPE', 'CONS_ONE_BYTE_STRING_TYPE', 'ONE_BYTE_STRING_TYPE', 'ONE_BYTE_STRING_TYPE'],
+      shapes.map((shape) => shape.kind),
+      ['cons', 'cons', 'flat', 'flat'],
     );
   });
 });

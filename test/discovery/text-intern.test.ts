@@ -53,7 +53,7 @@ describe('TextIntern', () => {
        show(a); show(b); show(c); show(apart[0]); show(apart[1]);`,
     );
     const [a, b, c, apartA, apartB] = shapes;
-    assert.equal(a!.type, 'ONE_BYTE_STRING_TYPE');
+    assert.equal(a!.kind, 'flat');
     assert.equal(b!.address, a!.address);
     assert.equal(c!.address, a!.address);
     // Without the table, the same text built twice is two strings.

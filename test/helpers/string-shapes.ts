@@ -10,6 +10,21 @@ export interface StringShape {
   address: string;
   /** V8's instance type, e.g. `ONE_BYTE_STRING_TYPE` (flat) or `CONS_ONE_BYTE_STRING_TYPE` (a tree). */
   type: string;
+  /**
+   * What the type says, whatever V8 calls it: the names change between releases (a flat one-byte string is
+   * `ONE_BYTE_STRING_TYPE` in Node 20's V8 and `SEQ_ONE_BYTE_STRING_TYPE` in Node 22.12's).
+   */
+  kind: 'flat' | 'cons' | 'sliced' | 'thin' | 'external' | 'other';
+}
+
+/** The kind of a V8 string instance type name. */
+export function kindOf(type: string): StringShape['kind'] {
+  if (type.startsWith('CONS_')) return 'cons';
+  if (type.startsWith('SLICED_')) return 'sliced';
+  if (type.startsWith('THIN_')) return 'thin';
+  if (type.includes('EXTERNAL')) return 'external';
+  if (/^(?:SEQ_|INTERNALIZED_|SEQ_INTERNALIZED_)?(?:ONE_BYTE_|TWO_BYTE_)?STRING_TYPE$/.test(type)) return 'flat';
+  return 'other';
 }
 
 /** Runs `body` in a child (files written to `dir`) and gives the shape of every `show`n string, in order. */
@@ -24,12 +39,12 @@ export function stringShapes(dir: string, body: string): StringShape[] {
     const address = /^(0x[0-9a-f]+)/.exec(block)?.[1];
     const type = /- type: (\w+)/.exec(block)?.[1];
     if (address === undefined || type === undefined) throw new Error(`unexpected DebugPrint output: ${block}`);
-    shapes.push({ address, type });
+    shapes.push({ address, type, kind: kindOf(type) });
   }
   return shapes;
 }
 
 /** A one-byte or two-byte string that is not a tree of pieces, a slice or an indirection. */
 export function isFlat(shape: StringShape): boolean {
-  return shape.type === 'ONE_BYTE_STRING_TYPE' || shape.type === 'STRING_TYPE';
+  return shape.kind === 'flat';
 }
