@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { type Stats, stat } from 'node:fs';
 import { SkillsdError } from '../discovery/errors.js';
+import { mapWithLimit } from '../discovery/scan/map-with-limit.js';
 import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from '../discovery/scan/read-skill-file.js';
 import {
   createSkillSearch,
@@ -189,12 +190,12 @@ export class SkillSearchIndex {
         if (full) toCheck.push(skill);
       }
     }
-    await eachLimited(toCheck, async (skill) => {
+    await mapWithLimit(toCheck, READ_CONCURRENCY, async (skill) => {
       const entry = this.indexed.get(skill.filePath);
       const stamp = await fileStamp(readPathOf(skill, snapshot));
       if (entry !== undefined && stamp !== entry.stamp) toRead.push(skill);
     });
-    await eachLimited(toRead, async (skill) => {
+    await mapWithLimit(toRead, READ_CONCURRENCY, async (skill) => {
       const { body, stamp } = await readBody(skill, snapshot);
       if (this.closed) return;
       if (this.indexed.has(skill.filePath)) this.search.discard(skill.filePath);
@@ -248,15 +249,4 @@ function fileStamp(path: string): Promise<string> {
       resolve(error ? '' : `${stats.ino}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}`);
     });
   });
-}
-
-async function eachLimited<T>(items: readonly T[], run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await run(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, items.length) }, worker));
 }

@@ -1,5 +1,6 @@
 // Running one piece of asynchronous work per item with at most `limit` running at once, results in the items' order:
-// how a scan reads many SKILL.md files without exhausting descriptors (scan-skills-dir.ts READ_CONCURRENCY).
+// how a scan reads many SKILL.md files without exhausting descriptors (scan-skills-dir.ts READ_CONCURRENCY), and how
+// the search index reads bodies (live-index/search-index.ts).
 
 export async function mapWithLimit<T, R>(
   items: readonly T[],
