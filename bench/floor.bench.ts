@@ -635,6 +635,8 @@ async function measureHttp(
     const file = await httpGet(`${daemon.url}${filePath}`);
     const etag = list.headers.etag;
     if (list.status !== 200 || etag === undefined) throw new Error(`GET /skills: ${list.status}, ETag ${etag}`);
+    const notModified = await httpGet(`${daemon.url}/skills`, { 'if-none-match': etag });
+    if (notModified.status !== 304) throw new Error(`GET /skills with its tag: ${notModified.status}`);
     if (file.status !== 200) throw new Error(`GET ${filePath}: ${file.status}`);
     const skillDir = fixture.editable.find((f) => basename(dirname(f)) === reference.name);
     if (skillDir === undefined) throw new Error(`no directory for ${reference.name}`);
@@ -652,7 +654,14 @@ async function measureHttp(
     await writeFile(
       routes,
       JSON.stringify([
-        { path: '/skills', headers: headersOf(list), bodyFile: listBody, etag },
+        // The floor answers with the daemon's own headers, 304 included: the same bytes on the wire.
+        {
+          path: '/skills',
+          headers: headersOf(list),
+          bodyFile: listBody,
+          etag,
+          notModifiedHeaders: headersOf(notModified),
+        },
         { path: filePath, headers: headersOf(file), bodyFile: onDisk, perRequest: true },
       ]),
     );

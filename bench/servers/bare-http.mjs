@@ -1,6 +1,7 @@
 // The comparison server: plain node:http answering precomputed bytes from memory, no framework, no logging.
 // Usage: node bare-http.mjs <port> [routes.json]
-// routes.json: [{ "path": "/skills", "headers": { ... }, "bodyFile": "/abs/file", "etag": "\"...\"" }]
+// routes.json: [{ "path": "/skills", "headers": { ... }, "bodyFile": "/abs/file", "etag": "\"...\"",
+//   "notModifiedHeaders": { ... } }]
 // A route with `"perRequest": true` reads its bodyFile on every request (fs.readFile) instead of holding it: the
 // floor of a file route that must answer what is on disk now.
 // Without routes it answers a small static JSON body on every path (the process-start floor).
@@ -12,9 +13,10 @@ const routesFile = process.argv[3];
 const routes = new Map();
 if (routesFile !== undefined) {
   for (const route of JSON.parse(readFileSync(routesFile, 'utf8'))) {
-    // A 304 carries the tag and the caching headers the 200 would have (RFC 9110 §15.4.5), as the daemon's does.
-    const notModifiedHeaders = { etag: route.etag };
-    if (route.headers['cache-control'] !== undefined)
+    // A 304 carries the headers the daemon's own 304 carries (`notModifiedHeaders`, read from it), so both send the
+    // same bytes; without them, the tag and the caching header the 200 would have (RFC 9110 §15.4.5).
+    const notModifiedHeaders = route.notModifiedHeaders ?? { etag: route.etag };
+    if (route.notModifiedHeaders === undefined && route.headers['cache-control'] !== undefined)
       notModifiedHeaders['cache-control'] = route.headers['cache-control'];
     const body = route.perRequest === true ? undefined : readFileSync(route.bodyFile);
     routes.set(route.path, { ...route, body, notModifiedHeaders });
