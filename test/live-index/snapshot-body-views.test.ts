@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { defaultSettings } from '../../src/discovery/settings.js';
-import type { DiscoveryResult, SkillDiagnostic } from '../../src/discovery/types.js';
+import type { DiscoveryResult, Skill, SkillDiagnostic } from '../../src/discovery/types.js';
 import { snapshotContent, WorkspaceSnapshot } from '../../src/live-index/snapshot.js';
 import {
   assembleBody,
@@ -130,10 +130,11 @@ describe('one copy of the body bytes', () => {
     const firstBody = assembleBody(first, 1);
     // Ten skills gone in a row (a directory removed), then the list reversed: no item is within the look-ahead.
     // The ten skills removed first are not in the list the reversal follows: those ten are serialised anew.
-    for (const [variant, reused] of [
+    const variants: Array<[Skill[], number]> = [
       [[...skills.slice(0, 20), ...skills.slice(30)], names.length - 10],
       [[...skills].reverse(), names.length - 10],
-    ] as const) {
+    ];
+    for (const [variant, reused] of variants) {
       const result = resultOf(variant);
       const content = serializer.content('/w', 'musepi', result);
       assert.equal(content.hash, snapshotContent('/w', 'musepi', result).hash);
