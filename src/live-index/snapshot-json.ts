@@ -258,8 +258,22 @@ class RunHasher<T extends object> {
         at = found + 1;
       } else {
         // Items are never changed after discovery; one that is frozen later still serialises the same.
-        fragments[i] = Buffer.from(JSON.stringify(item), 'utf8');
-        ends[i] = this.endsAfter(item);
+        const bytes = Buffer.from(JSON.stringify(item), 'utf8');
+        // A record read again with the same content (a full rebuild gives every skill a new object) keeps the bytes of
+        // the one it replaces, a view of the last body: the new Buffer goes at once and the body stays the one copy.
+        // (Looked for as the identical objects are: from `at`, past an item that was edited or removed.)
+        let same = -1;
+        for (let k = at; same < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
+          if (previous.fragments[k]!.equals(bytes)) same = k;
+        }
+        if (same >= 0) {
+          fragments[i] = previous.fragments[same]!;
+          ends[i] = previous.ends[same]!;
+          at = same + 1;
+        } else {
+          fragments[i] = bytes;
+          ends[i] = this.endsAfter(item);
+        }
       }
       if (!ends[i] && i + 1 - start !== MAX_CHUNK_SKILLS && i + 1 !== items.length) continue;
       const first = items[start]!;

@@ -123,6 +123,23 @@ describe('one copy of the body bytes', () => {
     assert.equal(third.fragments.filter((fragment) => fragment.buffer === secondBody.buffer).length, names.length - 1);
   });
 
+  it('records read again with equal content (a full rebuild) keep the bytes of the previous body', () => {
+    const serializer = new SnapshotSerializer();
+    const first = serializer.content('/w', 'musepi', resultOf());
+    const firstBody = assembleBody(first, 1);
+    // New objects for every record and diagnostic, one of them with other content.
+    const reread = names.map((name, i) => skillRecord(name, i === 9 ? { description: 'changed' } : {}));
+    const result = { ...resultOf(reread), diagnostics: diagnostics.map((diagnostic) => ({ ...diagnostic })) };
+    const second = serializer.content('/w', 'musepi', result);
+    assert.equal(second.hash, snapshotContent('/w', 'musepi', result).hash);
+    assert.equal(contentBody(second, 2).toString('utf8'), freshBody(result, 2));
+    const own = parts(second).filter((part) => !isViewOf(part, firstBody));
+    assert.deepEqual(own, [Buffer.from(JSON.stringify(reread[9]))]);
+    // The same content again through new objects: the hash of the first.
+    const back = serializer.content('/w', 'musepi', resultOf(names.map((name) => skillRecord(name))));
+    assert.equal(back.hash, first.hash);
+  });
+
   it('items found far from where they were reuse their bytes, and equal a fresh serialisation', () => {
     const serializer = new SnapshotSerializer();
     const skills = names.map((name) => skillRecord(name));
