@@ -1,8 +1,11 @@
 // The serialised `/skills` content of a discovery, kept so that a reload pays for what it changed, not for N.
 //
 // The answer is `{"generation":…,"profile":…,"cwd":…,"skills":[…],"warnings":…,"collisions":…,"diagnostics":…}`.
-// Each skill's JSON is kept as UTF-8 bytes, keyed by its record (a reload keeps the record object of every skill it
-// did not touch, scan-memo.ts); the body is assembled from those bytes when first asked for, never re-encoded.
+// Each skill's JSON is kept as UTF-8 bytes, found again by its record (a reload keeps the record object of every skill
+// it did not touch, scan-memo.ts); the body is assembled from those bytes when first asked for, never re-encoded.
+// Once the unfiltered body is assembled, every kept part is re-pointed to its own bytes inside it (`assembleBody`):
+// the body is then the only copy, and the next content starts from views of it (docs/memory.md "One copy of the
+// answer's bytes").
 //
 // The content hash must change exactly when the answer changes and stay equal for equal content, also across daemon
 // restarts (docs/api.md §GET /skills: the ETag). It is a SHA-256 over the head (profile, cwd), the tail's start (warnings,
@@ -31,18 +34,21 @@ const OPEN_BRACE = Buffer.from('{', 'utf8');
 /** What closes the answer after the diagnostics. */
 const CLOSE = Buffer.from(']}', 'utf8');
 
-/** The serialised content of a discovery: everything of the `/skills` answer, `generation` aside. */
+/**
+ * The serialised content of a discovery: everything of the `/skills` answer, `generation` aside. The bytes of a part
+ * never change; which Buffer holds them does: `assembleBody` re-points every part to a view of the body it built.
+ */
 export interface SnapshotContent {
   /** Hex SHA-256 of the parts (see above); equal exactly when the content is equal. */
   readonly hash: string;
   /** `"profile":…,"cwd":…,"skills":[` */
-  readonly head: Buffer;
+  head: Buffer;
   /** Each skill's JSON, in answer order. */
-  readonly fragments: readonly Buffer[];
+  readonly fragments: Buffer[];
   /** `],"warnings":…,"collisions":…,"diagnostics":[` */
-  readonly tail: Buffer;
+  tail: Buffer;
   /** Each diagnostic's JSON, in answer order (then `]}` closes the answer). */
-  readonly diagnostics: readonly Buffer[];
+  readonly diagnostics: Buffer[];
 }
 
 /**
@@ -50,12 +56,37 @@ export interface SnapshotContent {
  * only the skills at those positions (a filtered answer).
  */
 export function contentBody(content: SnapshotContent, generation: number, positions?: readonly number[]): Buffer {
-  const prefix = Buffer.from(`{"generation":${generation},`, 'utf8');
   const fragments = positions === undefined ? content.fragments : positions.map((i) => content.fragments[i]!);
+  return writeBody(content, generation, fragments, Buffer.allocUnsafe);
+}
+
+/**
+ * The unfiltered `/skills` body of `content` at `generation`, after which every part of `content` (head, skills,
+ * tail, diagnostics) is a view of the body's bytes: the Buffers the parts were held in before (the previous body, or
+ * the small Buffers of newly serialised items) are no longer referenced from here and can be collected. The body owns
+ * its memory (not a slab of Node's shared pool, which a small body would otherwise pin along with its neighbours).
+ */
+export function assembleBody(content: SnapshotContent, generation: number): Buffer {
+  const body = writeBody(content, generation, content.fragments, Buffer.allocUnsafeSlow);
+  let offset = Buffer.byteLength(`{"generation":${generation},`, 'utf8');
+  content.head = view(body, offset, content.head);
+  offset = viewList(body, content.fragments, offset + content.head.length);
+  content.tail = view(body, offset, content.tail);
+  viewList(body, content.diagnostics, offset + content.tail.length);
+  return body;
+}
+
+function writeBody(
+  content: SnapshotContent,
+  generation: number,
+  fragments: readonly Buffer[],
+  allocate: (size: number) => Buffer,
+): Buffer {
+  const prefix = Buffer.from(`{"generation":${generation},`, 'utf8');
   const { diagnostics } = content;
   let length = prefix.length + content.head.length + content.tail.length + CLOSE.length;
   length += listLength(fragments) + listLength(diagnostics);
-  const body = Buffer.allocUnsafe(length);
+  const body = allocate(length);
   let offset = copy(body, prefix, 0);
   offset = copy(body, content.head, offset);
   offset = copyList(body, fragments, offset);
@@ -140,7 +171,7 @@ function runEnds(cuts: readonly boolean[]): number[] {
   return ends;
 }
 
-/** SHA-256 of `bytes`, remembered for the last few buffers: the head and tail rarely change between reloads. */
+/** SHA-256 of `bytes`, remembered by Buffer: the head and tail rarely change between reloads. */
 const digests = new WeakMap<Buffer, Buffer>();
 function digestOf(bytes: Buffer): Buffer {
   let digest = digests.get(bytes);
@@ -178,13 +209,14 @@ const REALIGN_WINDOW = 4;
 
 /**
  * One list of the answer (the skills, the diagnostics) serialised and hashed by runs, keeping from one call to the
- * next the bytes of each item (by object: results are never changed after discovery, and a reload keeps the very
- * object of every item it did not touch) and the digest of each run (by its first item).
+ * next the bytes of each item of the last list (found by object: results are never changed after discovery, and a
+ * reload keeps the very object of every item it did not touch) and the digest of each run (by its first item).
+ * Only the last list's bytes are kept, in the very array the last content holds: once its body is assembled they are
+ * views of it, and nothing else here holds the Buffers they were before.
  */
 class RunHasher<T extends object> {
-  private readonly bytes = new WeakMap<T, Buffer>();
   private items: readonly T[] = [];
-  private fragments: readonly Buffer[] = [];
+  private fragments: Buffer[] = [];
   /** Whether a run ends after each item (`endsAfter` of it). */
   private ends: readonly boolean[] = [];
   /** Each run's digest by its first item, with its start and length in `items`. */
@@ -196,14 +228,16 @@ class RunHasher<T extends object> {
   constructor(private readonly endsAfter: (item: T) => boolean) {}
 
   update(items: readonly T[]): { fragments: Buffer[]; list: HashedList } {
-    if (items === this.items) return { fragments: this.fragments as Buffer[], list: this.list(items) };
+    if (items === this.items) return { fragments: this.fragments, list: this.list(items) };
     const previous = { items: this.items, fragments: this.fragments, ends: this.ends, chunks: this.chunks };
     const fragments = new Array<Buffer>(items.length);
     const ends = new Array<boolean>(items.length);
     const runs: Buffer[] = [];
     const chunks = new Map<T, { start: number; length: number; digest: Buffer }>();
     // `at` follows the same item in the previous list: an item added, removed or edited puts it out of step by one
-    // item, which the look-ahead finds again; items it cannot place are serialised (or found by object) anew.
+    // item, which the look-ahead finds again; an item it cannot place is looked up by object in the whole previous
+    // list (which `at` then follows from there), and serialised anew when it was not in it.
+    let positions: Map<T, number> | undefined;
     let at = 0;
     let start = 0;
     this.rehashed = 0;
@@ -214,13 +248,32 @@ class RunHasher<T extends object> {
       for (let k = at + 1; found < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
         if (previous.items[k] === item) found = k;
       }
+      if (found < 0 && previous.items.length > 0) {
+        positions ??= new Map(previous.items.map((previousItem, k) => [previousItem, k]));
+        found = positions.get(item) ?? -1;
+      }
       if (found >= 0) {
         fragments[i] = previous.fragments[found]!;
         ends[i] = previous.ends[found]!;
         at = found + 1;
       } else {
-        fragments[i] = this.fragment(item);
-        ends[i] = this.endsAfter(item);
+        // Items are never changed after discovery; one that is frozen later still serialises the same.
+        const bytes = Buffer.from(JSON.stringify(item), 'utf8');
+        // A record read again with the same content (a full rebuild gives every skill a new object) keeps the bytes of
+        // the one it replaces, a view of the last body: the new Buffer goes at once and the body stays the one copy.
+        // (Looked for as the identical objects are: from `at`, past an item that was edited or removed.)
+        let same = -1;
+        for (let k = at; same < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
+          if (previous.fragments[k]!.equals(bytes)) same = k;
+        }
+        if (same >= 0) {
+          fragments[i] = previous.fragments[same]!;
+          ends[i] = previous.ends[same]!;
+          at = same + 1;
+        } else {
+          fragments[i] = bytes;
+          ends[i] = this.endsAfter(item);
+        }
       }
       if (!ends[i] && i + 1 - start !== MAX_CHUNK_SKILLS && i + 1 !== items.length) continue;
       const first = items[start]!;
@@ -247,25 +300,16 @@ class RunHasher<T extends object> {
     this.rehashed = 0;
     return { count: items.length, runs: this.runs };
   }
-
-  private fragment(item: T): Buffer {
-    let bytes = this.bytes.get(item);
-    if (bytes === undefined) {
-      // Items are never changed after discovery; one that is frozen later still serialises the same.
-      bytes = Buffer.from(JSON.stringify(item), 'utf8');
-      this.bytes.set(item, bytes);
-    }
-    return bytes;
-  }
 }
 
 /** Builds the content of successive discoveries of one workspace, reusing what did not change. */
 export class SnapshotSerializer {
   private readonly skills = new RunHasher<Skill>((skill) => endsChunk(skill.name));
   private readonly diagnostics = new RunHasher<SkillDiagnostic>(endsDiagnosticChunk);
-  private head: { key: string; bytes: Buffer } | undefined;
+  private headKey: string | undefined;
   private tail: { warnings: readonly SkillWarning[]; collisions: readonly Collision[] } | undefined;
-  private tailBytes = Buffer.alloc(0);
+  /** The last content returned: its head and tail are the ones to reuse (views of its body once that is assembled). */
+  private last: SnapshotContent | undefined;
 
   /** Skills whose run was hashed again by the last `content` call (tests). */
   get rehashed(): number {
@@ -282,19 +326,21 @@ export class SnapshotSerializer {
     const tail = this.tailOf(result);
     const skills = this.skills.update(result.skills);
     const diagnostics = this.diagnostics.update(result.diagnostics);
-    return {
+    this.last = {
       hash: contentHash(head, tail, skills.list, diagnostics.list),
       head,
       fragments: skills.fragments,
       tail,
       diagnostics: diagnostics.fragments,
     };
+    return this.last;
   }
 
   private headBytes(profile: Profile, cwd: string): Buffer {
     const key = `${profile}\0${cwd}`;
-    if (this.head?.key !== key) this.head = { key, bytes: Buffer.from(headText(profile, cwd), 'utf8') };
-    return this.head.bytes;
+    if (this.last !== undefined && this.headKey === key) return this.last.head;
+    this.headKey = key;
+    return Buffer.from(headText(profile, cwd), 'utf8');
   }
 
   /** The tail's start, serialised again only when one of its lists is another object than last time (results are
@@ -302,12 +348,25 @@ export class SnapshotSerializer {
   private tailOf(result: DiscoveryResult): Buffer {
     const { warnings, collisions } = result;
     const kept = this.tail;
-    if (kept === undefined || kept.warnings !== warnings || kept.collisions !== collisions) {
-      this.tail = { warnings, collisions };
-      this.tailBytes = Buffer.from(tailText(warnings, collisions), 'utf8');
-    }
-    return this.tailBytes;
+    if (this.last !== undefined && kept?.warnings === warnings && kept.collisions === collisions) return this.last.tail;
+    this.tail = { warnings, collisions };
+    return Buffer.from(tailText(warnings, collisions), 'utf8');
   }
+}
+
+/** The view of `body` at `offset` that holds the same bytes as `part`. */
+function view(body: Buffer, offset: number, part: Buffer): Buffer {
+  return body.subarray(offset, offset + part.length);
+}
+
+/** Re-points each of `items` (as `copyList` wrote them from `offset`) to its view of `body`; returns the end. */
+function viewList(body: Buffer, items: Buffer[], offset: number): number {
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) offset++; // ','
+    items[i] = view(body, offset, items[i]!);
+    offset += items[i]!.length;
+  }
+  return offset;
 }
 
 function copy(target: Buffer, source: Buffer, offset: number): number {

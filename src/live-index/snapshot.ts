@@ -4,7 +4,8 @@
 // Polling `GET /skills` is the hot path: the unfiltered answer is a UTF-8 Buffer assembled once per snapshot from the
 // kept per-skill bytes (a socket write of a ready Buffer skips the length count and encoding that a string costs on
 // every answer: 2–3× the throughput for the 749 KB body of 1,000 skills, docs/performance.md), on the first request
-// that needs it rather than on the reload path. Its ETag is derived from the generation plus the content hash of
+// that needs it rather than on the reload path; from then on the kept parts are views of it, so the bytes are held once
+// (docs/memory.md "One copy of the answer's bytes"). Its ETag is derived from the generation plus the content hash of
 // snapshot-json.ts. The generation moves exactly when the content moves, so the tag changes exactly when the answer
 // would change (docs/api.md §GET /skills).
 
@@ -20,6 +21,7 @@ import type {
   SkillWarning,
 } from '../discovery/types.js';
 import {
+  assembleBody,
   chunkDigest,
   chunkEnds,
   contentBody,
@@ -156,7 +158,7 @@ export class WorkspaceSnapshot {
 
   /** The unfiltered `GET /skills` body, UTF-8 encoded: `generation` first, then the content exactly as hashed. */
   get body(): Buffer {
-    this.bodyBytes ??= contentBody(this.content, this.generation);
+    this.bodyBytes ??= assembleBody(this.content, this.generation);
     return this.bodyBytes;
   }
 
