@@ -5,16 +5,17 @@
 // - `skillsd ls --json` with no daemon (answered in-process) at N skills, against `node` + the plain synchronous walk
 //   of the same tree (servers/floor-walk.mjs sync, its whole process);
 // - VmRSS of an idle daemon on an empty tree after its first answer, and 30 s later, against an idle
-//   `node` doing nothing.
+//   `node` doing nothing and against the floor of the framework itself: a minimal Fastify app (one schema route,
+//   pino at `warn`, servers/minimal-fastify.mjs) started and read alongside the daemon, in the same way.
 
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SKILL_DIRS } from './fixtures.js';
 import type { BenchContext } from './lib/context.js';
+import { type IdleReadings, readIdle, spawnMinimalFastify, vmRssBytes } from './lib/idle-memory.js';
 import { stopChild, track } from './lib/processes.js';
 import { DAEMON_CLI, freePort, spawnDaemon, waitForStatus } from './lib/server-process.js';
 import { median, ratio } from './lib/stats.js';
@@ -63,11 +64,6 @@ function clientEnv(home: string, extra: Record<string, string> = {}): NodeJS.Pro
   return { ...env, HOME: home, ...extra };
 }
 
-function vmRssBytes(pid: number): number {
-  const line = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return line === null ? Number.NaN : Number(line[1]) * 1024;
-}
-
 export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]> {
   const rounds = ctx.quick ? 3 : 7;
   const sizes = ctx.sizes ?? [ctx.quick ? 100 : 1000];
@@ -86,17 +82,16 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
     ];
     const floor: number[] = [];
     const samples = commands.map(() => [] as number[]);
-    let idleRss = Number.NaN;
-    let settledRss = Number.NaN;
+    let idle: IdleReadings = { afterFirstAnswer: Number.NaN, settled: Number.NaN };
+    let floorIdle: IdleReadings = { afterFirstAnswer: Number.NaN, settled: Number.NaN };
+    const minimal = await spawnMinimalFastify();
     try {
-      await waitForStatus(daemon, '/skills', 200, 60_000);
-      // The idle daemon: after its first answer and a moment with nothing to do.
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-      idleRss = vmRssBytes(daemon.child.pid ?? 0);
-      // Left alone, V8's memory reducer gives back the young generation grown by the start, some 10-20 s later here
-      // (not on a schedule the daemon controls): read again after that.
-      await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-      settledRss = vmRssBytes(daemon.child.pid ?? 0);
+      // The idle daemon and the minimal Fastify app side by side, each read after its own first answer.
+      [idle, floorIdle] = await Promise.all([
+        readIdle(daemon, '/skills', SETTLE_MS),
+        readIdle(minimal, '/skills', SETTLE_MS),
+      ]);
+      await minimal.stop();
       const env = clientEnv(empty.home);
       for (let round = 0; round < rounds; round++) {
         floor.push(await timed(['-e', '0'], env));
@@ -105,7 +100,7 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
         }
       }
     } finally {
-      await daemon.stop();
+      await Promise.all([daemon.stop(), minimal.stop()]);
     }
     const floorSpread = spread(floor);
     rows.push(['`node -e 0` (floor)', fmt(floorSpread, 'ms'), '1.00×', '']);
@@ -170,17 +165,36 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
     // An idle node, for scale: the runtime alone.
     const idleNode = await idleNodeRss();
     rows.push(['idle `node` (setInterval, nothing loaded)', `${(idleNode / 1048576).toFixed(1)} MiB`, '1.00×', '']);
+    const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
     rows.push([
       'idle daemon, empty tree, after its first answer (VmRSS)',
-      `${(idleRss / 1048576).toFixed(1)} MiB`,
-      ratio(idleRss, idleNode),
+      mib(idle.afterFirstAnswer),
+      ratio(idle.afterFirstAnswer, idleNode),
       `≤ ${TARGET.idleMiB} MiB`,
     ]);
     rows.push([
       `idle daemon, the same, ${SETTLE_MS / 1000} s later (VmRSS)`,
-      `${(settledRss / 1048576).toFixed(1)} MiB`,
-      ratio(settledRss, idleNode),
+      mib(idle.settled),
+      ratio(idle.settled, idleNode),
       `≤ ${TARGET.idleMiB} MiB`,
+    ]);
+    rows.push([
+      'minimal Fastify app (one schema route, pino at warn), after its first answer (VmRSS; the framework floor)',
+      mib(floorIdle.afterFirstAnswer),
+      ratio(floorIdle.afterFirstAnswer, idleNode),
+      '',
+    ]);
+    rows.push([
+      `minimal Fastify app, the same, ${SETTLE_MS / 1000} s later (VmRSS)`,
+      mib(floorIdle.settled),
+      ratio(floorIdle.settled, idleNode),
+      '',
+    ]);
+    rows.push([
+      'idle daemon ÷ minimal Fastify app, after the first answer / 30 s later',
+      `${mib(idle.afterFirstAnswer)} / ${mib(floorIdle.afterFirstAnswer)}; ${mib(idle.settled)} / ${mib(floorIdle.settled)}`,
+      `${ratio(idle.afterFirstAnswer, floorIdle.afterFirstAnswer)} / ${ratio(idle.settled, floorIdle.settled)}`,
+      '',
     ]);
 
     return [
@@ -188,7 +202,8 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
         title: 'Client commands, in-process answers, stop, idle memory',
         intro:
           `Wall time of whole processes (min / median / max over ${rounds} rounds), each against a floor measured ` +
-          'in the same run; the ratio is of medians. The idle daemon serves an empty tree.',
+          'in the same run; the ratio is of medians. The idle daemon serves an empty tree; memory ratios are against ' +
+          'an idle `node`, and the last row against the minimal Fastify app read alongside the daemon.',
         headers: ['what', 'min / median / max', 'ratio', 'target'],
         rows,
         notes: [],

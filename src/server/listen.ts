@@ -14,6 +14,7 @@ import { answerClientError } from './client-error.js';
 import { defaultConnectionLimits } from './connection-limits.js';
 import { errorBody, toErrorResponse } from './errors.js';
 import { guardServer } from './guard-server.js';
+import { lazySchemaCompilers, type SchemaCompilers } from './lazy-schema-compilers.js';
 import { connectionShare, createMirrorServer } from './mirror-server.js';
 import { installPollFastPath } from './poll-fast-path.js';
 import { requestIdSequence } from './request-ids.js';
@@ -29,7 +30,14 @@ declare module 'fastify' {
   }
 }
 
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+/**
+ * `schemaCompilers`: how route schemas are compiled; on first use by default (lazy-schema-compilers.ts). Tests pass
+ * eager ones (every schema compiled at start-up) or `null`, Fastify's own, to compare answers with.
+ */
+export async function buildApp(
+  options: AppOptions,
+  schemaCompilers: SchemaCompilers | null = lazySchemaCompilers(),
+): Promise<FastifyInstance> {
   // One id sequence for Fastify and the poll fast path.
   const nextRequestId = requestIdSequence();
   const limits = { ...defaultConnectionLimits(), ...options.connections };
@@ -52,6 +60,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // What Node's HTTP parser refuses (a head over 16 KB, bytes that are not HTTP) is answered in the shape of docs/api.md.
     clientErrorHandler: answerClientError,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    // Validators and serializers are compiled when a route first needs them, by Fastify's default compilers with the
+    // options above: an idle daemon does not hold Ajv (docs/performance.md "Idle memory"). With compilers of its own
+    // Fastify hands header schemas over as written instead of lower-casing their names first: ours are written in
+    // lower case (a test holds them to it).
+    ...(schemaCompilers === null ? {} : { schemaController: { compilersFactory: schemaCompilers } }),
     // The router refuses malformed percent-encoding before any hook runs: answer in the shape of docs/api.md.
     frameworkErrors: (error, request, reply) => {
       const path = pathOf(request.raw.url ?? '');

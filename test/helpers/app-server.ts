@@ -7,6 +7,7 @@ import { defaultSettings, parseSettings } from '../../src/discovery/settings.js'
 import type { Settings } from '../../src/discovery/types.js';
 import { WorkspaceRegistry, type WorkspaceRegistryOptions } from '../../src/live-index/workspace-registry.js';
 import type { AppOptions } from '../../src/server/app.js';
+import type { SchemaCompilers } from '../../src/server/lazy-schema-compilers.js';
 import { buildApp } from '../../src/server/listen.js';
 import { makeTempDir, type TreeEntry, writeTree } from './temp-tree.js';
 
@@ -41,6 +42,8 @@ export interface TestServerOptions {
   listenHost?: string;
   /** Serve the root of another test server (a second replica over the same files) instead of a new one. */
   sharedRoot?: string;
+  /** How route schemas are compiled (buildApp's second argument): on first use unless a test says otherwise. */
+  schemaCompilers?: SchemaCompilers | null;
 }
 
 export async function startServer(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
@@ -73,12 +76,15 @@ export async function startServer(t: TestContext, options: TestServerOptions = {
   // The settings in force are the registry's: a test re-applies settings as a config reload would.
   // Shedding on event-loop lag is off unless a test asks for it: on a loaded machine the test process itself lags
   // past any bound, and a 503 then would measure the machine, not the code under test.
-  const app = await buildApp({
-    registry,
-    getSettings: () => registry.settings,
-    ...options.app,
-    pressure: { maxEventLoopDelayMs: 0, ...options.app?.pressure },
-  });
+  const app = await buildApp(
+    {
+      registry,
+      getSettings: () => registry.settings,
+      ...options.app,
+      pressure: { maxEventLoopDelayMs: 0, ...options.app?.pressure },
+    },
+    options.schemaCompilers,
+  );
   undo.push(() => app.close());
   await app.listen({ port: 0, host: options.listenHost ?? '127.0.0.1' });
   if (options.ready !== false) await registry.defaultWorkspace.ready;
