@@ -1,5 +1,5 @@
 // An idle daemon holds only what answering `/skills` needs (docs/performance.md "Idle memory"): the MCP SDK, tar,
-// pino-pretty, gray-matter (with js-yaml), `yaml`, MiniSearch, prom-client, markdown-it and the OpenAPI generator and UI load when something first asks for them. Every module a real daemon resolves or
+// pino-pretty, gray-matter (with js-yaml), `yaml`, MiniSearch, prom-client, markdown-it, the OpenAPI generator and UI, and the route schemas' compilers (Ajv, fast-json-stringify) load when something first asks for them. Every module a real daemon resolves or
 // requires is recorded (test/helpers/record-modules.mjs) and read once it has exited.
 
 import assert from 'node:assert/strict';
@@ -25,6 +25,11 @@ const LAZY = {
   miniSearch: /\/node_modules\/minisearch\//,
   swagger: /\/node_modules\/@fastify\/swagger\//,
   swaggerUi: /\/node_modules\/@fastify\/(swagger-ui|static)\//,
+  // Route schemas compile on first use (src/server/lazy-schema-compilers.ts): the poll fast path needs none. (Fastify's
+  // own error serializer, compiled ahead, always loads `fast-json-stringify/lib/serializer.js`; the compiler is
+  // its index.)
+  ajv: /\/node_modules\/ajv\//,
+  fastJsonStringify: /\/node_modules\/fast-json-stringify\/index\.js$/,
 };
 
 function loadedOf(log: string): Record<keyof typeof LAZY, boolean> {
@@ -42,6 +47,8 @@ function loadedOf(log: string): Record<keyof typeof LAZY, boolean> {
     miniSearch: has(LAZY.miniSearch),
     swagger: has(LAZY.swagger),
     swaggerUi: has(LAZY.swaggerUi),
+    ajv: has(LAZY.ajv),
+    fastJsonStringify: has(LAZY.fastJsonStringify),
   };
 }
 
@@ -103,6 +110,8 @@ describe('faces and features load on first use', () => {
       miniSearch: false,
       swagger: false,
       swaggerUi: false,
+      ajv: false,
+      fastJsonStringify: false,
     });
   });
 
@@ -148,6 +157,8 @@ describe('faces and features load on first use', () => {
       miniSearch: true,
       swagger: true,
       swaggerUi: true,
+      ajv: true,
+      fastJsonStringify: true,
     });
   });
 });
