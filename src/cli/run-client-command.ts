@@ -59,7 +59,8 @@ export async function runClientCommand(
   name: ClientCommandName,
   argv: string[],
   env: Readonly<Record<string, string | undefined>>,
-  output: Output = createOutput(process.stdout, process.stderr, env),
+  // Standard error is opened (a stream built) only when something is written to it: most commands never do.
+  output: Output = createOutput(process.stdout, { write: (text) => process.stderr.write(text) }, env),
 ): Promise<number> {
   try {
     return await runCommand(name, argv, env, output);

@@ -4,7 +4,7 @@
 // `SKILLSD_TOKEN_FILE`, else the token file the runtime file names. Whoever listens at the URL is checked by the
 // client before each request (listener-owner.ts), not here.
 
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import {
   pickRuntime,
   type RuntimeInfo,
@@ -77,9 +77,10 @@ export async function findDaemon(options: FindDaemonOptions): Promise<DaemonLoca
   };
 }
 
-/** The token in `file` (trimmed). Throws when it cannot be read. */
+/** The token in `file` (trimmed). Rejects when it cannot be read. */
 export async function readToken(file: string): Promise<string> {
-  const text = await readFile(file, 'utf8');
+  // A blocking read of a few bytes, as the runtime files are read (runtime-file.ts).
+  const text = readFileSync(file, 'utf8');
   const token = text.trim();
   if (token === '') throw new Error(`token file ${file} is empty`);
   return token;

@@ -2,7 +2,7 @@
 // reads from `fetch`. Node's global `fetch` is undici, which is compiled on its first use: that alone costs a
 // short-lived command (`skillsd status`) more than everything else it does (docs/performance.md "Client commands").
 
-import type { IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 
 /** What the client sends: a subset of `RequestInit` that `fetch` also accepts. */
 export interface FetchInit {
@@ -29,8 +29,9 @@ export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>
 /** One request; rejects when no answer starts (refused, reset, aborted through `init.signal`). */
 export const httpFetch: FetchLike = async (url, init) => {
   const target = new URL(url);
-  // Loaded on first use: most commands talk to a loopback daemon over plain HTTP.
-  const { request } = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+  // Plain HTTP is loaded with this module, as every client command needs it (a separate `import()` is one more trip
+  // through the module loader); TLS only on first use, as a loopback daemon speaks plain HTTP.
+  const { request } = target.protocol === 'https:' ? await import('node:https') : { request: httpRequest };
   const message = await new Promise<IncomingMessage>((resolve, reject) => {
     const outgoing = request(target, {
       method: init.method ?? 'GET',
@@ -75,9 +76,21 @@ class HttpResponse implements FetchResponse {
     return JSON.parse(await this.text());
   }
 
-  private async bytes(): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of this.body) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks);
+  /**
+   * The whole body. Read through the stream's events rather than its async iterator, whose machinery a short-lived
+   * command would otherwise load and compile for one small answer (docs/performance.md "Client commands").
+   */
+  private bytes(): Promise<Buffer> {
+    const message = this.body;
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      message.on('data', (chunk: Buffer) => chunks.push(chunk));
+      message.once('end', () => resolve(Buffer.concat(chunks)));
+      message.once('error', reject);
+      // A connection that closes before the body is complete ends the answer without `end`.
+      message.once('close', () => {
+        if (!message.complete) reject(new Error('the connection closed before the answer was complete'));
+      });
+    });
   }
 }

@@ -20,8 +20,8 @@ const START_FIELD_AFTER_NAME = 22 - 3;
 /** The start of process `pid`, or undefined where the platform does not say (no `/proc`) or no such process runs. */
 export function processStart(pid: number): ProcessStart | undefined {
   const stat = readSmall(`/proc/${pid}/stat`);
-  const bootId = readSmall('/proc/sys/kernel/random/boot_id')?.trim();
-  if (stat === undefined || bootId === undefined || bootId === '') return undefined;
+  const bootId = currentBootId();
+  if (stat === undefined || bootId === undefined) return undefined;
   // The command name (field 2) is in parentheses and may itself hold spaces and parentheses: the last `)` ends it.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // A process that has exited but that its parent has not reaped yet (state Z, or X while it goes) runs no more:
@@ -42,7 +42,22 @@ export function processUids(pid: number): { real: number; effective: number } | 
 
 /** Whether this platform describes processes in `/proc` (Linux): otherwise only `kill(pid, 0)` can be asked. */
 export function hasProcFs(): boolean {
-  return processStart(process.pid) !== undefined;
+  // Asked once per process: the answer cannot change while it runs.
+  procFs ??= processStart(process.pid) !== undefined;
+  return procFs;
+}
+
+let procFs: boolean | undefined;
+/** The boot id, read once: this process runs within one boot. */
+let bootIdRead: string | undefined;
+
+function currentBootId(): string | undefined {
+  if (bootIdRead === undefined) {
+    const bootId = readSmall('/proc/sys/kernel/random/boot_id')?.trim();
+    if (bootId === undefined || bootId === '') return undefined;
+    bootIdRead = bootId;
+  }
+  return bootIdRead;
 }
 
 export type PidState = 'none' | 'other-user' | 'own';

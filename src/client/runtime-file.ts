@@ -19,13 +19,13 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   readSync,
   renameSync,
   rmSync,
   type Stats,
   writeSync,
 } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { hasProcFs, pidState, processStart } from './process-identity.js';
 
@@ -153,15 +153,19 @@ export function runtimeProcessProblem(info: RuntimeInfo): { reason: string; ende
   return undefined;
 }
 
-/** Every usable runtime file (most recently started first) and the stale ones removed on the way. */
+/**
+ * Every usable runtime file (most recently started first) and the stale ones removed on the way. Read with blocking
+ * calls: a private directory of a few small files, where every asynchronous step would cost a short-lived command a
+ * trip through the thread pool (docs/performance.md "Client commands").
+ */
 export async function scanRuntimeFiles(
   location: RuntimeLocation,
 ): Promise<{ live: RuntimeInfo[]; stale: StaleRuntimeFile[] }> {
   const dir = runtimeDirectory(location);
   const live: RuntimeInfo[] = [];
   const stale: StaleRuntimeFile[] = [];
-  if (!(await isPrivateDirectory(dir))) return { live, stale };
-  const names = await readdir(dir).catch(() => [] as string[]);
+  if (!isPrivateDirectory(dir)) return { live, stale };
+  const names = listNames(dir);
   for (const name of names) {
     if (!FILE_NAME.test(name)) continue;
     const file = join(dir, name);
@@ -322,9 +326,22 @@ function parseRuntimeInfo(text: string): RuntimeInfo | undefined {
 }
 
 /** Owned by this user, not a link, and neither group nor others may use it. */
-async function isPrivateDirectory(path: string): Promise<boolean> {
-  const info = await lstat(path).catch(() => undefined);
-  if (info === undefined || !info.isDirectory()) return false;
+function isPrivateDirectory(path: string): boolean {
+  let info: Stats;
+  try {
+    info = lstatSync(path);
+  } catch {
+    return false;
+  }
+  if (!info.isDirectory()) return false;
   if (ownerProblem(info) !== undefined) return false;
   return (info.mode & 0o077) === 0;
+}
+
+function listNames(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
 }

@@ -24,7 +24,6 @@ import type {
   SkillsFilter,
 } from './api-types.js';
 import { DaemonNotTrustedError, DaemonUnreachableError, SkillsdApiError } from './errors.js';
-import { EventStreamParser } from './event-stream-parser.js';
 import { type FetchInit, type FetchLike, type FetchResponse, httpFetch } from './http-fetch.js';
 import { checkListener } from './listener-owner.js';
 
@@ -269,6 +268,8 @@ export class SkillsdClient {
     let target: SkillsdClient = this;
     let first = true;
     const run = async (): Promise<void> => {
+      // Loaded here, not with the client: a one-shot command (`skillsd status`) never reads an event stream.
+      const { EventStreamParser } = await import('./event-stream-parser.js');
       while (!controller.signal.aborted) {
         if (!first && options.relocate !== undefined) {
           const found = await options.relocate().catch(() => undefined);

@@ -70,6 +70,61 @@ describe('client commands load no module of the daemon', () => {
     assert.deepEqual(await daemon.process.exited, { code: 0, signal: null });
   });
 
+  it('status and ls --json load exactly the client, the parser, the output code and their command', async (t) => {
+    const { dir, home, project } = await fixture(t);
+    const daemon = await startDaemon(['serve', '--port', '0', '--cwd', project], { home });
+    t.after(() => daemon.process.kill());
+    // Each module of ours is one more trip through the ES module loader (docs/performance.md "Client commands"): the
+    // event-stream parser only for a subscription, TLS only for an https URL, fs/promises nowhere on this path.
+    const common = [
+      'cli.js',
+      'cli/cli-error.js',
+      'cli/commands/command.js',
+      'cli/current-directory.js',
+      'cli/output.js',
+      'cli/parse-args.js',
+      'cli/run-client-command.js',
+      'cli/terminal-text.js',
+      'client/errors.js',
+      'client/find-daemon.js',
+      'client/http-fetch.js',
+      'client/listener-owner.js',
+      'client/process-identity.js',
+      'client/runtime-file.js',
+      'client/skillsd-client.js',
+      'client/socket-tables.js',
+    ];
+    const builtins = ['node:fs', 'node:http', 'node:net', 'node:os', 'node:path', 'node:util'];
+    const cases: Array<[args: string[], own: string[]]> = [
+      [['status'], ['cli/commands/status.js']],
+      [
+        ['ls', '--json'],
+        ['cli/commands/display-path.js', 'cli/commands/ls.js'],
+      ],
+    ];
+    for (const [index, [args, own]] of cases.entries()) {
+      const log = `${dir}/load-path-${index}.txt`;
+      const run = await runCli(args, {
+        home,
+        cwd: project,
+        env: { NODE_OPTIONS: `--import=${RECORDER}`, SKILLSD_TEST_MODULE_LOG: log },
+      });
+      assert.equal(run.code, 0, `skillsd ${args.join(' ')}: ${run.stderr}`);
+      const loaded = [...new Set((await readFile(log, 'utf8')).split('\n').filter((url) => url !== ''))];
+      const ours = loaded
+        .filter((url) => url.includes('/dist/'))
+        .map((url) => url.slice(url.indexOf('/dist/') + '/dist/'.length))
+        .sort();
+      assert.deepEqual(ours, [...common, ...own].sort(), `skillsd ${args.join(' ')}`);
+      assert.deepEqual(loaded.filter((url) => url.startsWith('node:')).sort(), builtins, `skillsd ${args.join(' ')}`);
+      assert.deepEqual(
+        loaded.filter((url) => !url.includes('/dist/') && !url.startsWith('node:')),
+        [],
+        `skillsd ${args.join(' ')}: no package, no file outside dist/`,
+      );
+    }
+  });
+
   it('importing the client entry loads nothing of the daemon', async (t) => {
     const { dir, home } = await fixture(t);
     const log = `${dir}/modules.txt`;
