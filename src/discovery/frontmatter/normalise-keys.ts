@@ -6,6 +6,8 @@
 // bounds the expanded size to a few times the source text; past it, or past a sane depth, the walk throws and the
 // caller treats the block as unreadable YAML. Every object made here is frozen: a cached frontmatter is shared.
 
+import { flatCopy } from '../flat-string.js';
+
 const KEBAB_LETTER = /-([a-z])/g;
 const MAX_DEPTH = 256;
 
@@ -38,7 +40,12 @@ export function normaliseKeys(value: unknown, budget: number, rename: (key: stri
 }
 
 function copy(value: unknown, state: { left: number; rename: (key: string) => string }, depth: number): unknown {
-  spend(state, typeof value === 'string' ? 1 + value.length : 1);
+  if (typeof value === 'string') {
+    spend(state, 1 + value.length);
+    // A parsed string is cut out of the block's text: the kept copy holds nothing else (docs/memory.md).
+    return flatCopy(value);
+  }
+  spend(state, 1);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) throw new FrontmatterTooLargeError();
   if (Array.isArray(value)) {
