@@ -18,11 +18,21 @@ export class FrontmatterTooLargeError extends Error {
   }
 }
 
+/** Hyphenated keys seen, renamed: a tree's files repeat the same few (`allowed-tools`, `argument-hint`). */
+const camelKeys = new Map<string, string>();
+/** Past this many distinct keys, or this long, each is renamed anew: files of made-up keys cannot grow the table. */
+const MAX_CAMEL_KEYS = 256;
+const MAX_CAMEL_KEY_LENGTH = 64;
+
 export function camelKey(key: string): string {
   // Most keys (`name`, `description`, `license`) have no hyphen: no regular expression for them (10,000 skills start
   // with 30,000 of these calls).
   if (!key.includes('-')) return key;
-  return key.replace(KEBAB_LETTER, (_match, letter: string) => letter.toUpperCase());
+  const known = camelKeys.get(key);
+  if (known !== undefined) return known;
+  const renamed = key.replace(KEBAB_LETTER, (_match, letter: string) => letter.toUpperCase());
+  if (camelKeys.size < MAX_CAMEL_KEYS && key.length <= MAX_CAMEL_KEY_LENGTH) camelKeys.set(flatCopy(key), renamed);
+  return renamed;
 }
 
 /** Budget for a value parsed from `sourceLength` characters of YAML. */
