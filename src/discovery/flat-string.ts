@@ -17,3 +17,18 @@ export function flattened(text: string): string {
   if (text.length < 2) return text;
   return concatFlat(text.slice(0, 1), text.slice(1));
 }
+
+/**
+ * V8 copies a piece shorter than this rather than keeping a slice or a tree of it (`SlicedString::kMinLength`,
+ * `ConsString::kMinLength`): such a string never holds another.
+ */
+const SHORTEST_SHARED_PIECE = 13;
+
+/**
+ * `text`, holding nothing else alive: a value cut out of a larger text (a frontmatter value out of its SKILL.md) is a
+ * slice that keeps the whole text (docs/memory.md "Kept strings"). Short ones are returned as they are.
+ */
+export function flatCopy(text: string): string {
+  if (text.length < SHORTEST_SHARED_PIECE) return text;
+  return concatFlat(text.slice(0, 1), text.slice(1));
+}

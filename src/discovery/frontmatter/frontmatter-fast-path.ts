@@ -18,6 +18,8 @@
 // parsing twice). Descriptions written so are common, and a failed parse costs several times a successful one, so
 // taking them here is most of what this reader saves on a tree full of them (docs/performance.md).
 
+import { flatCopy } from '../flat-string.js';
+
 /** What `yaml` would make of the block, or `undefined` when the block is not one of the simple shapes. */
 export type SimpleBlockValue = Record<string, unknown> | undefined;
 
@@ -36,6 +38,21 @@ const MAX_KEY_LENGTH = 128;
 
 /** Plain words only: no quoting, no digits first (a number-like key would be typed and reordered by JS). */
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/**
+ * The plain words the core schema types as something else than a string (`typePlain`): a null or a boolean. No
+ * other word of PLAIN_KEY's shape is typed (a number starts with a digit, a sign or a dot).
+ */
+const NON_STRING_KEYS: ReadonlySet<string> = new Set([
+  'null',
+  'Null',
+  'NULL',
+  'true',
+  'True',
+  'TRUE',
+  'false',
+  'False',
+  'FALSE',
+]);
 
 // YAML 1.2.2 §10.3.2 (core schema), in the order `yaml` tries them: the first match types the plain scalar.
 const CORE_NULL = /^(?:~|[Nn]ull|NULL)$/;
@@ -91,6 +108,11 @@ interface Budget {
   line: number;
   /** The first line whose value the quoting pass would quote; 0 for none. */
   quotedLine: number;
+  /**
+   * Set for the reading a record keeps (`readKeptBlock`): keys renamed as `normaliseKeys` renames them, maps and
+   * lists frozen, string values copied flat.
+   */
+  rename: ((key: string) => string) | undefined;
 }
 
 /**
@@ -112,18 +134,37 @@ export function readQuotedSimpleBlock(block: string): { value: Record<string, un
   return read === undefined || read.quotedLine === 0 ? undefined : { value: read.value, line: read.quotedLine };
 }
 
+/**
+ * What `readBlock` of frontmatter.ts keeps from a block without TABs, in one reading: the block read as the quoting
+ * pass of rule 4 would have it (`quotedLine` 0 when the pass would change nothing, so that the reading is the
+ * block's own YAML value), with what `normaliseKeys` does to a parsed value done on the way: keys renamed by
+ * `rename`, maps and lists frozen, string values flat copies (docs/memory.md "Kept strings"). Undefined for a block
+ * of any other shape, and for one where two keys rename to one name (`normaliseKeys` of the raw value decides which
+ * value wins there).
+ *
+ * A block without `": "` in a map value is read the same way in both modes (the quoting reading differs only on
+ * such a value, which the plain reading refuses), so one pass tells both: reading it twice had cost a tenth of a
+ * first discovery's parsing (docs/performance.md).
+ */
+export function readKeptBlock(
+  block: string,
+  rename: (key: string) => string,
+): { value: Record<string, unknown>; quotedLine: number } | undefined {
+  return readShapes(block, true, rename);
+}
+
 function readShapes(
   block: string,
   quoting: boolean,
+  rename?: (key: string) => string,
 ): { value: Record<string, unknown>; quotedLine: number } | undefined {
-  // The block is a slice of the whole SKILL.md text, and V8 keeps the values cut from it (slices of 13+ characters)
-  // pointing into that text: a cached frontmatter would hold the whole file alive (6.8 KB of heap per skill on the
-  // benchmark fixture, 0.4 KB with the copy). Splitting a fresh string (`\n` + block, copied flat by the split)
-  // makes the values point into a copy of the block only.
-  const lines = `\n${block}`.split('\n');
-  const budget: Budget = { openers: 0, quoting, line: 0, quotedLine: 0 };
+  // Values cut from the lines are slices of the SKILL.md text (V8 slices 13+ characters): whatever is kept is copied
+  // flat, by `readKeptBlock` here and by `normaliseKeys` otherwise, so the lines can be cut from the block as it is.
+  const lines = block.split('\n');
+  const budget: Budget = { openers: 0, quoting, line: 0, quotedLine: 0, rename };
   const result: Record<string, unknown> = {};
-  let index = skipBlank(lines, 1);
+  let renamed = false;
+  let index = skipBlank(lines, 0);
   while (index < lines.length) {
     const line = lines[index]!;
     const colon = keyEnd(line, 0);
@@ -132,22 +173,53 @@ function readShapes(
     const key = line.slice(0, colon);
     const start = skipSpaces(line, colon + 1);
     const end = trimEnd(line, start);
+    let value: unknown;
     if (start < end) {
-      budget.line = index;
-      const value = readScalar(line, start, end, budget, true);
+      budget.line = index + 1;
+      value = readScalar(line, start, end, budget, true);
       if (value === REFUSED) return undefined;
-      setKey(result, key, value);
       // An indented line next (a continuation of the scalar) fails the key check of the next turn.
       index = skipBlank(lines, index + 1);
-      continue;
+    } else {
+      const next = skipBlank(lines, index + 1);
+      const child = next < lines.length ? readChild(lines, next, budget) : { value: null, next };
+      if (child === undefined) return undefined;
+      value = child.value;
+      index = child.next;
     }
-    const next = skipBlank(lines, index + 1);
-    const child = next < lines.length ? readChild(lines, next, budget) : { value: null, next };
-    if (child === undefined) return undefined;
-    setKey(result, key, child.value);
-    index = child.next;
+    const put = putKey(result, key, value, budget, renamed);
+    if (put === REFUSED) return undefined;
+    renamed = put;
   }
-  return { value: result, quotedLine: budget.quotedLine };
+  return { value: budget.rename === undefined ? result : Object.freeze(result), quotedLine: budget.quotedLine };
+}
+
+/**
+ * `setKey`, under `budget.rename` when set (the value then copied flat): whether a key of `map` has been renamed so
+ * far, or REFUSED when `key` lands on a name the map already holds from another key, or renamed (`renamed`: one of
+ * its keys was renamed before). The raw value's own last-one-wins could then differ from this one's.
+ */
+function putKey(
+  map: Record<string, unknown>,
+  key: string,
+  value: unknown,
+  budget: Budget,
+  renamed: boolean,
+): boolean | typeof REFUSED {
+  const { rename } = budget;
+  if (rename === undefined) {
+    setKey(map, key, value);
+    return false;
+  }
+  const name = rename(key);
+  if (Object.hasOwn(map, name) && (name !== key || renamed)) return REFUSED;
+  setKey(map, name, keptValue(value));
+  return renamed || name !== key;
+}
+
+/** A kept string as a flat string of its own: a slice of 13+ characters would hold the whole text it was cut from. */
+function keptValue(value: unknown): unknown {
+  return typeof value === 'string' ? flatCopy(value) : value;
 }
 
 /**
@@ -167,7 +239,7 @@ function readSequence(
   first: number,
   indent: number,
   budget: Budget,
-): { value: unknown[]; next: number } | undefined {
+): { value: readonly unknown[]; next: number } | undefined {
   const items: unknown[] = [];
   let index = first;
   while (index < lines.length) {
@@ -186,11 +258,11 @@ function readSequence(
       if (line.charCodeAt(after) !== SPACE) return undefined;
       const value = readScalar(line, skipSpaces(line, after), end, budget, false);
       if (value === REFUSED) return undefined;
-      items.push(value);
+      items.push(budget.rename === undefined ? value : keptValue(value));
     }
     index = skipBlank(lines, index + 1);
   }
-  return { value: items, next: index };
+  return { value: budget.rename === undefined ? items : Object.freeze(items), next: index };
 }
 
 function readNestedMap(
@@ -200,6 +272,7 @@ function readNestedMap(
   budget: Budget,
 ): { value: Record<string, unknown>; next: number } | undefined {
   const map: Record<string, unknown> = {};
+  let renamed = false;
   let index = first;
   while (index < lines.length) {
     const line = lines[index]!;
@@ -215,14 +288,16 @@ function readNestedMap(
     const end = trimEnd(line, start);
     let value: Read<Scalar> = null;
     if (start < end) {
-      budget.line = index;
+      budget.line = index + 1;
       value = readScalar(line, start, end, budget, true);
       if (value === REFUSED) return undefined;
     }
-    setKey(map, key, value);
+    const put = putKey(map, key, value, budget, renamed);
+    if (put === REFUSED) return undefined;
+    renamed = put;
     index = skipBlank(lines, index + 1);
   }
-  return { value: map, next: index };
+  return { value: budget.rename === undefined ? map : Object.freeze(map), next: index };
 }
 
 /**
@@ -235,7 +310,7 @@ function keyEnd(line: string, from: number): number {
   const after = line.charCodeAt(colon + 1);
   if (colon + 1 < line.length && after !== SPACE) return -1;
   const key = line.slice(from, colon);
-  if (!PLAIN_KEY.test(key) || typeof typePlain(key) !== 'string') return -1;
+  if (!PLAIN_KEY.test(key) || NON_STRING_KEYS.has(key)) return -1;
   return colon;
 }
 

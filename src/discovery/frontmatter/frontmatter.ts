@@ -1,7 +1,8 @@
 // SKILL.md frontmatter (docs/discovery.md §2): where the block is, how it is read, and the repairs for hand-written YAML.
 
+import { flatCopy } from '../flat-string.js';
 import type { Profile } from '../types.js';
-import { readQuotedSimpleBlock } from './frontmatter-fast-path.js';
+import { readKeptBlock } from './frontmatter-fast-path.js';
 import {
   commentScanAffordable,
   FrontmatterLimitError,
@@ -20,6 +21,7 @@ export interface ParsedFrontmatter {
 }
 
 const LINE_BREAK = /\r\n?/g;
+const NEWLINE = 0x0a;
 const TAB = /\t/g;
 /** Rule 4, quoting pass: a `key: value` line whose key starts with a letter or `_` (prefix, value, trailing space). */
 const KEY_VALUE_LINE = /^(\s*[A-Za-z_][\w-]*:\s+)(\S.*?)(\s*)$/;
@@ -106,7 +108,8 @@ function findBlock(text: string, notes?: string[]): { yaml: string; body: string
   if (!text.startsWith('---')) return undefined;
   const close = text.indexOf('\n---', 3);
   if (close === -1) return undefined;
-  if (notes) {
+  // A bare `---` fence line (almost every file) names nothing.
+  if (notes && text.charCodeAt(3) !== NEWLINE) {
     const lineEnd = text.indexOf('\n', 3);
     const language = text.slice(3, lineEnd).trim();
     if (!YAML_LANGUAGE.test(language) && ENGINE_NAME.test(language)) {
@@ -156,12 +159,19 @@ function readBlock(
     return value;
   }
   if (fast && profile !== 'xcsh' && !yaml.includes('\t')) {
-    // `description: Use when: asked` is common: such a block is certainly not YAML, and its quoted reading is read
-    // here without building the YAML error and parsing twice (the slow path gives the same value and note).
-    const quick = readQuotedSimpleBlock(yaml);
+    // The simple shapes most blocks have, read once into the kept value (`readKeptBlock`). `description: Use when:
+    // asked` is common: such a block is certainly not YAML, and its quoted reading is taken here without building
+    // the YAML error and parsing twice (the slow path gives the same value and note). The slow path's budgets
+    // (`expansionBudget`, the comment scan) bound what a simple block can cost: the first is never reached by one,
+    // the second is checked as the slow path checks it.
+    const quick = readKeptBlock(yaml, rename);
     if (quick !== undefined && commentScanAffordable(yaml)) {
-      notes?.push(`frontmatter is not valid YAML (line ${quick.line} of the block: ${NESTED_MAPPING}); ${QUOTED}`);
-      return normaliseKeys(quick.value, expansionBudget(2 * yaml.length), rename) as Record<string, unknown>;
+      if (quick.quotedLine !== 0) {
+        notes?.push(
+          `frontmatter is not valid YAML (line ${quick.quotedLine} of the block: ${NESTED_MAPPING}); ${QUOTED}`,
+        );
+      }
+      return quick.value;
     }
   }
   const parsed = tryBlock(yaml.replace(TAB, '  '), fast, rename);
@@ -267,8 +277,10 @@ function readLines(
     const raw = match[2]!.trim();
     const reread = profile !== 'xcsh' && rereads++ < MAX_FALLBACK_REREADS;
     if (profile !== 'xcsh' && !reread) rawValues++;
+    const value = reread ? readScalar(raw, rename) : raw;
     Object.defineProperty(result, rename(match[1]!), {
-      value: reread ? readScalar(raw, rename) : raw,
+      // A string cut from the block (or parsed out of it) is kept as a copy of its own (docs/memory.md).
+      value: typeof value === 'string' ? flatCopy(value) : value,
       enumerable: true,
       writable: true,
       configurable: true,

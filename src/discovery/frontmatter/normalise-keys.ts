@@ -6,6 +6,8 @@
 // bounds the expanded size to a few times the source text; past it, or past a sane depth, the walk throws and the
 // caller treats the block as unreadable YAML. Every object made here is frozen: a cached frontmatter is shared.
 
+import { flatCopy } from '../flat-string.js';
+
 const KEBAB_LETTER = /-([a-z])/g;
 const MAX_DEPTH = 256;
 
@@ -16,11 +18,21 @@ export class FrontmatterTooLargeError extends Error {
   }
 }
 
+/** Hyphenated keys seen, renamed: a tree's files repeat the same few (`allowed-tools`, `argument-hint`). */
+const camelKeys = new Map<string, string>();
+/** Past this many distinct keys, or this long, each is renamed anew: files of made-up keys cannot grow the table. */
+const MAX_CAMEL_KEYS = 256;
+const MAX_CAMEL_KEY_LENGTH = 64;
+
 export function camelKey(key: string): string {
   // Most keys (`name`, `description`, `license`) have no hyphen: no regular expression for them (10,000 skills start
   // with 30,000 of these calls).
   if (!key.includes('-')) return key;
-  return key.replace(KEBAB_LETTER, (_match, letter: string) => letter.toUpperCase());
+  const known = camelKeys.get(key);
+  if (known !== undefined) return known;
+  const renamed = key.replace(KEBAB_LETTER, (_match, letter: string) => letter.toUpperCase());
+  if (camelKeys.size < MAX_CAMEL_KEYS && key.length <= MAX_CAMEL_KEY_LENGTH) camelKeys.set(flatCopy(key), renamed);
+  return renamed;
 }
 
 /** Budget for a value parsed from `sourceLength` characters of YAML. */
@@ -38,7 +50,12 @@ export function normaliseKeys(value: unknown, budget: number, rename: (key: stri
 }
 
 function copy(value: unknown, state: { left: number; rename: (key: string) => string }, depth: number): unknown {
-  spend(state, typeof value === 'string' ? 1 + value.length : 1);
+  if (typeof value === 'string') {
+    spend(state, 1 + value.length);
+    // A parsed string is cut out of the block's text: the kept copy holds nothing else (docs/memory.md).
+    return flatCopy(value);
+  }
+  spend(state, 1);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) throw new FrontmatterTooLargeError();
   if (Array.isArray(value)) {

@@ -123,7 +123,10 @@ export async function discoverSkillChange(
       scans.pipeline = updated.memo;
       return { result: updated.result, change: updated.change };
     }
-    for (const map of round.realpaths) for (const [path, real] of map) scannedRealpaths.set(path, real);
+    for (const map of round.realpaths)
+      map.forEach((real, path) => {
+        scannedRealpaths.set(path, real);
+      });
   }
 
   const warnings: SkillWarning[] = [];
@@ -165,7 +168,11 @@ export async function discoverSkillChange(
   const resolution = resolveCandidates(all, customCandidates, ctx.settings.profile, filters);
 
   // Step 6: sort; warnings are provider, then custom scan, then collision warnings.
-  const winners = new Map([...resolution.winners].map(([name, candidate]) => [name, candidate.skill]));
+  // Loops rather than maps of entry pairs: at 10,000 skills the pairs were a tenth of a first discovery's garbage.
+  const winners = new Map<string, Skill>();
+  resolution.winners.forEach((candidate, name) => {
+    winners.set(name, candidate.skill);
+  });
   const skills = sortBySkill([...winners.values()], (skill) => skill, scans?.skillOrder);
   const result: DiscoveryResult = {
     skills,
@@ -174,12 +181,16 @@ export async function discoverSkillChange(
     diagnostics: diagnosticsOf(),
     scannedDirs,
     repoRoot: ws.repoRoot,
-    skillRealPaths: new Map(skills.map((skill) => [skill.filePath, realpaths.get(skill.filePath) ?? skill.filePath])),
+    skillRealPaths: realPathsOfWinners(skills, realpaths),
     skillRoots: rootsOf(skills, providerRuns),
     pluginInputs,
   };
   if (scans !== undefined) {
-    scans.skillOrder = new Map(skills.map((skill, index) => [skill, index]));
+    const order = new Map<Skill, number>();
+    skills.forEach((skill, index) => {
+      order.set(skill, index);
+    });
+    scans.skillOrder = order;
     const candidates = [...all, ...customCandidates];
     const unscanned = providerRuns.flatMap((run) => run.unscanned.skills);
     scans.pipeline = pipelineMemo(key, result, resolution, managedProvider, candidates, unscanned, realpaths);
@@ -222,11 +233,19 @@ function pipelineMemo(
  * that vanished meanwhile keeps its own path.
  */
 async function realpathsOf(skills: Skill[], known: Map<string, string>): Promise<Map<string, string>> {
-  const paths = [...new Set(skills.map((skill) => skill.filePath).filter((path) => !known.has(path)))];
-  if (paths.length === 0) return known;
+  const unknown = new Set<string>();
+  for (const { filePath } of skills) if (!known.has(filePath)) unknown.add(filePath);
+  if (unknown.size === 0) return known;
+  const paths = [...unknown];
   const resolved = await Promise.all(paths.map((path) => realpath(path).catch(() => path)));
   for (const [index, path] of paths.entries()) known.set(path, resolved[index] ?? path);
   return known;
+}
+
+function realPathsOfWinners(skills: readonly Skill[], realpaths: ReadonlyMap<string, string>): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const { filePath } of skills) map.set(filePath, realpaths.get(filePath) ?? filePath);
+  return map;
 }
 
 /** The Agent Plugins winners' roots (docs/discovery.md §4a): what `skill://` must keep their files inside. */

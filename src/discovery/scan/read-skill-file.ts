@@ -103,7 +103,7 @@ export function readSkillFileHeadNow(
     filled += bytesRead;
     if (bytesRead === 0 || (bytesRead < wanted && filled >= size)) break;
   }
-  return headOf(buffer.subarray(0, length), filled, size, scope);
+  return headOf(buffer, length, filled, size, scope);
 }
 
 /** Kept up to this size: every real SKILL.md fits; a larger one gets a buffer of its own, dropped after it. */
@@ -126,7 +126,7 @@ function readInto(
   finish: (error: Error | null, head?: SkillFileHead) => void,
 ): void {
   if (filled === buffer.length) {
-    finish(null, headOf(buffer, filled, size, scope));
+    finish(null, headOf(buffer, buffer.length, filled, size, scope));
     return;
   }
   const wanted = buffer.length - filled;
@@ -135,14 +135,19 @@ function readInto(
     // A short read that brought every byte the fstat announced is the end of a regular file: no further read just
     // to be told 0. Short of the announced size (shrunk meanwhile, or an odd file system), read on.
     if (readError) finish(readError);
-    else if (bytesRead === 0 || (bytesRead < wanted && total >= size)) finish(null, headOf(buffer, total, size, scope));
-    else readInto(fd, buffer, total, size, scope, finish);
+    else if (bytesRead === 0 || (bytesRead < wanted && total >= size)) {
+      finish(null, headOf(buffer, buffer.length, total, size, scope));
+    } else readInto(fd, buffer, total, size, scope, finish);
   });
 }
 
-function headOf(buffer: Buffer, filled: number, size: number, scope: TextScope): SkillFileHead {
+/**
+ * The head read into the first `filled` of `capacity` bytes of `buffer` (the scratch buffer may be longer: one view
+ * of it is made here, not one per step, as a first discovery makes one per SKILL.md).
+ */
+function headOf(buffer: Buffer, capacity: number, filled: number, size: number, scope: TextScope): SkillFileHead {
   // Cut: the buffer filled up and the file holds more (larger than the cap, or grown since the fstat).
-  const truncated = filled === buffer.length && filled !== size;
+  const truncated = filled === capacity && filled !== size;
   const read = buffer.subarray(0, filled);
   return {
     text: read.toString('utf8', 0, scope === 'frontmatter' ? frontmatterPrefixBytes(read) : filled),
@@ -155,7 +160,7 @@ function headOf(buffer: Buffer, filled: number, size: number, scope: TextScope):
 const CR = 0x0d;
 const CLOSING_FENCE = Buffer.from('\n---', 'latin1');
 const COMMENT_OPEN = Buffer.from('<!--', 'latin1');
-const FENCE = Buffer.from('---', 'latin1');
+const DASH = 0x2d;
 
 /**
  * How many leading bytes of `bytes` decode to a text whose frontmatter reads exactly as the whole text's
@@ -169,13 +174,15 @@ const FENCE = Buffer.from('---', 'latin1');
  */
 export function frontmatterPrefixBytes(bytes: Uint8Array): number {
   const all = bytes.length;
-  const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (all < 7 || view.compare(FENCE, 0, 3, 0, 3) !== 0) return all;
+  const view = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (all < 7 || view[0] !== DASH || view[1] !== DASH || view[2] !== DASH) return all;
   const close = view.indexOf(CLOSING_FENCE, 3);
   if (close === -1) return all;
   const end = close + CLOSING_FENCE.length;
-  const prefix = view.subarray(0, end);
-  if (prefix.indexOf(CR) !== -1 || prefix.indexOf(COMMENT_OPEN) !== -1) return all;
+  // Searched backwards from the end of the prefix: nothing past it is looked at, and no view of it is made.
+  if (view.lastIndexOf(CR, end - 1) !== -1 || view.lastIndexOf(COMMENT_OPEN, end - COMMENT_OPEN.length) !== -1) {
+    return all;
+  }
   return end;
 }
 

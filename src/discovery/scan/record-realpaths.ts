@@ -3,10 +3,9 @@
 
 import * as fs from 'node:fs';
 import { realpath } from 'node:fs/promises';
-import { join } from 'node:path';
-import { flattened } from '../flat-string.js';
+import { concatFlat } from '../flat-string.js';
+import { entryPrefixes } from './load-skill-now.js';
 import type { ScannedEntry } from './scanned-entry.js';
-import { SKILL_FILE_NAME } from './skill-record.js';
 
 function realpathNow(path: string): string {
   try {
@@ -17,12 +16,20 @@ function realpathNow(path: string): string {
 }
 
 /**
- * `<realDir>/<entryName>/SKILL.md`, flat; the path read itself when the directory is its own realpath, the common case,
- * so that the realpath maps share the record's string (docs/memory.md "Kept strings").
+ * `join(realDir, name, SKILL.md)` for the entries of one listing (never `.` or `..`, never holding a separator), flat;
+ * the path read itself when the directory is its own realpath, the common case, so that the realpath maps share the
+ * record's string (docs/memory.md "Kept strings"). Built from a prefix and a suffix as `entryPrefixes` builds the
+ * paths read (load-skill-now.ts): a `join` per skill was 8 MB of the allocations of a first discovery at 10,000.
  */
-function realBelow(realDir: string, entryName: string, readPath: string): string {
-  const real = join(realDir, entryName, SKILL_FILE_NAME);
-  return real === readPath ? readPath : flattened(real);
+function realPathsBelow(realDir: string): (entryName: string, readPath: string) => string {
+  const { read: prefix, file } = entryPrefixes(realDir, realDir);
+  return (entryName, readPath) =>
+    readPath.length === prefix.length + entryName.length + file.length &&
+    readPath.startsWith(prefix) &&
+    readPath.startsWith(entryName, prefix.length) &&
+    readPath.endsWith(file)
+      ? readPath
+      : concatFlat(prefix, entryName, file);
 }
 
 /** The realpath of each loaded skill's file; one that vanished meanwhile keeps its own path (as `realpath` fails). */
@@ -32,14 +39,30 @@ export async function recordRealpaths(
   into: Map<string, string>,
   blocking: boolean,
 ): Promise<void> {
-  const resolved = await Promise.all(
-    loaded.map(({ skill, linked, readPath, entryName, realpath: known }) => {
-      if (skill === undefined || known !== undefined) return known;
-      if (!linked && realDir !== undefined) return realBelow(realDir, entryName, readPath);
+  const below = realDir === undefined ? undefined : realPathsBelow(realDir);
+  // Only a linked entry is asked of the system, and with blocking reads even that is answered in the loop; the maps
+  // are filled in the listing's order either way.
+  const resolved: Array<string | undefined> = new Array(loaded.length);
+  const pending: Array<Promise<void>> = [];
+  loaded.forEach(({ skill, linked, readPath, entryName, realpath: known }, index) => {
+    if (skill === undefined || known !== undefined) {
+      resolved[index] = known;
+    } else if (!linked && below !== undefined) {
+      resolved[index] = below(entryName, readPath);
+    } else if (blocking) {
       // `realpathSync.native` is the same system call as the promise's `realpath` (not the JS `realpathSync`).
-      return blocking ? realpathNow(readPath) : realpath(readPath).catch(() => readPath);
-    }),
-  );
+      resolved[index] = realpathNow(readPath);
+    } else {
+      pending.push(
+        realpath(readPath)
+          .catch(() => readPath)
+          .then((real) => {
+            resolved[index] = real;
+          }),
+      );
+    }
+  });
+  if (pending.length > 0) await Promise.all(pending);
   loaded.forEach((entry, index) => {
     const real = resolved[index];
     if (real === undefined) return;

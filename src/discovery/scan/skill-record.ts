@@ -42,7 +42,17 @@ const sourceIds = new Map<string, string>();
 /** Providers and levels are a short fixed list; a bound all the same, past which each id is built anew. */
 const MAX_SOURCE_IDS = 64;
 
+/** The last id given: a directory's records all ask for the same one, and building the key cost more than the rest. */
+let last = { provider: '', level: '' as Level | '', id: '' };
+
 function sourceId(provider: string, level: Level): string {
+  if (provider === last.provider && level === last.level) return last.id;
+  const id = knownSourceId(provider, level);
+  last = { provider, level, id };
+  return id;
+}
+
+function knownSourceId(provider: string, level: Level): string {
   const id = concatFlat(provider, ':', level);
   const known = sourceIds.get(id);
   if (known !== undefined) return known;

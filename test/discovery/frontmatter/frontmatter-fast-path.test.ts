@@ -211,6 +211,31 @@ describe('readSimpleBlock: exact values of tricky scalars (YAML 1.2 core schema)
   });
 });
 
+describe('parseFrontmatter: keys that rename to one name', () => {
+  // The raw value keeps the last of each raw key in the first one's place, then renaming keeps the last renamed one:
+  // `a-b: 1, aB: 2, a-b: 3` is `{ a-b: 3, aB: 2 }` raw, `{ aB: 2 }` renamed (docs/discovery.md §2 rule 5).
+  const cases: Array<{ block: string; expected: Record<string, unknown> }> = [
+    { block: 'a-b: 1\naB: 2\na-b: 3', expected: { aB: 2 } },
+    { block: 'aB: 1\na-b: 2\naB: 3', expected: { aB: 2 } },
+    { block: 'm:\n  x-y: 1\n  xY: 2\n  x-y: 3', expected: { m: { xY: 2 } } },
+    {
+      block: 'description: Use when: asked\nmy-key: 1\nmyKey: 2\nmy-key: 3',
+      expected: { description: 'Use when: asked', myKey: 2 },
+    },
+    { block: 'a-b: 1\na-b: 2', expected: { aB: 2 } },
+    { block: 'name: x\nname: y', expected: { name: 'y' } },
+  ];
+  for (const { block, expected } of cases) {
+    it(JSON.stringify(block), () => {
+      const file = `---\n${block}\n---\n`;
+      const fast = parseFrontmatter(file, 'musepi');
+      assert.deepStrictEqual(fast.frontmatter, expected);
+      assert.deepStrictEqual(fast, parseFrontmatterWithYaml(file, 'musepi'));
+      assert.deepStrictEqual(keyOrder(fast.frontmatter), keyOrder(expected));
+    });
+  }
+});
+
 describe('readSimpleBlock memory', () => {
   it('values do not keep the whole SKILL.md text alive', () => {
     setFlagsFromString('--expose-gc');
@@ -240,6 +265,9 @@ describe('readSimpleBlock agrees with the yaml path (property)', () => {
         'name',
         'description',
         'allowed-tools',
+        'allowedTools',
+        'a-b',
+        'aB',
         'metadata',
         'true',
         'Null',
