@@ -121,10 +121,9 @@ describe('route schemas compiled on first use', () => {
     const broken = { querystring: { type: 'object', properties: { n: { type: 'numeral' } } } };
     const eagerApp = Fastify({ schemaController: { compilersFactory: lazySchemaCompilers({ eager: true }) } });
     eagerApp.get('/n', { schema: broken }, async () => ({ ok: true }));
-    await assert.rejects(
-      eagerApp.ready(),
-      /schema is invalid: data\/properties\/n\/type must be equal to one of the allowed values/,
-    );
+    await assert.rejects(async () => {
+      await eagerApp.ready();
+    }, /schema is invalid: data\/properties\/n\/type must be equal to one of the allowed values/);
     await eagerApp.close();
 
     const lazyApp = Fastify({ schemaController: { compilersFactory: lazySchemaCompilers() } });
