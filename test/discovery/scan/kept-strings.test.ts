@@ -81,4 +81,42 @@ describe('strings kept by a scan', () => {
       );
     }
   });
+  it('frontmatter values are copies, not slices of the file they were read from (fast path and YAML)', async () => {
+    const temp = await makeTempDir('skillsd-kept-strings-');
+    cleanups.push(temp.cleanup);
+    const dir = join(temp.dir, 'workspace', '.claude', 'skills');
+    await writeTree(dir, {
+      // A plain block the fast path reads, a value with an unquoted `: ` (the second reading), and a block scalar
+      // that only the YAML parser reads.
+      'plain/SKILL.md':
+        '---\nname: plain\ndescription: Splits and merges PDF documents\nlicense: Apache License 2.0 or later\n---\nbody\n',
+      'quoting/SKILL.md': '---\nname: quoting\ndescription: Use when: the user asks for a PDF merge\n---\nbody\n',
+      'block/SKILL.md':
+        '---\nname: block\ndescription: |\n  Reads the block scalar of a long description\nlicense: Apache License 2.0 or later\n---\nbody\n',
+    });
+    for (const blocking of [true, false]) {
+      const shapes = stringShapes(
+        temp.dir,
+        `const { scanSkillsDir } = await import(${JSON.stringify(dist)});
+         const { skills } = await scanSkillsDir(${JSON.stringify(dir)}, {
+           requireDescription: true, profile: 'claude', provider: 'claude', providerName: 'Claude Code',
+           level: 'project', blocking: ${blocking},
+         });
+         const byName = new Map(skills.map((skill) => [skill.name, skill]));
+         if (byName.size !== 3) throw new Error(JSON.stringify(skills));
+         gc();
+         for (const name of ['plain', 'quoting', 'block']) {
+           const skill = byName.get(name);
+           show(skill.description); show(skill.frontmatter.description);
+         }
+         show(byName.get('plain').frontmatter.license); show(byName.get('block').frontmatter.license);`,
+      );
+      assert.equal(shapes.length, 8);
+      assert.deepEqual(
+        shapes.filter((shape) => !isFlat(shape)),
+        [],
+        blocking ? 'synchronous reads' : 'asynchronous reads',
+      );
+    }
+  });
 });
