@@ -143,8 +143,8 @@ export function readQuotedSimpleBlock(block: string): { value: Record<string, un
  * value wins there).
  *
  * A block without `": "` in a map value is read the same way in both modes (the quoting reading differs only on
- * such a value, which the plain reading refuses), so one pass tells both: reading it twice had cost a tenth of a
- * first discovery's parsing (docs/performance.md).
+ * such a value, which the plain reading refuses), so one pass tells both (docs/performance.md "Where the time and the
+ * memory still go": parsing is what the first answer pays over the floor).
  */
 export function readKeptBlock(
   block: string,
