@@ -17,7 +17,7 @@
 import { createRequire } from 'node:module';
 import type * as Yaml from 'yaml';
 import type { CST } from 'yaml';
-import { typePlain } from './frontmatter-fast-path.js';
+import { typePlain } from './frontmatter-scalars.js';
 
 const YAML_OPTIONS = {
   version: '1.2',
