@@ -241,38 +241,46 @@ class RunHasher<T extends object> {
     let at = 0;
     let start = 0;
     this.rehashed = 0;
+    // The first list is serialised in one go: one Buffer for all of it instead of one per item (on a cold start, at
+    // 10,000 skills, the per-item Buffers' pool slabs and their collection cost more than the JSON itself).
+    const fresh = previous.items.length === 0 ? serialiseAll(items) : undefined;
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
-      // Nearly every item is the very next one of the previous list.
-      let found = previous.items[at] === item ? at : -1;
-      for (let k = at + 1; found < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
-        if (previous.items[k] === item) found = k;
-      }
-      if (found < 0 && previous.items.length > 0) {
-        positions ??= new Map(previous.items.map((previousItem, k) => [previousItem, k]));
-        found = positions.get(item) ?? -1;
-      }
-      if (found >= 0) {
-        fragments[i] = previous.fragments[found]!;
-        ends[i] = previous.ends[found]!;
-        at = found + 1;
+      if (fresh !== undefined) {
+        fragments[i] = fresh[i]!;
+        ends[i] = this.endsAfter(item);
       } else {
-        // Items are never changed after discovery; one that is frozen later still serialises the same.
-        const bytes = Buffer.from(JSON.stringify(item), 'utf8');
-        // A record read again with the same content (a full rebuild gives every skill a new object) keeps the bytes of
-        // the one it replaces, a view of the last body: the new Buffer goes at once and the body stays the one copy.
-        // (Looked for as the identical objects are: from `at`, past an item that was edited or removed.)
-        let same = -1;
-        for (let k = at; same < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
-          if (previous.fragments[k]!.equals(bytes)) same = k;
+        // Nearly every item is the very next one of the previous list.
+        let found = previous.items[at] === item ? at : -1;
+        for (let k = at + 1; found < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
+          if (previous.items[k] === item) found = k;
         }
-        if (same >= 0) {
-          fragments[i] = previous.fragments[same]!;
-          ends[i] = previous.ends[same]!;
-          at = same + 1;
+        if (found < 0 && previous.items.length > 0) {
+          positions ??= new Map(previous.items.map((previousItem, k) => [previousItem, k]));
+          found = positions.get(item) ?? -1;
+        }
+        if (found >= 0) {
+          fragments[i] = previous.fragments[found]!;
+          ends[i] = previous.ends[found]!;
+          at = found + 1;
         } else {
-          fragments[i] = bytes;
-          ends[i] = this.endsAfter(item);
+          // Items are never changed after discovery; one that is frozen later still serialises the same.
+          const bytes = Buffer.from(JSON.stringify(item), 'utf8');
+          // A record read again with the same content (a full rebuild gives every skill a new object) keeps the bytes
+          // of the one it replaces, a view of the last body: the new Buffer goes at once and the body stays the one
+          // copy. (Looked for as the identical objects are: from `at`, past an item that was edited or removed.)
+          let same = -1;
+          for (let k = at; same < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
+            if (previous.fragments[k]!.equals(bytes)) same = k;
+          }
+          if (same >= 0) {
+            fragments[i] = previous.fragments[same]!;
+            ends[i] = previous.ends[same]!;
+            at = same + 1;
+          } else {
+            fragments[i] = bytes;
+            ends[i] = this.endsAfter(item);
+          }
         }
       }
       if (!ends[i] && i + 1 - start !== MAX_CHUNK_SKILLS && i + 1 !== items.length) continue;
@@ -352,6 +360,25 @@ export class SnapshotSerializer {
     this.tail = { warnings, collisions };
     return Buffer.from(tailText(warnings, collisions), 'utf8');
   }
+}
+
+/**
+ * Each item's JSON as a view of one Buffer holding them all, joined with ','. Where the text is ASCII (its UTF-8 is
+ * as long as it), an item's bytes start where its characters do; otherwise each item's UTF-8 length is counted.
+ */
+export function serialiseAll(items: readonly object[]): Buffer[] {
+  const texts = items.map((item) => JSON.stringify(item));
+  const joinedText = texts.join(',');
+  const bytes = Buffer.from(joinedText, 'utf8');
+  const ascii = bytes.length === joinedText.length;
+  const views = new Array<Buffer>(texts.length);
+  let offset = 0;
+  for (let i = 0; i < texts.length; i++) {
+    const length = ascii ? texts[i]!.length : Buffer.byteLength(texts[i]!, 'utf8');
+    views[i] = bytes.subarray(offset, offset + length);
+    offset += length + 1;
+  }
+  return views;
 }
 
 /** The view of `body` at `offset` that holds the same bytes as `part`. */

@@ -15,6 +15,7 @@ import {
   contentText,
   type SnapshotContent,
   SnapshotSerializer,
+  serialiseAll,
 } from '../../src/live-index/snapshot-json.js';
 import { collisionRecord, discoveryResult, skillRecord } from '../helpers/skill-records.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
@@ -58,6 +59,36 @@ describe('SnapshotSerializer', () => {
     const content = serializer.content(ctx.cwd, 'musepi', result);
     assertSameAsFresh(content, ctx.cwd, 'musepi', result);
     assert.ok(contentText(content).includes('"description":"edited"'));
+  });
+
+  it('serialises a first list into one Buffer, each item a view of its own bytes, ASCII or not', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.record({ name: fc.string(), note: fc.string({ unit: 'binary' }) }), { maxLength: 30 }),
+        (items) => {
+          const views = serialiseAll(items);
+          assert.equal(views.length, items.length);
+          assert.deepEqual(
+            views.map((view) => view.toString('utf8')),
+            items.map((item) => JSON.stringify(item)),
+          );
+          assert.equal(new Set(views.map((view) => view.buffer)).size, Math.min(1, items.length));
+        },
+      ),
+    );
+    // The first content of a serializer is such a list; an item serialised by a later call has its own bytes.
+    const described = (i: number) => ({ description: `${'é'.repeat(i)} x: y` });
+    const skills = Array.from({ length: 40 }, (_, i) => skillRecord(`s${i}`, described(i)));
+    const serializer = new SnapshotSerializer();
+    const first = serializer.content('/w', 'musepi', discoveryResult(skills));
+    assertSameAsFresh(first, '/w', 'musepi', discoveryResult(skills));
+    assert.equal(new Set(first.fragments.map((fragment) => fragment.buffer)).size, 1);
+    const edited = [...skills];
+    edited[3] = skillRecord('s3', { description: 'edited' });
+    const second = serializer.content('/w', 'musepi', discoveryResult(edited));
+    assertSameAsFresh(second, '/w', 'musepi', discoveryResult(edited));
+    assert.notEqual(second.fragments[3]!.buffer, first.fragments[3]!.buffer);
+    assert.equal(second.fragments[4], first.fragments[4]);
   });
 
   it('re-serialises only the records that changed; equal content gives an equal hash whatever the history', () => {
