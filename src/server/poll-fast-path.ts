@@ -68,13 +68,18 @@ export class PollFastPath {
     const reqId = options.nextRequestId();
     const answer = skillsListAnswer(view.snapshot, NO_FILTER, headers['if-none-match']);
     // Header names, values and order as the app's first hook, the route's `reply.header(...)` calls and Fastify's
-    // `send` produce them.
-    response.setHeader('x-content-type-options', 'nosniff');
+    // `send` produce them, all given to `writeHead`: with no header set before it, node:http writes them as given
+    // instead of storing each one through `setHeader` first.
     if (answer.notModified) {
-      response.writeHead(304, { etag: answer.etag, 'cache-control': SKILLS_CACHE_CONTROL });
+      response.writeHead(304, {
+        'x-content-type-options': 'nosniff',
+        etag: answer.etag,
+        'cache-control': SKILLS_CACHE_CONTROL,
+      });
       response.end();
     } else {
       response.writeHead(200, {
+        'x-content-type-options': 'nosniff',
         etag: answer.etag,
         'cache-control': SKILLS_CACHE_CONTROL,
         'content-type': SKILLS_CONTENT_TYPE,
