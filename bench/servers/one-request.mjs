@@ -1,0 +1,12 @@
+// The floor of any Node command that asks a local HTTP server one thing: an ES module that loads node:http, makes
+// one GET and reads the answer to its end. Usage: node one-request.mjs <url>
+import { get } from 'node:http';
+
+get(process.argv[2], (response) => {
+  response.resume();
+  response.on('end', () => {
+    if (response.statusCode !== 200) process.exitCode = 1;
+  });
+}).on('error', () => {
+  process.exitCode = 1;
+});
