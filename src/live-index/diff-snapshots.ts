@@ -1,10 +1,10 @@
 // What changed between two index states: the payloads of the `index`, `collision` and `warning` events
 // (docs/api.md §GET /events).
 
-import { compareCodeUnits } from '../discovery/pipeline/sort-skills.js';
 import { sameJson } from '../discovery/same-json.js';
 import type { Collision, Skill, SkillWarning, WinnerChange } from '../discovery/types.js';
 import type { PendingEvent } from './event-log.js';
+import { compareNames, positionOf } from './skill-positions.js';
 
 export type CollisionState = 'new' | 'changed' | 'resolved';
 
@@ -146,23 +146,6 @@ function byChangedNames(previous: readonly Skill[], next: readonly Skill[], name
   // In loaded order, as the walks above give them.
   const inOrder = (list: Array<[number, string]>): string[] => list.sort((a, b) => a[0] - b[0]).map(([, n]) => n);
   return { added: inOrder(added), removed: inOrder(removed), changed: inOrder(changed) };
-}
-
-/** The position of the skill named `name` in `skills` (sorted by `compareNames`), or -1. */
-function positionOf(skills: readonly Skill[], name: string): number {
-  let low = 0;
-  let high = skills.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (compareNames(skills[mid]!.name, name) < 0) low = mid + 1;
-    else high = mid;
-  }
-  return low < skills.length && skills[low]!.name === name ? low : -1;
-}
-
-/** The order of names in docs/discovery.md §1 (lower-cased, then exact, in UTF-16 code units). */
-function compareNames(a: string, b: string): number {
-  return compareCodeUnits(a.toLowerCase(), b.toLowerCase()) || compareCodeUnits(a, b);
 }
 
 export function isEmptyDiff(diff: SnapshotDiff): boolean {

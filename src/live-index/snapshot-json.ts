@@ -21,7 +21,17 @@
 // content), and parts that differ give a different hash; nothing in it depends on the process.
 
 import { createHash } from 'node:crypto';
-import type { Collision, DiscoveryResult, Profile, Skill, SkillDiagnostic, SkillWarning } from '../discovery/types.js';
+import type {
+  Collision,
+  DiscoveryResult,
+  Profile,
+  Skill,
+  SkillDiagnostic,
+  SkillWarning,
+  WinnerChange,
+} from '../discovery/types.js';
+import { COMMA, copy, copyList, joined, listLength, serialiseAll, view, viewList } from './comma-lists.js';
+import { replacedPositions } from './skill-positions.js';
 
 /** Skills per hashed run on average: one edit re-hashes ≈ 64 × 770 bytes at the fixture's record size. */
 export const CHUNK_SKILLS = 64;
@@ -29,7 +39,6 @@ export const CHUNK_SKILLS = 64;
 export const MAX_CHUNK_SKILLS = 4 * CHUNK_SKILLS;
 
 const DOMAIN = Buffer.from('skillsd-content/2\n', 'utf8');
-const COMMA = Buffer.from(',', 'utf8');
 const OPEN_BRACE = Buffer.from('{', 'utf8');
 /** What closes the answer after the diagnostics. */
 const CLOSE = Buffer.from(']}', 'utf8');
@@ -220,10 +229,14 @@ class RunHasher<T extends object> {
   /** Whether a run ends after each item (`endsAfter` of it). */
   private ends: readonly boolean[] = [];
   /** Each run's digest by its first item, with its start and length in `items`. */
-  private chunks: ReadonlyMap<T, { start: number; length: number; digest: Buffer }> = new Map();
+  private chunks: Map<T, { start: number; length: number; digest: Buffer }> = new Map();
   private runs: readonly Buffer[] = [];
+  /** Where each run starts in `items`, ascending. */
+  private starts: readonly number[] = [];
   /** Items whose run was hashed again by the last `update` (tests). */
   rehashed = 0;
+  /** Items the last `update` or `replace` looked at: all of them, or the replaced ones (tests). */
+  placed = 0;
 
   constructor(private readonly endsAfter: (item: T) => boolean) {}
 
@@ -233,6 +246,7 @@ class RunHasher<T extends object> {
     const fragments = new Array<Buffer>(items.length);
     const ends = new Array<boolean>(items.length);
     const runs: Buffer[] = [];
+    const starts: number[] = [];
     const chunks = new Map<T, { start: number; length: number; digest: Buffer }>();
     // `at` follows the same item in the previous list: an item added, removed or edited puts it out of step by one
     // item, which the look-ahead finds again; an item it cannot place is looked up by object in the whole previous
@@ -241,6 +255,7 @@ class RunHasher<T extends object> {
     let at = 0;
     let start = 0;
     this.rehashed = 0;
+    this.placed = items.length;
     // The first list is serialised in one go: one Buffer for all of it instead of one per item (on a cold start, at
     // 10,000 skills, the per-item Buffers' pool slabs and their collection cost more than the JSON itself).
     const fresh = previous.items.length === 0 ? serialiseAll(items) : undefined;
@@ -292,6 +307,7 @@ class RunHasher<T extends object> {
       if (!same) this.rehashed += length;
       const digest = same ? kept!.digest : chunkDigest(fragments, start, i + 1);
       runs.push(digest);
+      starts.push(start);
       chunks.set(first, { start, length, digest });
       start = i + 1;
     }
@@ -299,6 +315,45 @@ class RunHasher<T extends object> {
     this.fragments = fragments;
     this.ends = ends;
     this.chunks = chunks;
+    this.runs = runs;
+    this.starts = starts;
+    return { fragments, list: { count: items.length, runs } };
+  }
+
+  /** Whether `items` is the list the last `update` or `replace` was given. */
+  isLast(items: readonly T[]): boolean {
+    return items === this.items;
+  }
+
+  /**
+   * `items`, the last list with only the records at `positions` (ascending) replaced: those are serialised anew and
+   * the runs holding them hashed again, and nothing else is walked (an edit at 10,000 skills: one record and its run
+   * instead of a pass comparing every record). Undefined, with nothing changed, when a new record would end its run
+   * where the old one did not or the other way round: the cuts move, and `update` places every item.
+   */
+  replace(items: readonly T[], positions: readonly number[]): { fragments: Buffer[]; list: HashedList } | undefined {
+    if (items.length !== this.items.length) return undefined;
+    for (const at of positions) if (this.endsAfter(items[at]!) !== this.ends[at]) return undefined;
+    const fragments = this.fragments.slice();
+    for (const at of positions) fragments[at] = Buffer.from(JSON.stringify(items[at]), 'utf8');
+    const runs = this.runs.slice();
+    this.rehashed = 0;
+    this.placed = positions.length;
+    let run = -1;
+    for (const at of positions) {
+      const next = runAt(this.starts, at);
+      if (next === run) continue;
+      run = next;
+      const start = this.starts[run]!;
+      const end = run + 1 < this.starts.length ? this.starts[run + 1]! : items.length;
+      const digest = chunkDigest(fragments, start, end);
+      runs[run] = digest;
+      this.chunks.delete(this.items[start]!);
+      this.chunks.set(items[start]!, { start, length: end - start, digest });
+      this.rehashed += end - start;
+    }
+    this.items = items;
+    this.fragments = fragments;
     this.runs = runs;
     return { fragments, list: { count: items.length, runs } };
   }
@@ -308,6 +363,18 @@ class RunHasher<T extends object> {
     this.rehashed = 0;
     return { count: items.length, runs: this.runs };
   }
+}
+
+/** The run holding position `at`: the last of `starts` (ascending, the first 0) not after it. */
+function runAt(starts: readonly number[], at: number): number {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >>> 1;
+    if (starts[mid]! <= at) low = mid;
+    else high = mid - 1;
+  }
+  return low;
 }
 
 /** Builds the content of successive discoveries of one workspace, reusing what did not change. */
@@ -324,15 +391,28 @@ export class SnapshotSerializer {
     return this.skills.rehashed;
   }
 
+  /** Skills the last `content` call looked at (tests). */
+  get placed(): number {
+    return this.skills.placed;
+  }
+
   /** Diagnostics whose run was hashed again by the last `content` call (tests). */
   get rehashedDiagnostics(): number {
     return this.diagnostics.rehashed;
   }
 
-  content(cwd: string, profile: Profile, result: DiscoveryResult): SnapshotContent {
+  /** The content of `result`; with the pipeline's `change` from the last call's list, an edit re-serialises only
+   * the records it replaced (`RunHasher.replace`), and without it every record is placed. */
+  content(cwd: string, profile: Profile, result: DiscoveryResult, change?: WinnerChange): SnapshotContent {
     const head = this.headBytes(profile, cwd);
     const tail = this.tailOf(result);
-    const skills = this.skills.update(result.skills);
+    const positions =
+      change !== undefined && change.next === result.skills && this.skills.isLast(change.previous)
+        ? replacedPositions(change)
+        : undefined;
+    const skills =
+      (positions === undefined ? undefined : this.skills.replace(result.skills, positions)) ??
+      this.skills.update(result.skills);
     const diagnostics = this.diagnostics.update(result.diagnostics);
     this.last = {
       hash: contentHash(head, tail, skills.list, diagnostics.list),
@@ -360,68 +440,4 @@ export class SnapshotSerializer {
     this.tail = { warnings, collisions };
     return Buffer.from(tailText(warnings, collisions), 'utf8');
   }
-}
-
-/**
- * Each item's JSON as a view of one Buffer holding them all, joined with ','. Where the text is ASCII (its UTF-8 is
- * as long as it), an item's bytes start where its characters do; otherwise each item's UTF-8 length is counted.
- */
-export function serialiseAll(items: readonly object[]): Buffer[] {
-  const texts = items.map((item) => JSON.stringify(item));
-  const joinedText = texts.join(',');
-  const bytes = Buffer.from(joinedText, 'utf8');
-  const ascii = bytes.length === joinedText.length;
-  const views = new Array<Buffer>(texts.length);
-  let offset = 0;
-  for (let i = 0; i < texts.length; i++) {
-    const length = ascii ? texts[i]!.length : Buffer.byteLength(texts[i]!, 'utf8');
-    views[i] = bytes.subarray(offset, offset + length);
-    offset += length + 1;
-  }
-  return views;
-}
-
-/** The view of `body` at `offset` that holds the same bytes as `part`. */
-function view(body: Buffer, offset: number, part: Buffer): Buffer {
-  return body.subarray(offset, offset + part.length);
-}
-
-/** Re-points each of `items` (as `copyList` wrote them from `offset`) to its view of `body`; returns the end. */
-function viewList(body: Buffer, items: Buffer[], offset: number): number {
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) offset++; // ','
-    items[i] = view(body, offset, items[i]!);
-    offset += items[i]!.length;
-  }
-  return offset;
-}
-
-function copy(target: Buffer, source: Buffer, offset: number): number {
-  target.set(source, offset);
-  return offset + source.length;
-}
-
-/** `items` written one after the other, separated by ','. */
-function copyList(target: Buffer, items: readonly Buffer[], offset: number): number {
-  for (let i = 0; i < items.length; i++) {
-    if (i > 0) target[offset++] = 0x2c; // ','
-    offset = copy(target, items[i]!, offset);
-  }
-  return offset;
-}
-
-/** The bytes `copyList` writes. */
-function listLength(items: readonly Buffer[]): number {
-  let length = Math.max(0, items.length - 1);
-  for (const item of items) length += item.length;
-  return length;
-}
-
-function joined(fragments: readonly Buffer[]): Buffer[] {
-  const parts: Buffer[] = [];
-  for (let i = 0; i < fragments.length; i++) {
-    if (i > 0) parts.push(COMMA);
-    parts.push(fragments[i]!);
-  }
-  return parts;
 }

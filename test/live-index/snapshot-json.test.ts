@@ -7,6 +7,7 @@ import { discoverSkills } from '../../src/discovery/pipeline/discover-skills.js'
 import { createScanMemo } from '../../src/discovery/scan/scan-memo.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { DiscoveryContext, DiscoveryResult, Profile } from '../../src/discovery/types.js';
+import { serialiseAll } from '../../src/live-index/comma-lists.js';
 import { snapshotContent } from '../../src/live-index/snapshot.js';
 import {
   CHUNK_SKILLS,
@@ -15,12 +16,10 @@ import {
   contentText,
   type SnapshotContent,
   SnapshotSerializer,
-  serialiseAll,
 } from '../../src/live-index/snapshot-json.js';
 import { collisionRecord, discoveryResult, skillRecord } from '../helpers/skill-records.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
-/** The kept content must give the very text and hash computed from scratch, and the body must be that text. */
 /** Whether `view` shares bytes with the run from `first` to `last`, two views of one Buffer. */
 function overlaps(view: Buffer, first: Buffer, last: Buffer): boolean {
   if (view.buffer !== first.buffer) return false;
@@ -28,6 +27,7 @@ function overlaps(view: Buffer, first: Buffer, last: Buffer): boolean {
   return start < last.byteOffset + last.length && first.byteOffset < start + view.length;
 }
 
+/** The kept content must give the very text and hash computed from scratch, and the body must be that text. */
 function assertSameAsFresh(content: SnapshotContent, cwd: string, profile: Profile, result: DiscoveryResult): void {
   const fresh = snapshotContent(cwd, profile, result);
   assert.equal(content.hash, fresh.hash);
@@ -201,6 +201,88 @@ describe('SnapshotSerializer', () => {
       }),
       { numRuns: 60, seed: 20261201 },
     );
+  });
+
+  it("with the pipeline's change, an edit re-serialises only what it replaced; anything else places every record", () => {
+    const step = fc.record({
+      kind: fc.constantFrom('add', 'remove', 'edit', 'swap'),
+      at: fc.nat(),
+      count: fc.integer({ min: 1, max: 5 }),
+      // A change may name records that stayed the same (a name whose winner was looked at again).
+      alsoNamed: fc.nat(),
+    });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 600 }), fc.array(step, { maxLength: 30 }), (size, steps) => {
+        const name = (i: number) => `s-${String(i * 10).padStart(6, '0')}`;
+        let result = discoveryResult(Array.from({ length: size }, (_, i) => skillRecord(name(i))));
+        const serializer = new SnapshotSerializer();
+        let before = serializer.content('/w', 'musepi', result);
+        let fresh = 0;
+        for (const { kind, at, count, alsoNamed } of steps) {
+          const skills = result.skills;
+          const where = skills.length === 0 ? 0 : at % skills.length;
+          const next = [...skills];
+          const names = new Set<string>();
+          if (skills.length > 0) names.add(skills[alsoNamed % skills.length]!.name);
+          if (kind === 'add') {
+            for (let k = 0; k < count; k++) {
+              const added = skillRecord(`${name(where)}-${fresh++}`);
+              names.add(added.name);
+              next.splice(where, 0, added);
+            }
+            next.sort((a, b) => (a.name < b.name ? -1 : 1));
+          } else if (kind === 'remove') {
+            for (const gone of next.splice(where, count)) names.add(gone.name);
+          } else if (kind === 'edit' && next[where] !== undefined) {
+            next[where] = skillRecord(next[where]!.name, { description: `edited ${fresh++}` });
+            names.add(next[where]!.name);
+          } else if (kind === 'swap') {
+            const swapped = next.slice(where, where + count).map((skill) => ({ ...skill }));
+            next.splice(where, count, ...swapped);
+            for (const skill of swapped) names.add(skill.name);
+          }
+          const previous = result;
+          result = discoveryResult(next, [{ skillPath: '', message: kind }]);
+          const change = { previous: previous.skills, next: result.skills, names };
+          const content = serializer.content('/w', 'musepi', result, change);
+          assertSameAsFresh(content, '/w', 'musepi', result);
+          if (next.length === skills.length && (kind === 'edit' || kind === 'swap')) {
+            // Only the runs of the replaced records were hashed again, and every other record kept its bytes.
+            assert.ok(serializer.rehashed <= Math.min(count, 5) * 4 * CHUNK_SKILLS, `${serializer.rehashed}`);
+            assert.ok(serializer.placed <= count, `${serializer.placed} placed`);
+            next.forEach((skill, i) => {
+              if (skill === skills[i]) assert.equal(content.fragments[i], before.fragments[i]);
+            });
+          }
+          before = content;
+        }
+      }),
+      { numRuns: 60, seed: 20261202 },
+    );
+  });
+
+  it('an edit with its change hashes one run again, where the same edit without it walks every record', () => {
+    const names = Array.from({ length: 2000 }, (_, i) => `skill-${String(i).padStart(5, '0')}`);
+    const first = discoveryResult(names.map((name) => skillRecord(name)));
+    const edited = [...first.skills];
+    edited[1234] = skillRecord(names[1234]!, { description: 'edited' });
+    const second = discoveryResult(edited);
+    const change = { previous: first.skills, next: second.skills, names: new Set([names[1234]!]) };
+    const run = chunkEnds(names);
+    const end = run.find((cut) => cut > 1234)!;
+    const start = run[run.indexOf(end) - 1] ?? 0;
+
+    const withChange = new SnapshotSerializer();
+    withChange.content('/w', 'musepi', first);
+    assertSameAsFresh(withChange.content('/w', 'musepi', second, change), '/w', 'musepi', second);
+    assert.equal(withChange.rehashed, end - start);
+    assert.equal(withChange.placed, 1);
+    // A change that is not from the last list is not trusted: every record is placed again (and the same run hashed).
+    const stale = new SnapshotSerializer();
+    stale.content('/w', 'musepi', discoveryResult([...first.skills]));
+    assertSameAsFresh(stale.content('/w', 'musepi', second, change), '/w', 'musepi', second);
+    assert.equal(stale.rehashed, end - start);
+    assert.equal(stale.placed, 2000);
   });
 
   it('a diagnostic added or removed re-hashes the one run it falls in, and equals a fresh serialisation', () => {
