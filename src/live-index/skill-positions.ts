@@ -1,6 +1,6 @@
 // Where a named skill sits in a list of winners: every discovery gives them in the order of docs/discovery.md §1 with
 // one skill per name, so a binary search finds it in O(log N). What a reload changed is found this way by name
-// (diff-snapshots.ts, snapshot-serializer.ts) instead of by walking all N records.
+// (diff-snapshots.ts, snapshot-json.ts) instead of by walking all N records.
 
 import { compareCodeUnits } from '../discovery/pipeline/sort-skills.js';
 import type { Skill, WinnerChange } from '../discovery/types.js';
@@ -25,7 +25,7 @@ export function compareNames(a: string, b: string): number {
 /**
  * The positions whose record a reload replaced, ascending, when that is all it did: every changed name sits at the
  * same position in both lists (or in neither). Every other position then holds the very same record (the contract
- * of `WinnerChange`). Undefined when a record came, went or moved, or when the lists are not the change's.
+ * of `WinnerChange`). Undefined when a record came, went or moved.
  */
 export function replacedPositions(change: WinnerChange): number[] | undefined {
   if (change.previous.length !== change.next.length) return undefined;
