@@ -21,17 +21,8 @@
 // content), and parts that differ give a different hash; nothing in it depends on the process.
 
 import { createHash } from 'node:crypto';
-import type {
-  Collision,
-  DiscoveryResult,
-  Profile,
-  Skill,
-  SkillDiagnostic,
-  SkillWarning,
-  WinnerChange,
-} from '../discovery/types.js';
+import type { Collision, DiscoveryResult, Profile, Skill, SkillDiagnostic, SkillWarning } from '../discovery/types.js';
 import { COMMA, copy, copyList, joined, listLength, serialiseAll, view, viewList } from './comma-lists.js';
-import { replacedPositions } from './skill-positions.js';
 
 /** Skills per hashed run on average: one edit re-hashes ≈ 64 × 770 bytes at the fixture's record size. */
 export const CHUNK_SKILLS = 64;
@@ -208,7 +199,8 @@ export function contentHash(head: Buffer, tail: Buffer, skills: HashedList, diag
     sizes.writeUInt32BE(list.count, 0);
     sizes.writeUInt32BE(list.runs.length, 4);
     hash.update(sizes);
-    for (const run of list.runs) hash.update(run);
+    // One update over the digests joined: a call per run cost ≈ 1 µs each, 1,200 runs at 50,000 skills.
+    hash.update(Buffer.concat(list.runs as Buffer[]));
   }
   return hash.digest('hex');
 }
@@ -216,162 +208,158 @@ export function contentHash(head: Buffer, tail: Buffer, skills: HashedList, diag
 /** How far ahead of an item that is not where it was the previous list is searched for it (removed items). */
 const REALIGN_WINDOW = 4;
 
+/** One run of a list as last hashed: where it starts, how many items it holds, its digest. */
+interface Run {
+  start: number;
+  length: number;
+  digest: Buffer;
+}
+
 /**
  * One list of the answer (the skills, the diagnostics) serialised and hashed by runs, keeping from one call to the
- * next the bytes of each item of the last list (found by object: results are never changed after discovery, and a
- * reload keeps the very object of every item it did not touch) and the digest of each run (by its first item).
+ * next the bytes of each item of the last list and the digest of each run. A reload keeps the very object of every
+ * item it did not touch (results are never changed after discovery), so the new list and the last one share a head
+ * and a tail of identical objects: only the items between them are placed, and only the runs over those are cut and
+ * hashed again. An edit, a skill added or one removed at 50,000 skills thus costs its own record and run plus a
+ * pointer comparison per kept item, where placing every item cost milliseconds (docs/performance.md).
  * Only the last list's bytes are kept, in the very array the last content holds: once its body is assembled they are
  * views of it, and nothing else here holds the Buffers they were before.
  */
 class RunHasher<T extends object> {
   private items: readonly T[] = [];
   private fragments: Buffer[] = [];
-  /** Whether a run ends after each item (`endsAfter` of it). */
-  private ends: readonly boolean[] = [];
-  /** Each run's digest by its first item, with its start and length in `items`. */
-  private chunks: Map<T, { start: number; length: number; digest: Buffer }> = new Map();
-  private runs: readonly Buffer[] = [];
-  /** Where each run starts in `items`, ascending. */
-  private starts: readonly number[] = [];
+  /** The runs in order: each starts where the one before it ends. */
+  private runs: readonly Run[] = [];
+  /** Each run by its first item: a run over the very same items keeps its digest. */
+  private byFirst = new Map<T, Run>();
   /** Items whose run was hashed again by the last `update` (tests). */
   rehashed = 0;
-  /** Items the last `update` or `replace` looked at: all of them, or the replaced ones (tests). */
+  /** Items the last `update` placed one by one: those between the head and tail it kept (tests). */
   placed = 0;
 
   constructor(private readonly endsAfter: (item: T) => boolean) {}
 
   update(items: readonly T[]): { fragments: Buffer[]; list: HashedList } {
-    if (items === this.items) return { fragments: this.fragments, list: this.list(items) };
-    const previous = { items: this.items, fragments: this.fragments, ends: this.ends, chunks: this.chunks };
-    const fragments = new Array<Buffer>(items.length);
-    const ends = new Array<boolean>(items.length);
-    const runs: Buffer[] = [];
-    const starts: number[] = [];
-    const chunks = new Map<T, { start: number; length: number; digest: Buffer }>();
-    // `at` follows the same item in the previous list: an item added, removed or edited puts it out of step by one
-    // item, which the look-ahead finds again; an item it cannot place is looked up by object in the whole previous
-    // list (which `at` then follows from there), and serialised anew when it was not in it.
-    let positions: Map<T, number> | undefined;
-    let at = 0;
-    let start = 0;
     this.rehashed = 0;
-    this.placed = items.length;
-    // The first list is serialised in one go: one Buffer for all of it instead of one per item (on a cold start, at
-    // 10,000 skills, the per-item Buffers' pool slabs and their collection cost more than the JSON itself).
-    const fresh = previous.items.length === 0 ? serialiseAll(items) : undefined;
-    for (let i = 0; i < items.length; i++) {
-      const item = items[i]!;
-      if (fresh !== undefined) {
-        fragments[i] = fresh[i]!;
-        ends[i] = this.endsAfter(item);
-      } else {
-        // Nearly every item is the very next one of the previous list.
-        let found = previous.items[at] === item ? at : -1;
-        for (let k = at + 1; found < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
-          if (previous.items[k] === item) found = k;
-        }
-        if (found < 0 && previous.items.length > 0) {
-          positions ??= new Map(previous.items.map((previousItem, k) => [previousItem, k]));
-          found = positions.get(item) ?? -1;
-        }
-        if (found >= 0) {
-          fragments[i] = previous.fragments[found]!;
-          ends[i] = previous.ends[found]!;
-          at = found + 1;
-        } else {
-          // Items are never changed after discovery; one that is frozen later still serialises the same.
-          const bytes = Buffer.from(JSON.stringify(item), 'utf8');
-          // A record read again with the same content (a full rebuild gives every skill a new object) keeps the bytes
-          // of the one it replaces, a view of the last body: the new Buffer goes at once and the body stays the one
-          // copy. (Looked for as the identical objects are: from `at`, past an item that was edited or removed.)
-          let same = -1;
-          for (let k = at; same < 0 && k < Math.min(previous.items.length, at + REALIGN_WINDOW + 1); k++) {
-            if (previous.fragments[k]!.equals(bytes)) same = k;
-          }
-          if (same >= 0) {
-            fragments[i] = previous.fragments[same]!;
-            ends[i] = previous.ends[same]!;
-            at = same + 1;
-          } else {
-            fragments[i] = bytes;
-            ends[i] = this.endsAfter(item);
-          }
-        }
-      }
-      if (!ends[i] && i + 1 - start !== MAX_CHUNK_SKILLS && i + 1 !== items.length) continue;
-      const first = items[start]!;
-      const kept = previous.chunks.get(first);
-      const length = i + 1 - start;
-      let same = kept !== undefined && kept.length === length;
-      for (let k = 0; same && k < length; k++) same = previous.items[kept!.start + k] === items[start + k];
-      if (!same) this.rehashed += length;
-      const digest = same ? kept!.digest : chunkDigest(fragments, start, i + 1);
-      runs.push(digest);
-      starts.push(start);
-      chunks.set(first, { start, length, digest });
-      start = i + 1;
+    if (items === this.items) {
+      this.placed = 0;
+      return { fragments: this.fragments, list: this.list() };
     }
+    const previous = this.items;
+    const shorter = Math.min(previous.length, items.length);
+    let head = 0;
+    while (head < shorter && previous[head] === items[head]) head++;
+    let tail = 0;
+    while (tail < shorter - head && previous[previous.length - 1 - tail] === items[items.length - 1 - tail]) tail++;
+    const oldEnd = previous.length - tail;
+    const newEnd = items.length - tail;
+    this.placed = newEnd - head;
+    const fragments = this.fragments
+      .slice(0, head)
+      .concat(this.placeBetween(items, head, newEnd, oldEnd), this.fragments.slice(oldEnd));
+    this.runs = this.cutAgain(items, fragments, head, newEnd, items.length - previous.length);
     this.items = items;
     this.fragments = fragments;
-    this.ends = ends;
-    this.chunks = chunks;
-    this.runs = runs;
-    this.starts = starts;
-    return { fragments, list: { count: items.length, runs } };
-  }
-
-  /** Whether `items` is the list the last `update` or `replace` was given. */
-  isLast(items: readonly T[]): boolean {
-    return items === this.items;
+    this.byFirst = new Map(this.runs.map((run) => [items[run.start]!, run]));
+    return { fragments, list: this.list() };
   }
 
   /**
-   * `items`, the last list with only the records at `positions` (ascending) replaced: those are serialised anew and
-   * the runs holding them hashed again, and nothing else is walked (an edit at 10,000 skills: one record and its run
-   * instead of a pass comparing every record). Undefined, with nothing changed, when a new record would end its run
-   * where the old one did not or the other way round: the cuts move, and `update` places every item.
+   * The bytes of `items[from, to)`, which take the place of the last list's `[from, oldEnd)`. Nearly
+   * every item there is the very next one of the last list (a look-ahead steps over removed ones); one it cannot
+   * place is looked up by object among those, and serialised anew when it was not there.
    */
-  replace(items: readonly T[], positions: readonly number[]): { fragments: Buffer[]; list: HashedList } | undefined {
-    if (items.length !== this.items.length) return undefined;
-    for (const at of positions) if (this.endsAfter(items[at]!) !== this.ends[at]) return undefined;
-    const fragments = this.fragments.slice();
-    for (const at of positions) fragments[at] = Buffer.from(JSON.stringify(items[at]), 'utf8');
-    const runs = this.runs.slice();
-    this.rehashed = 0;
-    this.placed = positions.length;
-    let run = -1;
-    for (const at of positions) {
-      const next = runAt(this.starts, at);
-      if (next === run) continue;
-      run = next;
-      const start = this.starts[run]!;
-      const end = run + 1 < this.starts.length ? this.starts[run + 1]! : items.length;
-      const digest = chunkDigest(fragments, start, end);
-      runs[run] = digest;
-      this.chunks.delete(this.items[start]!);
-      this.chunks.set(items[start]!, { start, length: end - start, digest });
-      this.rehashed += end - start;
+  private placeBetween(items: readonly T[], from: number, to: number, oldEnd: number): Buffer[] {
+    const previous = this.items;
+    // The first list is serialised in one go: one Buffer for all of it instead of one per item (on a cold start, at
+    // 10,000 skills, the per-item Buffers' pool slabs and their collection cost more than the JSON itself).
+    if (previous.length === 0) return serialiseAll(items.slice(from, to));
+    const fragments = new Array<Buffer>(to - from);
+    let positions: Map<T, number> | undefined;
+    let at = from;
+    for (let i = from; i < to; i++) {
+      const item = items[i]!;
+      let found = previous[at] === item ? at : -1;
+      for (let k = at + 1; found < 0 && k < Math.min(oldEnd, at + REALIGN_WINDOW + 1); k++) {
+        if (previous[k] === item) found = k;
+      }
+      if (found < 0 && oldEnd > from) {
+        positions ??= new Map(previous.slice(from, oldEnd).map((previousItem, k) => [previousItem, from + k]));
+        found = positions.get(item) ?? -1;
+      }
+      if (found < 0) {
+        // Items are never changed after discovery; one that is frozen later still serialises the same.
+        const bytes = Buffer.from(JSON.stringify(item), 'utf8');
+        // A record read again with the same content (a full rebuild gives every skill a new object) keeps the bytes
+        // of the one it replaces, a view of the last body: the new Buffer goes at once and the body stays the one
+        // copy. (Looked for as the identical objects are: from `at`, past an item that was edited or removed.)
+        for (let k = at; found < 0 && k < Math.min(oldEnd, at + REALIGN_WINDOW + 1); k++) {
+          if (this.fragments[k]!.equals(bytes)) found = k;
+        }
+        if (found < 0) {
+          fragments[i - from] = bytes;
+          continue;
+        }
+      }
+      fragments[i - from] = this.fragments[found]!;
+      at = found + 1;
     }
-    this.items = items;
-    this.fragments = fragments;
-    this.runs = runs;
-    return { fragments, list: { count: items.length, runs } };
+    return fragments;
   }
 
-  /** The list as hashed by the last `update` (the very list again: nothing to walk). */
-  private list(items: readonly T[]): HashedList {
-    this.rehashed = 0;
-    return { count: items.length, runs: this.runs };
+  /**
+   * The runs of the new list: the last list's runs before `head` as they were; from the run holding `head` (whose
+   * items it may now share with new ones), runs cut again by the rule of the top of this file until a cut past the
+   * placed items falls where one of the last list's runs started, `shift` positions earlier; from there on, that
+   * list's runs again, moved by `shift` (the same items from the same start give the same cuts and digests).
+   */
+  private cutAgain(
+    items: readonly T[],
+    fragments: readonly Buffer[],
+    head: number,
+    placedEnd: number,
+    shift: number,
+  ): Run[] {
+    const old = this.runs;
+    // A run that ended only because its list did (no cut after its last item) takes new items after it.
+    let first = head < this.items.length ? runAt(old, head) : old.length - 1;
+    if (first < 0) first = 0;
+    const runs = old.slice(0, first);
+    let next = first;
+    let start = old[first]?.start ?? 0;
+    while (start < items.length) {
+      let end = start + 1;
+      while (end < items.length && !this.endsAfter(items[end - 1]!) && end - start < MAX_CHUNK_SKILLS) end++;
+      const length = end - start;
+      const kept = this.byFirst.get(items[start]!);
+      let same = kept !== undefined && kept.length === length;
+      for (let k = 0; same && k < length; k++) same = this.items[kept!.start + k] === items[start + k];
+      if (!same) this.rehashed += length;
+      runs.push({ start, length, digest: same ? kept!.digest : chunkDigest(fragments, start, end) });
+      start = end;
+      if (end < placedEnd || end === items.length) continue;
+      while (next < old.length && old[next]!.start < end - shift) next++;
+      if (next < old.length && old[next]!.start === end - shift) {
+        for (const run of old.slice(next)) runs.push({ ...run, start: run.start + shift });
+        break;
+      }
+    }
+    return runs;
+  }
+
+  /** The list as hashed by the last `update`. */
+  private list(): HashedList {
+    return { count: this.items.length, runs: this.runs.map((run) => run.digest) };
   }
 }
 
-/** The run holding position `at`: the last of `starts` (ascending, the first 0) not after it. */
-function runAt(starts: readonly number[], at: number): number {
+/** The run holding position `at`: the last of `runs` (in order, the first at 0) that starts at or before it. */
+function runAt(runs: readonly Run[], at: number): number {
   let low = 0;
-  let high = starts.length - 1;
+  let high = runs.length - 1;
   while (low < high) {
     const mid = (low + high + 1) >>> 1;
-    if (starts[mid]! <= at) low = mid;
+    if (runs[mid]!.start <= at) low = mid;
     else high = mid - 1;
   }
   return low;
@@ -391,7 +379,7 @@ export class SnapshotSerializer {
     return this.skills.rehashed;
   }
 
-  /** Skills the last `content` call looked at (tests). */
+  /** Skills the last `content` call placed one by one (tests). */
   get placed(): number {
     return this.skills.placed;
   }
@@ -401,18 +389,16 @@ export class SnapshotSerializer {
     return this.diagnostics.rehashed;
   }
 
-  /** The content of `result`; with the pipeline's `change` from the last call's list, an edit re-serialises only
-   * the records it replaced (`RunHasher.replace`), and without it every record is placed. */
-  content(cwd: string, profile: Profile, result: DiscoveryResult, change?: WinnerChange): SnapshotContent {
+  /** Diagnostics the last `content` call placed one by one (tests). */
+  get placedDiagnostics(): number {
+    return this.diagnostics.placed;
+  }
+
+  /** The content of `result`, re-serialising and hashing again only what differs from the last call's. */
+  content(cwd: string, profile: Profile, result: DiscoveryResult): SnapshotContent {
     const head = this.headBytes(profile, cwd);
     const tail = this.tailOf(result);
-    const positions =
-      change !== undefined && change.next === result.skills && this.skills.isLast(change.previous)
-        ? replacedPositions(change)
-        : undefined;
-    const skills =
-      (positions === undefined ? undefined : this.skills.replace(result.skills, positions)) ??
-      this.skills.update(result.skills);
+    const skills = this.skills.update(result.skills);
     const diagnostics = this.diagnostics.update(result.diagnostics);
     this.last = {
       hash: contentHash(head, tail, skills.list, diagnostics.list),

@@ -348,7 +348,7 @@ export class WorkspaceIndex {
     if (this.isClosed) return;
     const fingerprint = views === undefined ? undefined : viewsFingerprint(views);
     const viewsChanged = fingerprint !== undefined && fingerprint !== this.agents.state?.fingerprint;
-    const content = this.serializer.content(this.cwd, settings.profile, result, discovery.change);
+    const content = this.serializer.content(this.cwd, settings.profile, result);
     const previous = this.current;
     const defaultChanged = previous === undefined || previous.contentHash !== content.hash;
     const changed = defaultChanged || viewsChanged;
