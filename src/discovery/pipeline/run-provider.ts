@@ -15,6 +15,12 @@ export type ScanFunction = (dir: string, options: ScanOptions) => Promise<ScanRe
 export interface ProviderRun {
   plan: ProviderPlan;
   skills: Skill[];
+  /**
+   * `skills` as the lists it joins, each sorted as docs/discovery.md §1 (a directory's scan; a plugin directory's own
+   * SKILL.md alone), so that the candidates of a name are found by binary search (pipeline-memo.ts); absent when a
+   * list is not sorted so (an Agent Plugins directory's).
+   */
+  segments?: Skill[][];
   /** Bare warning text: the pipeline adds the `[<displayName>] ` prefix. */
   warnings: string[];
   /**
@@ -73,9 +79,11 @@ export async function runProvider(
       unscanned.skills.push(...result.unscanned.skills);
       unscanned.warnings.push(...result.unscanned.warnings);
     }
+    const sorted = results.every((result) => result.segments !== undefined);
     return {
       plan,
       skills: concat(results.map((result) => result.skills)),
+      ...(sorted ? { segments: results.flatMap((result) => result.segments!) } : {}),
       warnings: [...(plan.warnings ?? []), ...concat(results.map((result) => result.warnings))],
       unscanned,
       roots,
@@ -84,19 +92,29 @@ export async function runProvider(
     return { plan, skills: [], warnings: [`Failed to load: ${errorText(error)}`], unscanned, roots };
   }
 
-  async function scanDir(dir: ProviderDir, options: ScanOptions): Promise<ScanResult & Pick<ProviderRun, 'unscanned'>> {
+  async function scanDir(
+    dir: ProviderDir,
+    options: ScanOptions,
+  ): Promise<ScanResult & Pick<ProviderRun, 'unscanned' | 'segments'>> {
     const { agentPlugin } = dir;
     if (agentPlugin !== undefined) {
       const found = await scanAgentPluginDir({ path: dir.path, level: dir.level, ...agentPlugin });
       for (const skill of found.skills) roots.set(skill.filePath, agentPlugin.realRoot);
       return { ...found, unscanned: found };
     }
+    // A scan's records come sorted (scan-skills-dir.ts, scan-update.ts).
     const listed = await scan(dir.path, options);
-    if (dir.includeSelf !== true) return { ...listed, unscanned: { skills: [], warnings: [] } };
+    const none = { skills: [], warnings: [] };
+    if (dir.includeSelf !== true) return { ...listed, segments: [listed.skills], unscanned: none };
     const { diagnostics: _, ...selfOptions } = options;
     const self = await scanSelfSkill(dir.path, selfOptions);
-    if (self === undefined) return { ...listed, unscanned: { skills: [], warnings: [] } };
-    return { skills: [self, ...listed.skills], warnings: listed.warnings, unscanned: { skills: [self], warnings: [] } };
+    if (self === undefined) return { ...listed, segments: [listed.skills], unscanned: none };
+    return {
+      skills: [self, ...listed.skills],
+      segments: [[self], listed.skills],
+      warnings: listed.warnings,
+      unscanned: { skills: [self], warnings: [] },
+    };
   }
 }
 

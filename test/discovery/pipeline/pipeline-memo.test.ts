@@ -232,6 +232,64 @@ describe('discovery through a ScanMemo: updated answers', () => {
     );
   });
 
+  it("a closed set takes its names' candidates in discovery order from every sorted list of every run", async () => {
+    const tree: Record<string, string> = {
+      'P/.claude/skills/x1/SKILL.md': SK({ name: 'x', description: 'project one' }),
+      'P/.claude/skills/x2/SKILL.md': SK({ name: 'x', description: 'project two' }),
+      'H/.claude/skills/x/SKILL.md': SK({ name: 'x', description: 'user' }),
+      'H/.claude/skills/x-a/SKILL.md': SK({ name: 'x-a', description: 'user, a name after x' }),
+      'P/.musepi/skills/y/SKILL.md': SK({ name: 'y', description: 'native' }),
+    };
+    // Neighbours on both sides of every name, so that a binary search has somewhere to go wrong; upper-case ones sort
+    // after `x` by their lower case and before it by code unit.
+    for (let i = 0; i < 40; i++) {
+      tree[`H/.claude/skills/w${i}/SKILL.md`] = SK({ name: `w-${String(i).padStart(2, '0')}`, description: 'before' });
+      tree[`P/.claude/skills/z${i}/SKILL.md`] = SK({ name: `z-${String(i).padStart(2, '0')}`, description: 'after' });
+    }
+    for (let i = 0; i < 120; i++) {
+      tree[`H/.claude/skills/Z${i}/SKILL.md`] = SK({ name: `Zed-${String(i).padStart(3, '0')}`, description: 'after' });
+    }
+    // A skill file outside every skills directory, which entries named after themselves (no `name:`) link to.
+    tree['H/library/shared/SKILL.md'] = SK({ description: 'shared by links' });
+    const { base, ctx } = await workspace(tree);
+    const memo = createScanMemo();
+    const cache = createSkillFileCache();
+    await discoverSkills(ctx, { scans: memo, cache });
+    const user = join(base, 'H/.claude/skills');
+    const project = join(base, 'P/.claude/skills');
+    // A third `x` sorted first in its directory, then a link there giving y's file to the claude provider.
+    await writeTree(base, { 'H/.claude/skills/x0/SKILL.md': SK({ name: 'x', description: 'user zero' }) });
+    const added = await rediscover(ctx, memo, cache, [join(user, 'x0'), join(user, 'x0/SKILL.md')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    const x = added.collisions.find((collision) => collision.name === 'x');
+    assert.equal(x?.shadowed.length, 3);
+    await symlink(join(base, 'P/.musepi/skills/y'), join(project, 'y-link'));
+    await rediscover(ctx, memo, cache, [join(project, 'y-link')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    // A link sorted after another one to the same file, in the same directory: the set, seeded with the later name,
+    // must still take the earlier one first (it holds the file; the later one is its duplicate).
+    await symlink(join(base, 'H/library/shared'), join(user, 'b-link'));
+    await rediscover(ctx, memo, cache, [join(user, 'b-link')]);
+    await symlink(join(base, 'H/library/shared'), join(user, 'c-link'));
+    const linked = await rediscover(ctx, memo, cache, [join(user, 'c-link')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    assert.deepEqual(
+      linked.collisions
+        .filter((collision) => collision.name === 'b-link')
+        .map((collision) => collision.shadowed.map((loser) => [loser.filePath, loser.reason])),
+      [[[join(user, 'c-link/SKILL.md'), 'duplicate-file']]],
+    );
+    // The winner of `x` removed, then the first of the project's.
+    const winner = added.skills.find((skill) => skill.name === 'x')!;
+    await rm(winner.baseDir, { recursive: true });
+    await rediscover(ctx, memo, cache, [winner.baseDir]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    await rm(join(project, 'x1'), { recursive: true });
+    const last = await rediscover(ctx, memo, cache, [join(project, 'x1')]);
+    assert.equal(memo.pipeline?.reached, 'closed-set');
+    assert.equal(last.skills.filter((skill) => skill.name === 'x').length, 1);
+  });
+
   it('a custom name-collision warning involved runs the whole pipeline', async () => {
     const { base, ctx } = await workspace({ 'H/custom/x/SKILL.md': SK({ name: 'x', description: 'first' }) });
     ctx.settings.skills.customDirectories = ['~/custom', '~/custom2'];
