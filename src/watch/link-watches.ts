@@ -12,6 +12,8 @@ interface LinkWatch {
 
 export class LinkWatches {
   private readonly watches = new Map<string, LinkWatch>();
+  /** Whether a watch went since the last `sync` (its target replaced, or all closed): the next `sync` must run. */
+  private lost = true;
 
   /** `onTargetChanged` gets the entries whose link target changed, to fingerprint again. */
   constructor(private readonly onTargetChanged: (entryPaths: ReadonlySet<string>) => void) {}
@@ -39,15 +41,25 @@ export class LinkWatches {
       const watch: LinkWatch = { unwatch: () => {}, entryPaths };
       watch.unwatch = presence.watch(dir, name, (dirGone) => {
         // The target directory was replaced: the flush this schedules subscribes again, to the new one.
-        if (dirGone && this.watches.get(id) === watch) this.watches.delete(id);
+        if (dirGone && this.watches.get(id) === watch) {
+          this.watches.delete(id);
+          this.lost = true;
+        }
         this.onTargetChanged(watch.entryPaths);
       });
       this.watches.set(id, watch);
     }
+    this.lost = false;
+  }
+
+  /** Whether `sync` with the same targets as last time would change nothing. */
+  get current(): boolean {
+    return !this.lost;
   }
 
   close(): void {
     for (const link of this.watches.values()) link.unwatch();
     this.watches.clear();
+    this.lost = true;
   }
 }

@@ -63,6 +63,13 @@ export class WatchSignature {
   private readonly entriesByDir = new Map<string, Set<string>>();
   /** The entries with a link target (see `linkTargets`), so listing those does not walk every entry on each flush. */
   private readonly linked = new Set<string>();
+  /** Moves whenever what `linkTargets` returns may have changed: a flush re-subscribes the link watches only then. */
+  private linkChanges = 0;
+
+  /** A number that moves whenever `linkTargets` may give another answer than the last time it was asked. */
+  get linksVersion(): number {
+    return this.linkChanges;
+  }
 
   /**
    * Re-reads `keys` and records their state. A `dir` key also notices entries added or removed; with `deep` (or
@@ -107,7 +114,7 @@ export class WatchSignature {
     if (key.kind !== 'dir') return;
     for (const name of this.entriesByDir.get(key.path) ?? []) {
       this.entries.delete(join(key.path, name));
-      this.linked.delete(join(key.path, name));
+      if (this.linked.delete(join(key.path, name))) this.linkChanges++;
     }
     this.entriesByDir.delete(key.path);
   }
@@ -219,7 +226,11 @@ export class WatchSignature {
       if (!before.isLink && !isLink && before.ino !== link.ino) staleDirs.add(dirname(path));
     }
     this.entries.set(path, { entryFp, skillFp, ino: link.ino, isLink, entryReal, skillReal, pendingLink });
-    if ((isLink && entryReal !== null) || pendingLink !== null || skillReal !== null) this.linked.add(path);
+    const linked = (isLink && entryReal !== null) || pendingLink !== null || skillReal !== null;
+    if (linked !== this.linked.has(path) || (linked && !sameLinks(before, isLink, entryReal, skillReal, pendingLink))) {
+      this.linkChanges++;
+    }
+    if (linked) this.linked.add(path);
     else this.linked.delete(path);
     const dir = dirname(path);
     let known = this.entriesByDir.get(dir);
@@ -235,7 +246,7 @@ export class WatchSignature {
     this.entriesByDir.get(dirname(path))?.delete(basename(path));
     if (before === undefined) return;
     this.entries.delete(path);
-    this.linked.delete(path);
+    if (this.linked.delete(path)) this.linkChanges++;
     changed.add(path);
     if (before.skillFp !== NO_SKILL) changed.add(join(path, SKILL_FILE));
   }
@@ -314,4 +325,22 @@ class Slice {
     await this.yieldTo?.()?.catch(() => undefined);
     this.since = performance.now();
   }
+}
+
+/** Whether an entry's link targets (what `linkTargets` gives for it) are those of `before`. */
+function sameLinks(
+  before: EntryState | undefined,
+  isLink: boolean,
+  entryReal: string | null,
+  skillReal: string | null,
+  pendingLink: EntryState['pendingLink'],
+): boolean {
+  return (
+    before !== undefined &&
+    before.isLink === isLink &&
+    before.entryReal === entryReal &&
+    before.skillReal === skillReal &&
+    before.pendingLink?.dir === pendingLink?.dir &&
+    before.pendingLink?.name === pendingLink?.name
+  );
 }

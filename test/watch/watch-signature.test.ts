@@ -166,4 +166,51 @@ describe('WatchSignature', () => {
     signature.drop({ kind: 'dir', path: skills });
     assert.deepEqual(signature.linkTargets(), []);
   });
+
+  it('moves its links version exactly when the link targets it names may have changed', async (t) => {
+    const { dir, cleanup } = await makeTempDir('skillsd-signature-links-');
+    t.after(cleanup);
+    const skills = join(dir, 'skills');
+    await writeTree(dir, {
+      'skills/plain/SKILL.md': SK({ description: 'p' }),
+      'skills/linked': { symlink: '../real/one' },
+      'real/one/SKILL.md': SK({ description: 'one' }),
+      'real/two/SKILL.md': SK({ description: 'two' }),
+    });
+    const signature = new WatchSignature();
+    const keys: WatchKey[] = [{ kind: 'dir', path: skills }];
+    await signature.refresh(keys, { deep: true });
+    const steps: Array<[string, () => Promise<unknown>, boolean]> = [
+      ['nothing changed', async () => {}, false],
+      ['a plain skill edited', () => writeFile(join(skills, 'plain/SKILL.md'), SK({ description: 'p2' })), false],
+      ['a plain skill added', () => writeTree(dir, { 'skills/more/SKILL.md': SK({ description: 'm' }) }), false],
+      ['a plain skill removed', () => rm(join(skills, 'more'), { recursive: true }), false],
+      ['the linked target edited', () => writeFile(join(dir, 'real/one/SKILL.md'), SK({ description: 'o' })), false],
+      [
+        'the link retargeted',
+        async () => {
+          await rm(join(skills, 'linked'));
+          await symlink('../real/two', join(skills, 'linked'));
+        },
+        true,
+      ],
+      ['another link added', () => symlink('../real/one', join(skills, 'again')), true],
+      ['a link removed', () => rm(join(skills, 'again')), true],
+      ['a plain SKILL.md removed', () => rm(join(skills, 'plain/SKILL.md')), false],
+    ];
+    for (const [label, step, moves] of steps) {
+      const before = signature.linksVersion;
+      await step();
+      await signature.refresh(keys, { deep: true });
+      assert.equal(signature.linksVersion !== before, moves, label);
+    }
+    await symlink('../../real/two/SKILL.md', join(skills, 'plain/SKILL.md'));
+    const before = signature.linksVersion;
+    await signature.refresh(keys, { deep: true });
+    assert.notEqual(signature.linksVersion, before, 'a SKILL.md that is a link');
+    const dropped = signature.linksVersion;
+    signature.drop({ kind: 'dir', path: skills });
+    assert.notEqual(signature.linksVersion, dropped, 'dropped');
+    assert.deepEqual(signature.linkTargets(), []);
+  });
 });
