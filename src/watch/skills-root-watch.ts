@@ -19,6 +19,12 @@ export interface SkillsRootWatchOptions {
 
 export interface SkillsRootWatch {
   readonly root: string;
+  /**
+   * Whether every entry that comes or goes is reported by its own name (the kernel's watches: a listing lost to a
+   * queue overflow is compared again and reported as a change of the root). chokidar's may drop some in a burst, so
+   * an entry's event there has the whole listing fingerprinted again.
+   */
+  readonly namesEntries: boolean;
   /** Paths chokidar tracks for this root (the root, entries, SKILL.md files). */
   watchedPaths(): number;
   close(): Promise<void>;

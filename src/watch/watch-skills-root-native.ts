@@ -31,6 +31,7 @@ export async function watchSkillsRootNative(options: Options): Promise<SkillsRoo
 
 class NativeRootWatch implements SkillsRootWatch {
   readonly root: string;
+  readonly namesEntries = true;
   private readonly onEvent: Options['onEvent'];
   private readonly onError: Options['onError'];
   private rootWatch: FSWatcher | null = null;

@@ -123,6 +123,7 @@ async function watchSkillsRootPolling(options: SkillsRootWatchOptions): Promise<
   await closeScanGap(watcher, root);
   return {
     root,
+    namesEntries: false,
     watchedPaths() {
       let count = 0;
       for (const children of Object.values(watcher.getWatched())) count += children.length;

@@ -3,12 +3,14 @@ import { describe, it } from 'node:test';
 import { routeRootEvent } from '../../src/watch/root-event-route.js';
 import type { WatchKey } from '../../src/watch/watch-signature.js';
 
-/** What routeRootEvent asked for, in order. */
-function route(event: string, path: string): string[] {
+/** What routeRootEvent asked for, in order; `namesEntries`: the watch's (none: no watch assigned yet). */
+function route(event: string, path: string, namesEntries?: boolean): string[] {
   const calls: string[] = [];
   const show = (key: WatchKey) => `${key.kind} ${key.path}`;
+  const watch =
+    namesEntries === undefined ? null : { root: '/real', namesEntries, watchedPaths: () => 0, close: async () => {} };
   routeRootEvent(
-    { real: '/real', aliases: new Set(['/one', '/two']) },
+    { real: '/real', aliases: new Set(['/one', '/two']), watch },
     event,
     path,
     {
@@ -74,6 +76,24 @@ describe('routeRootEvent', () => {
   for (const [label, event, path, expected] of cases) {
     it(`${event} ${path}: ${label}`, () => {
       assert.deepEqual(route(event, path), expected);
+      // chokidar's watch may drop entries in a burst: the same as before its watch is assigned.
+      assert.deepEqual(route(event, path, false), expected);
     });
   }
+
+  it("a watch that names every entry it sees come or go: an entry's event notes the entry alone", () => {
+    assert.deepEqual(route('addDir', '/real/pdf', true), [
+      'note /one/pdf [entry /one/pdf]',
+      'note /two/pdf [entry /two/pdf]',
+    ]);
+    assert.deepEqual(route('unlinkDir', '/real/pdf', true), [
+      'suspect /one/pdf',
+      'note /one/pdf [entry /one/pdf]',
+      'suspect /two/pdf',
+      'note /two/pdf [entry /two/pdf]',
+    ]);
+    // The directory itself, and a SKILL.md, as with any watch.
+    assert.deepEqual(route('change', '/real', true), route('change', '/real'));
+    assert.deepEqual(route('change', '/real/pdf/SKILL.md', true), route('change', '/real/pdf/SKILL.md'));
+  });
 });
