@@ -455,18 +455,8 @@ function firstOfName(skills: readonly Skill[], name: string): number {
  * point) − 1 when there is none.
  */
 export function indexOfName(skills: readonly Skill[], name: string): number {
-  const lower = name.toLowerCase();
-  let low = 0;
-  let high = skills.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    const other = skills[mid]!.name;
-    const cmp = compareCodeUnits(other.toLowerCase(), lower) || compareCodeUnits(other, name);
-    if (cmp === 0) return mid;
-    if (cmp < 0) low = mid + 1;
-    else high = mid;
-  }
-  return -low - 1;
+  const at = firstOfName(skills, name);
+  return skills[at]?.name === name ? at : -at - 1;
 }
 
 /** The previous list when equal (a diagnostic may come back as it was), else the new one. */
