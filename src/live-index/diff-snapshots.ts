@@ -1,10 +1,11 @@
 // What changed between two index states: the payloads of the `index`, `collision` and `warning` events
 // (docs/api.md §GET /events).
 
+import { indexOfName } from '../discovery/pipeline/pipeline-memo.js';
+import { compareNames } from '../discovery/pipeline/sort-skills.js';
 import { sameJson } from '../discovery/same-json.js';
 import type { Collision, Skill, SkillWarning, WinnerChange } from '../discovery/types.js';
 import type { PendingEvent } from './event-log.js';
-import { compareNames, positionOf } from './skill-positions.js';
 
 export type CollisionState = 'new' | 'changed' | 'resolved';
 
@@ -136,8 +137,8 @@ function byChangedNames(previous: readonly Skill[], next: readonly Skill[], name
   const removed: Array<[number, string]> = [];
   const changed: Array<[number, string]> = [];
   for (const name of names) {
-    const was = positionOf(previous, name);
-    const now = positionOf(next, name);
+    const was = indexOfName(previous, name);
+    const now = indexOfName(next, name);
     if (was < 0 && now < 0) continue;
     if (was < 0) added.push([now, name]);
     else if (now < 0) removed.push([was, name]);

@@ -23,7 +23,7 @@ import { isSourceEnabled } from './providers.js';
 import { type ProviderItem, resolveCandidates } from './resolve-candidates.js';
 import type { CustomDirRun, ProviderRun } from './run-provider.js';
 import type { SkillFilters } from './skill-filters.js';
-import { compareCodeUnits, compareSkills } from './sort-skills.js';
+import { compareNames, compareSkills } from './sort-skills.js';
 
 export interface PipelineMemo {
   /** The settings and planned directories `result` was computed for (`pipelineKey`). */
@@ -437,14 +437,12 @@ function compareCollisions(a: Collision, b: Collision): number {
 }
 
 /** The first position in `skills` (sorted as docs/discovery.md §1) of a skill named `name`, or where one would go. */
-function firstOfName(skills: readonly Skill[], name: string): number {
-  const lower = name.toLowerCase();
+function firstOfName(skills: readonly Pick<Skill, 'name'>[], name: string): number {
   let low = 0;
   let high = skills.length;
   while (low < high) {
     const mid = (low + high) >>> 1;
-    const other = skills[mid]!.name;
-    if ((compareCodeUnits(other.toLowerCase(), lower) || compareCodeUnits(other, name)) < 0) low = mid + 1;
+    if (compareNames(skills[mid]!.name, name) < 0) low = mid + 1;
     else high = mid;
   }
   return low;
@@ -454,7 +452,7 @@ function firstOfName(skills: readonly Skill[], name: string): number {
  * The position of the skill named `name` in `skills` (sorted as docs/discovery.md §1, one skill per name), or −(insertion
  * point) − 1 when there is none.
  */
-export function indexOfName(skills: readonly Skill[], name: string): number {
+export function indexOfName(skills: readonly Pick<Skill, 'name'>[], name: string): number {
   const at = firstOfName(skills, name);
   return skills[at]?.name === name ? at : -at - 1;
 }

@@ -4,11 +4,12 @@
 import type { Skill } from '../types.js';
 
 export function compareSkills(a: Pick<Skill, 'name' | 'filePath'>, b: Pick<Skill, 'name' | 'filePath'>): number {
-  return (
-    compareCodeUnits(a.name.toLowerCase(), b.name.toLowerCase()) ||
-    compareCodeUnits(a.name, b.name) ||
-    compareCodeUnits(a.filePath, b.filePath)
-  );
+  return compareNames(a.name, b.name) || compareCodeUnits(a.filePath, b.filePath);
+}
+
+/** The order of names alone: lower-cased, then exact, in UTF-16 code units. */
+export function compareNames(a: string, b: string): number {
+  return compareCodeUnits(a.toLowerCase(), b.toLowerCase()) || compareCodeUnits(a, b);
 }
 
 export function compareCodeUnits(a: string, b: string): number {
