@@ -1,6 +1,7 @@
-// The floor of any Node command that asks a local HTTP server one thing: an ES module that loads node:http, makes
-// one GET and reads the answer to its end. Usage: node one-request.mjs <url>
-import { get } from 'node:http';
+// The floor of any Node command that asks a local HTTP server one thing: an ES module that takes node:http from the
+// runtime (an import would build its namespace, which loads undici on Node 22 and later), makes one GET and reads the
+// answer to its end. Usage: node one-request.mjs <url>
+const { get } = process.getBuiltinModule('node:http');
 
 get(process.argv[2], (response) => {
   response.resume();

@@ -2,7 +2,12 @@
 // reads from `fetch`. Node's global `fetch` is undici, which is compiled on its first use: that alone costs a
 // short-lived command (`skillsd status`) more than everything else it does (docs/performance.md "Client commands").
 
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+
+// Taken from the runtime rather than imported: an ES module import of `node:http` builds its module namespace by
+// reading every export, and on Node 22 and later `http.WebSocket` is a getter that loads undici with TLS, HTTP/2 and
+// zlib behind it, about as long again as the rest of a command (docs/performance.md "Client commands").
+const { request: httpRequest } = process.getBuiltinModule('node:http');
 
 /** What the client sends: a subset of `RequestInit` that `fetch` also accepts. */
 export interface FetchInit {
@@ -29,9 +34,9 @@ export type FetchLike = (url: string, init: FetchInit) => Promise<FetchResponse>
 /** One request; rejects when no answer starts (refused, reset, aborted through `init.signal`). */
 export const httpFetch: FetchLike = async (url, init) => {
   const target = new URL(url);
-  // Plain HTTP is loaded with this module, as every client command needs it (a separate `import()` is one more trip
-  // through the module loader); TLS only on first use, as a loopback daemon speaks plain HTTP.
-  const { request } = target.protocol === 'https:' ? await import('node:https') : { request: httpRequest };
+  // Plain HTTP is loaded with this module, as every client command needs it; TLS only on first use, as a loopback
+  // daemon speaks plain HTTP.
+  const { request } = target.protocol === 'https:' ? process.getBuiltinModule('node:https') : { request: httpRequest };
   const message = await new Promise<IncomingMessage>((resolve, reject) => {
     const outgoing = request(target, {
       method: init.method ?? 'GET',

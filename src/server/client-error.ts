@@ -2,9 +2,11 @@
 // are not HTTP, a head that never arrives) are answered here, in the error shape of docs/api.md §Errors: Fastify's own
 // answer for them has no `code`, so a client could not tell them apart from the daemon's other errors.
 
-import { maxHeaderSize, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { errorBody } from './errors.js';
+
+// From the runtime, not an ES module import, which would load undici on Node 22 and later (src/client/http-fetch.ts).
+const { maxHeaderSize, STATUS_CODES } = process.getBuiltinModule('node:http');
 
 type ConnectionError = Error & { code?: string };
 

@@ -1,9 +1,12 @@
 // The one place where error codes become HTTP answers (docs/api.md §Errors).
 // Every error body is `{ statusCode, code, error, message }`.
 
-import { STATUS_CODES } from 'node:http';
 import { capFirstLine } from '../answers/echo.js';
 import { isSkillsdError, type SkillsdErrorCode } from '../discovery/errors.js';
+
+// From the runtime, not an ES module import of `node:http`, whose namespace loads undici on Node 22 and later
+// (src/client/http-fetch.ts): the command line answering in-process loads this module too.
+const { STATUS_CODES } = process.getBuiltinModule('node:http');
 
 export const STATUS_BY_CODE: Record<SkillsdErrorCode, number> = {
   InvalidPath: 400,

@@ -6,9 +6,12 @@
 // binds one address through Fastify and mirrors the server here for each other one, with the same request handling,
 // timeouts and guards (SECURITY.md §4, exhaustion).
 
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { ConnectionLimits } from './connection-limits.js';
 import { guardServer, type ServerGuardOptions } from './guard-server.js';
+
+// From the runtime, not an ES module import, which would load undici on Node 22 and later (src/client/http-fetch.ts).
+const { createServer } = process.getBuiltinModule('node:http');
 
 /** What the first server answers with: every listener of these events is shared by the mirror. */
 const SHARED_EVENTS = ['request', 'clientError', 'checkContinue', 'checkExpectation', 'upgrade'] as const;

@@ -15,6 +15,8 @@ export interface SourceFile {
   typeOnlyFiles: string[];
   /** Bare specifiers: packages and built-ins (`fastify`, `node:http`). */
   packages: string[];
+  /** Those of `packages` it imports only through `import type` / `export type`. */
+  typeOnlyPackages: string[];
   lines: number;
 }
 
@@ -34,10 +36,19 @@ export function readImportGraph(root: string): Map<string, SourceFile> {
       else packages.push(specifier);
     }
     const typeOnly = typeOnlySpecifiers(path, text);
-    const typeOnlyFiles = [...typeOnly.entries()]
-      .filter(([specifier, count]) => specifier.startsWith('.') && all.filter((s) => s === specifier).length === count)
-      .map(([specifier]) => fileOf(specifier));
-    graph.set(path, { path, files: [...new Set(files)], typeOnlyFiles, packages, lines: lineCount(text) });
+    const onlyTypes = [...typeOnly.entries()]
+      .filter(([specifier, count]) => all.filter((s) => s === specifier).length === count)
+      .map(([specifier]) => specifier);
+    const typeOnlyFiles = onlyTypes.filter((specifier) => specifier.startsWith('.')).map(fileOf);
+    const typeOnlyPackages = onlyTypes.filter((specifier) => !specifier.startsWith('.'));
+    graph.set(path, {
+      path,
+      files: [...new Set(files)],
+      typeOnlyFiles,
+      packages,
+      typeOnlyPackages,
+      lines: lineCount(text),
+    });
   }
   return graph;
 }

@@ -45,6 +45,13 @@ const FORBIDDEN_PACKAGES: Record<string, readonly RegExp[]> = {
   client: [FASTIFY, MCP_SDK, /^chokidar$/, /^pino(-pretty)?$/],
 };
 
+/**
+ * Built-ins taken from the runtime (`process.getBuiltinModule`), never imported as ES modules but for their types: the
+ * namespace of `node:http` reads `http.WebSocket`, which loads undici on Node 22 and later (docs/performance.md
+ * "Client commands", test/e2e/http-builtin-namespace.test.ts).
+ */
+const RUNTIME_ONLY = /^(node:)?https?$/;
+
 const MAX_LINES = 500;
 
 /**
@@ -81,6 +88,16 @@ function forbiddenPackages(graph: ReadonlyMap<string, SourceFile>): string[] {
     const rules = FORBIDDEN_PACKAGES[folderOf(file.path)] ?? [];
     for (const name of file.packages) {
       if (rules.some((rule) => rule.test(name))) found.push(`${file.path} imports ${name}`);
+    }
+  }
+  return found;
+}
+
+function namespaceImports(graph: ReadonlyMap<string, SourceFile>): string[] {
+  const found: string[] = [];
+  for (const file of graph.values()) {
+    for (const name of new Set(file.packages)) {
+      if (RUNTIME_ONLY.test(name) && !file.typeOnlyPackages.includes(name)) found.push(`${file.path} imports ${name}`);
     }
   }
   return found;
@@ -129,6 +146,11 @@ describe('the layout of src/', () => {
     assert.deepEqual(forbiddenPackages(graph), []);
   });
 
+  it('takes node:http and node:https from the runtime: no file imports them but for their types', () => {
+    assert.ok(graph.get('src/client/http-fetch.ts')?.typeOnlyPackages.includes('node:http'));
+    assert.deepEqual(namespaceImports(graph), []);
+  });
+
   it('lets `skillsd mcp` and the client entry reach nothing of the HTTP server', () => {
     const stdio = reachable(graph, 'src/cli/mcp.ts');
     assert.ok(stdio.includes('src/mcp/stdio.ts'));
@@ -162,7 +184,7 @@ describe('the layout of src/', () => {
 describe('the layout checks', () => {
   const file = (path: string, files: string[], extra: Partial<SourceFile> = {}): [string, SourceFile] => [
     path,
-    { path, files, typeOnlyFiles: [], packages: [], lines: 1, ...extra },
+    { path, files, typeOnlyFiles: [], packages: [], typeOnlyPackages: [], lines: 1, ...extra },
   ];
 
   it('find an upward import, and allow only the listed type-only one', () => {
@@ -193,6 +215,18 @@ describe('the layout checks', () => {
       'src/discovery/a.ts imports node:http',
       'src/discovery/a.ts imports chokidar',
       'src/mcp/b.ts imports fastify',
+    ]);
+  });
+
+  it('find an import of node:http or node:https that is not type-only', () => {
+    const graph = new Map([
+      file('src/client/a.ts', [], { packages: ['node:http', 'node:net'] }),
+      file('src/server/b.ts', [], { packages: ['node:http', 'node:https'], typeOnlyPackages: ['node:http'] }),
+      file('src/server/c.ts', [], { packages: ['node:http'], typeOnlyPackages: ['node:http'] }),
+    ]);
+    assert.deepEqual(namespaceImports(graph), [
+      'src/client/a.ts imports node:http',
+      'src/server/b.ts imports node:https',
     ]);
   });
 
