@@ -2,7 +2,7 @@
 // --port 0`) on a realistic tree of skills over several providers, over real HTTP; the CLI with and without a daemon.
 
 import assert from 'node:assert/strict';
-import { rm, writeFile } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { waitUntil } from '../helpers/deadlines.js';
 import { connectHttp } from '../helpers/mcp-client.js';
@@ -71,6 +71,17 @@ async function tree() {
   const { dir, cleanup } = await makeTempDir('skillsd-search-');
   await writeTree(dir, TREE);
   return { dir, cleanup, home: `${dir}/home`, project: `${dir}/project` };
+}
+
+/**
+ * Replaces a SKILL.md in one step, as editors save: written beside the trees, then renamed over it. A plain `writeFile`
+ * truncates first, and on a loaded machine the daemon may find the file empty for longer than it waits for a rewrite
+ * (src/live-index/settle-rewrites.ts): two index changes, where the test makes one edit.
+ */
+async function replaceFile(scratch: string, path: string, text: string): Promise<void> {
+  const staged = `${scratch}/staged-SKILL.md`;
+  await writeFile(staged, text);
+  await rename(staged, path);
 }
 
 async function search(base: string, query: string): Promise<{ status: number; etag: string | null; body: unknown }> {
@@ -308,7 +319,8 @@ describe('GET /search follows the live index', () => {
 
     // A description edit moves the other skill above it (the description weighs more than the body).
     const webapp = `${dirs.project}/.claude/skills/webapp-testing/SKILL.md`;
-    await writeFile(
+    await replaceFile(
+      dirs.dir,
       webapp,
       skill('webapp-testing', 'Test web applications on Kubernetes', 'Take screenshots of the page under test.'),
     );
@@ -321,7 +333,11 @@ describe('GET /search follows the live index', () => {
     // A body-only edit changes no `/skills` answer (no event, same generation), and is still found.
     const before = await search(daemon.url, 'q=helm');
     assert.deepEqual((before.body as Answer).results, []);
-    await writeFile(added, skill('k8s', 'Deploy services', 'Write Kubernetes manifests; package them with Helm.'));
+    await replaceFile(
+      dirs.dir,
+      added,
+      skill('k8s', 'Deploy services', 'Write Kubernetes manifests; package them with Helm.'),
+    );
     await waitUntil('the body edit is searchable', async () => (await ranked(daemon.url, 'q=helm')).results.length > 0);
     const afterEdit = await search(daemon.url, 'q=helm');
     assert.deepEqual(ranking(afterEdit.body as Answer), [['k8s', ['body']]]);
