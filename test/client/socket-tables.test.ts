@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { closeSync, openSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { listenerAddresses, listeningSockets } from '../../src/client/socket-tables.js';
+import { type ListeningSockets, listenerAddresses, listeningSockets } from '../../src/client/socket-tables.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
 const HEADER = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
@@ -31,7 +31,7 @@ describe('listeningSockets', () => {
       line(4, '0100007F:1F90', '00000000:0000', '0A', 1002),
     ]);
     // Small reads: lines cut between reads are put together.
-    const sockets = listeningSockets(fd, Buffer.alloc(64));
+    const { sockets } = listeningSockets(fd, Buffer.alloc(64));
     assert.deepEqual(
       sockets.map((columns) => [columns[1], columns[7]]),
       [
@@ -46,11 +46,16 @@ describe('listeningSockets', () => {
       line(0, '0100007F:1CF4', '00000000:0000', '0A', 1000),
       line(1, '0100007F:1F90', '00000000:0000', '0A', 1002),
     ]);
-    assert.equal(listeningSockets(fd, Buffer.alloc(512), 1).length, 1);
-    assert.equal(listeningSockets(fd, Buffer.alloc(512), 0).length, 0);
-    assert.equal(listeningSockets(fd, Buffer.alloc(512)).length, 2);
+    assert.deepEqual(count(listeningSockets(fd, Buffer.alloc(512), 1)), { sockets: 1, partial: true });
+    // A count of none proves the table held no listener when it was read: nothing is left unread that could matter.
+    assert.deepEqual(count(listeningSockets(fd, Buffer.alloc(512), 0)), { sockets: 0, partial: false });
+    assert.deepEqual(count(listeningSockets(fd, Buffer.alloc(512), 2)), { sockets: 2, partial: true });
+    assert.deepEqual(count(listeningSockets(fd, Buffer.alloc(512), 3)), { sockets: 2, partial: false });
+    assert.deepEqual(count(listeningSockets(fd, Buffer.alloc(512))), { sockets: 2, partial: false });
   });
 });
+
+const count = ({ sockets, partial }: ListeningSockets) => ({ sockets: sockets.length, partial });
 
 describe('listenerAddresses', () => {
   it('names the address, the wildcard, and for IPv4 the mapped address and :: in tcp6', () => {
