@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { freePort, type ServerProcess, spawnServer, waitForStatus } from './server-process.js';
+import { type ServerProcess, spawnServer, waitForStatus } from './server-process.js';
 
 export const MINIMAL_FASTIFY = fileURLToPath(new URL('../servers/minimal-fastify.mjs', import.meta.url));
 
@@ -38,7 +38,9 @@ export async function readIdle(server: ServerProcess, path: string, settleMs: nu
 }
 
 /** The minimal Fastify app (servers/minimal-fastify.mjs) on a free loopback port. */
-export async function spawnMinimalFastify(): Promise<ServerProcess> {
-  const port = await freePort();
-  return spawnServer({ args: [MINIMAL_FASTIFY, String(port)], env: { ...process.env, NODE_ENV: 'production' }, port });
+export function spawnMinimalFastify(): Promise<ServerProcess> {
+  return spawnServer({
+    args: (port) => [MINIMAL_FASTIFY, String(port)],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }

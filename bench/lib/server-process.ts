@@ -26,12 +26,17 @@ export interface ServerProcess {
   spawnedAtEpoch: number;
   logFile: string;
   stop(): Promise<void>;
+  /**
+   * Starts the server again on another free port, the fields above then naming the new process: `waitForStatus`
+   * calls it when the port was taken between its release by `freePort` and the server's bind.
+   */
+  respawn(): Promise<void>;
 }
 
 export interface SpawnOptions {
-  args: string[];
+  /** The server's arguments for a port. */
+  args: (port: number) => string[];
   env?: NodeJS.ProcessEnv;
-  port: number;
 }
 
 /** A port that was free a moment ago (bound and released on 127.0.0.1). */
@@ -44,48 +49,60 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Spawns `node <args>` with stdout and stderr to a log file in a fresh temp directory. */
+/** Spawns `node <args>` on a free port, with stdout and stderr to a log file in a fresh temp directory. */
 export async function spawnServer(options: SpawnOptions): Promise<ServerProcess> {
   const logDir = await mkdtemp(join(tmpdir(), 'skillsd-bench-log-'));
   const logFile = join(logDir, 'server.log');
-  const log = await open(logFile, 'w');
-  const spawnedAtEpoch = Date.now();
-  const spawnedAt = performance.now();
-  const child = track(
-    spawn(process.execPath, options.args, {
-      env: options.env ?? process.env,
-      stdio: ['ignore', log.fd, log.fd],
-    }),
-  );
-  await log.close();
-  return {
-    url: `http://127.0.0.1:${options.port}`,
-    port: options.port,
-    child,
-    spawnedAt,
-    spawnedAtEpoch,
+  const start = async () => {
+    const port = await freePort();
+    const log = await open(logFile, 'w');
+    const spawnedAtEpoch = Date.now();
+    const spawnedAt = performance.now();
+    const child = track(
+      spawn(process.execPath, options.args(port), {
+        env: options.env ?? process.env,
+        stdio: ['ignore', log.fd, log.fd],
+      }),
+    );
+    await log.close();
+    return { url: `http://127.0.0.1:${port}`, port, child, spawnedAt, spawnedAtEpoch };
+  };
+  const server: ServerProcess = {
+    ...(await start()),
     logFile,
     stop: async () => {
-      await stopChild(child);
+      await stopChild(server.child);
       await rm(logDir, { recursive: true, force: true });
     },
+    respawn: async () => {
+      await stopChild(server.child);
+      Object.assign(server, await start());
+    },
   };
+  return server;
 }
 
 /** The daemon serving `workspace` with HOME = `home`, on a free loopback port. */
-export async function spawnDaemon(home: string, workspace: string, extraArgs: string[] = []): Promise<ServerProcess> {
-  const port = await freePort();
+export function spawnDaemon(home: string, workspace: string, extraArgs: string[] = []): Promise<ServerProcess> {
   return spawnServer({
-    args: [DAEMON_CLI, 'serve', '--host', '127.0.0.1', '--port', String(port), '--cwd', workspace, ...extraArgs],
+    args: (port) => [
+      DAEMON_CLI,
+      'serve',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--cwd',
+      workspace,
+      ...extraArgs,
+    ],
     env: daemonEnv(home),
-    port,
   });
 }
 
 /** The bare `node:http` comparison server; `config` is a JSON file of routes (none: a static body everywhere). */
-export async function spawnBareServer(config?: string): Promise<ServerProcess> {
-  const port = await freePort();
-  return spawnServer({ args: [BARE_SERVER, String(port), ...(config === undefined ? [] : [config])], port });
+export function spawnBareServer(config?: string): Promise<ServerProcess> {
+  return spawnServer({ args: (port) => [BARE_SERVER, String(port), ...(config === undefined ? [] : [config])] });
 }
 
 /** The environment of the benchmark minus everything that would change what the daemon discovers or binds. */
@@ -128,7 +145,8 @@ export function httpGet(url: string, headers: Record<string, string> = {}, timeo
 
 /**
  * Polls `url` until it answers `status`, every `intervalMs`; resolves with performance.now() of the first such answer.
- * Fails when the process exits or after `timeoutMs`.
+ * Fails when the process exits or after `timeoutMs`; a process that exits because another took its port in the
+ * moment after `freePort` released it is started again on another.
  */
 export async function waitForStatus(
   server: ServerProcess,
@@ -140,7 +158,13 @@ export async function waitForStatus(
   const deadline = performance.now() + timeoutMs;
   for (;;) {
     if (server.child.exitCode !== null || server.child.signalCode !== null) {
-      throw new Error(`server exited (${server.child.exitCode ?? server.child.signalCode}): ${await logTail(server)}`);
+      const log = await logTail(server);
+      // Node's own error (the comparison servers) or the daemon's message for it (src/cli/listen-daemon.ts).
+      if (log.includes('EADDRINUSE') || log.includes(`port ${server.port} is already in use`)) {
+        await server.respawn();
+        continue;
+      }
+      throw new Error(`server exited (${server.child.exitCode ?? server.child.signalCode}): ${log}`);
     }
     try {
       const answer = await httpGet(`${server.url}${path}`, {}, 5_000);

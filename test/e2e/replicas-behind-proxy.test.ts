@@ -9,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { connect, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
@@ -103,22 +103,8 @@ describe('replicas behind a round-robin reverse proxy', { skip: SKIP }, () => {
         }),
       );
     }
-    const port = await freePort();
-    const conf = `${root}/nginx`;
-    await mkdir(conf, { recursive: true });
-    await writeFile(`${conf}/nginx.conf`, nginxConfig(conf, port, daemons));
-    nginx = spawn(NGINX!, ['-p', `${conf}/`, '-c', `${conf}/nginx.conf`, '-e', `${conf}/error.log`], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    nginx.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    await waitForPort(
-      port,
-      () => nginx?.exitCode !== null,
-      () => stderr,
-    );
+    let port: number;
+    ({ nginx, port } = await startNginx(`${root}/nginx`, daemons));
     proxy = `http://127.0.0.1:${port}`;
     await allReady(daemons);
   });
@@ -289,11 +275,36 @@ async function freePort(): Promise<number> {
   return typeof address === 'object' && address !== null ? address.port : 0;
 }
 
-/** Until `port` accepts a connection; fails at once if the proxy exited (its stderr says why). */
-async function waitForPort(port: number, exited: () => boolean, stderr: () => string): Promise<void> {
+/**
+ * nginx in front of `daemons` on a free loopback port. Started again on another port when the one `freePort` released
+ * was taken before nginx bound it (other programs open listeners all the time); any other exit fails the test.
+ */
+async function startNginx(conf: string, daemons: RunningDaemon[]): Promise<{ nginx: ChildProcess; port: number }> {
+  await mkdir(conf, { recursive: true });
+  for (;;) {
+    const port = await freePort();
+    await writeFile(`${conf}/nginx.conf`, nginxConfig(conf, port, daemons));
+    await rm(`${conf}/error.log`, { force: true });
+    const nginx = spawn(NGINX!, ['-p', `${conf}/`, '-c', `${conf}/nginx.conf`, '-e', `${conf}/error.log`], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const exited = new Promise<void>((resolve) => nginx.once('exit', () => resolve()));
+    let stderr = '';
+    nginx.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    if (await waitForPort(port, () => nginx.exitCode !== null || nginx.signalCode !== null)) return { nginx, port };
+    await exited;
+    const said = `${stderr}${await readFile(`${conf}/error.log`, 'utf8').catch(() => '')}`;
+    assert.match(said, /Address already in use/, `nginx exited: ${said}`);
+  }
+}
+
+/** Until `port` accepts a connection (true), or the proxy exited (false). */
+async function waitForPort(port: number, exited: () => boolean): Promise<boolean> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
-    assert.equal(exited(), false, `nginx exited: ${stderr()}`);
+    if (exited()) return false;
     const open = await new Promise<boolean>((resolve) => {
       const socket = connect(port, '127.0.0.1');
       socket.once('connect', () => {
@@ -302,8 +313,8 @@ async function waitForPort(port: number, exited: () => boolean, stderr: () => st
       });
       socket.once('error', () => resolve(false));
     });
-    if (open) return;
-    assert.ok(Date.now() < deadline, `nginx did not listen on ${port}: ${stderr()}`);
+    if (open) return true;
+    assert.ok(Date.now() < deadline, `nginx did not listen on ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -100,11 +100,20 @@ describe('skillsd environment variables', () => {
   });
 
   it('honours SKILLSD_PORT, SKILLSD_PROFILE and SKILLSD_CWD', async () => {
-    const port = await freePort();
-    const daemon = await startDaemon(['serve'], {
-      home: env.home,
-      env: { SKILLSD_PORT: String(port), SKILLSD_PROFILE: 'xcsh', SKILLSD_CWD: env.workspace },
-    });
+    let port: number;
+    let daemon: RunningDaemon | undefined;
+    do {
+      port = await freePort();
+      daemon = await startDaemon(['serve'], {
+        home: env.home,
+        env: { SKILLSD_PORT: String(port), SKILLSD_PROFILE: 'xcsh', SKILLSD_CWD: env.workspace },
+      }).catch((error: Error) => {
+        // The port was taken between its release and the daemon's bind (other programs open listeners all the
+        // time): another port is tried. Any other failure fails the test.
+        if (error.message.includes(`port ${port} is already in use`)) return undefined;
+        throw error;
+      });
+    } while (daemon === undefined);
     daemons.push(daemon);
     assert.equal(daemon.url, `http://127.0.0.1:${port}`);
     const body = (await (await fetch(`${daemon.url}/skills`)).json()) as { profile: string; cwd: string };
