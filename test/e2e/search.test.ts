@@ -2,14 +2,14 @@
 // --port 0`) on a realistic tree of skills over several providers, over real HTTP; the CLI with and without a daemon.
 
 import assert from 'node:assert/strict';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { waitUntil } from '../helpers/deadlines.js';
 import { connectHttp } from '../helpers/mcp-client.js';
 import { deadUrl, runClient } from '../helpers/run-client.js';
 import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
 import { SseClient } from '../helpers/sse-client.js';
-import { makeTempDir, writeTree } from '../helpers/temp-tree.js';
+import { makeTempDir, replaceFile, writeTree } from '../helpers/temp-tree.js';
 
 function skill(name: string, description: string, body: string, extra = ''): string {
   return `---\nname: ${name}\ndescription: ${description}\n${extra}---\n\n${body}\n`;
@@ -71,17 +71,6 @@ async function tree() {
   const { dir, cleanup } = await makeTempDir('skillsd-search-');
   await writeTree(dir, TREE);
   return { dir, cleanup, home: `${dir}/home`, project: `${dir}/project` };
-}
-
-/**
- * Replaces a SKILL.md in one step, as editors save: written beside the trees, then renamed over it. A plain `writeFile`
- * truncates first, and on a loaded machine the daemon may find the file empty for longer than it waits for a rewrite
- * (src/live-index/settle-rewrites.ts): two index changes, where the test makes one edit.
- */
-async function replaceFile(scratch: string, path: string, text: string): Promise<void> {
-  const staged = `${scratch}/staged-SKILL.md`;
-  await writeFile(staged, text);
-  await rename(staged, path);
 }
 
 async function search(base: string, query: string): Promise<{ status: number; etag: string | null; body: unknown }> {
@@ -320,9 +309,9 @@ describe('GET /search follows the live index', () => {
     // A description edit moves the other skill above it (the description weighs more than the body).
     const webapp = `${dirs.project}/.claude/skills/webapp-testing/SKILL.md`;
     await replaceFile(
-      dirs.dir,
       webapp,
       skill('webapp-testing', 'Test web applications on Kubernetes', 'Take screenshots of the page under test.'),
+      dirs.dir,
     );
     await events.next((event) => event.event === 'index' && JSON.parse(event.data).changed.includes('webapp-testing'));
     assert.deepEqual(ranking(await ranked(daemon.url, 'q=kubernetes')), [
@@ -334,9 +323,9 @@ describe('GET /search follows the live index', () => {
     const before = await search(daemon.url, 'q=helm');
     assert.deepEqual((before.body as Answer).results, []);
     await replaceFile(
-      dirs.dir,
       added,
       skill('k8s', 'Deploy services', 'Write Kubernetes manifests; package them with Helm.'),
+      dirs.dir,
     );
     await waitUntil('the body edit is searchable', async () => (await ranked(daemon.url, 'q=helm')).results.length > 0);
     const afterEdit = await search(daemon.url, 'q=helm');

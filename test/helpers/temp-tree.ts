@@ -1,8 +1,8 @@
 // Fixture helpers: every test builds its own HOME and workspace in a fresh temp directory.
 
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** A fresh, realpath-ed temp directory; removed by the returned `cleanup`. */
 export async function makeTempDir(prefix = 'skillsd-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
@@ -25,6 +25,18 @@ export async function writeTree(root: string, entries: Record<string, TreeEntry>
     if (typeof entry === 'object' && 'symlink' in entry) await symlink(entry.symlink, path);
     else await writeFile(path, entry);
   }
+}
+
+/**
+ * Replaces a file in one step, as editors save: written in `staging` (by default beside it; a directory on the same
+ * file system, outside the watched trees, leaves no trace in them), then renamed over it. A plain `writeFile`
+ * truncates first, and on a loaded machine the daemon may find the file empty for longer than it waits for a rewrite
+ * (src/live-index/settle-rewrites.ts): two index changes and a diagnostic, where the test makes one edit.
+ */
+export async function replaceFile(path: string, text: string, staging = dirname(path)): Promise<void> {
+  const staged = join(staging, `.${basename(path)}.staged`);
+  await writeFile(staged, text);
+  await rename(staged, path);
 }
 
 /**

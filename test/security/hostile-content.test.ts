@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
@@ -14,7 +14,7 @@ import type { DiscoveryResult, SkillDiagnostic } from '../../src/discovery/types
 import type { JsonBody } from '../helpers/app-server.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
 import { DaemonProcess } from '../helpers/spawn-daemon.js';
-import { makeTempDir, SK, type TreeEntry, writeTree } from '../helpers/temp-tree.js';
+import { makeTempDir, replaceFile, SK, type TreeEntry, writeTree } from '../helpers/temp-tree.js';
 
 const HUGE_BYTES = 100 * 1024 * 1024;
 const MAX_HWM_KB = 300 * 1024;
@@ -177,12 +177,6 @@ async function waitForSkills(base: string, done: (body: JsonBody) => boolean, de
     if (Date.now() > deadline) assert.fail(`/skills did not change in time: ${JSON.stringify(body).slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** Replaces a file by rename, as editors save (a rewrite in place is briefly empty). */
-async function replaceFile(path: string, content: string): Promise<void> {
-  await writeFile(`${path}.tmp`, content);
-  await rename(`${path}.tmp`, path);
 }
 
 describe('hostile SKILL.md content against the real daemon', () => {

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import { defaultSettings } from '../../src/discovery/settings.js';
@@ -14,7 +15,7 @@ import { buildApp } from '../../src/server/listen.js';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
 import { HOSTILE_BODY } from '../helpers/hostile-skill.js';
-import { SK } from '../helpers/temp-tree.js';
+import { replaceFile, SK } from '../helpers/temp-tree.js';
 
 // The callbacks given to page.evaluate run in the page (puppeteer sends their source): these are the page's globals,
 // typed loosely because this program is compiled without the DOM's library.
@@ -335,9 +336,12 @@ describe('the page at /ui in a browser', {
     await page.waitForFunction(() => document.querySelectorAll('#skill-rows tr').length === 4);
     const dir = `${s.cwd}/.musepi/skills/fresh`;
     await mkdir(dir);
-    await writeFile(`${dir}/SKILL.md`, SK({ name: 'fresh', description: 'Just written' }));
+    // The file is written, then edited, in one step each: a file written in place is briefly empty, and the events
+    // of that empty file, arriving late on a loaded machine, would have the skill's page read it again while it is
+    // being removed below.
+    await replaceFile(`${dir}/SKILL.md`, SK({ name: 'fresh', description: 'Just written' }), dirname(s.cwd));
     await page.waitForSelector('#skill-rows tr[data-skill="fresh"]');
-    await writeFile(`${dir}/SKILL.md`, SK({ name: 'fresh', description: 'Written again' }));
+    await replaceFile(`${dir}/SKILL.md`, SK({ name: 'fresh', description: 'Written again' }), dirname(s.cwd));
     await page.waitForFunction(
       () =>
         document.querySelector('#skill-rows tr[data-skill="fresh"] td:nth-child(2)')?.textContent === 'Written again',
@@ -346,7 +350,11 @@ describe('the page at /ui in a browser', {
     // index), then its removal.
     const own = await open(t, `${s.base}/ui/skill/fresh`);
     await own.page.waitForFunction(() => document.querySelector('#skill-body h1')?.textContent === 'Body');
-    await writeFile(`${dir}/SKILL.md`, '---\nname: fresh\ndescription: Rewritten\n---\n# Rewritten\n');
+    await replaceFile(
+      `${dir}/SKILL.md`,
+      '---\nname: fresh\ndescription: Rewritten\n---\n# Rewritten\n',
+      dirname(s.cwd),
+    );
     await own.page.waitForFunction(() => document.querySelector('#skill-body h1')?.textContent === 'Rewritten');
     await rm(dir, { recursive: true });
     await own.page.waitForSelector('#skill-missing');
