@@ -48,28 +48,28 @@ export function closeTables(tables: TableDescriptors): void {
 /**
  * Reads a table from its start (the kernel regenerates it on every read from offset 0) and calls `visit` with the
  * columns of every complete line holding `needle`, until `visit` returns true (found) or the table ends.
+ *
+ * The kernel hands out a socket table 4 KiB per read however large the buffer, so a table of thousands of lines
+ * (every connection closed in the last minute waits in TIME_WAIT there) takes hundreds of reads. Each read's text is
+ * searched on its own, with only the line it cut carried over: keeping the whole text and searching it again after
+ * each read made a lookup quadratic in the table's length (a table of 5,100 lines: 310–365 ms against 16 ms of reads).
  */
 export function scanTable(fd: number, buffer: Buffer, needle: string, visit: (columns: string[]) => boolean): void {
-  let text = '';
+  let carried = '';
   let position = 0;
-  let from = 0;
   for (;;) {
     const read = readSync(fd, buffer, 0, buffer.length, position);
-    if (read > 0) text += buffer.toString('latin1', 0, read);
     position += read;
-    let incomplete = false;
-    for (;;) {
+    const text = carried + buffer.toString('latin1', 0, read);
+    // Only complete lines are searched; the last one, cut by the read, waits for the rest (unless the table ended
+    // without a final newline). A needle holds no newline, so a match before `complete` lies in a complete line.
+    const complete = read === 0 ? text.length : text.lastIndexOf('\n') + 1;
+    for (let from = 0; ; ) {
       const at = text.indexOf(needle, from);
-      if (at < 0) break;
-      const end = text.indexOf('\n', at);
-      // The line is not complete yet: read on (unless the table ended without a final newline).
-      if (end < 0 && read > 0) {
-        from = at;
-        incomplete = true;
-        break;
-      }
+      if (at < 0 || at >= complete) break;
       from = at + needle.length;
       const start = text.lastIndexOf('\n', at) + 1;
+      const end = text.indexOf('\n', at);
       const columns = text
         .slice(start, end < 0 ? undefined : end)
         .trim()
@@ -77,8 +77,7 @@ export function scanTable(fd: number, buffer: Buffer, needle: string, visit: (co
       if (visit(columns)) return;
     }
     if (read === 0) return;
-    // A needle cut by the chunk's end is searched again once the rest has arrived.
-    if (!incomplete) from = Math.max(from, text.length - needle.length);
+    carried = text.slice(complete);
   }
 }
 

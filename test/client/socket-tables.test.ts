@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { closeSync, openSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { type ListeningSockets, listenerAddresses, listeningSockets } from '../../src/client/socket-tables.js';
+import {
+  type ListeningSockets,
+  listenerAddresses,
+  listeningSockets,
+  scanTable,
+} from '../../src/client/socket-tables.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
 
 const HEADER = '  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode';
@@ -56,6 +61,33 @@ describe('listeningSockets', () => {
 });
 
 const count = ({ sockets, partial }: ListeningSockets) => ({ sockets: sockets.length, partial });
+
+describe('scanTable', () => {
+  it('visits every complete line holding the needle, whatever reads cut them, and stops when told', async (t) => {
+    // 300 lines, the needle in three of them, the last without its newline: read 37 bytes at a time (the kernel
+    // hands a table out in pieces too), lines and needles are cut in every place.
+    const lines = Array.from({ length: 300 }, (_, n) =>
+      line(n, '0100007F:1CF4', n === 4 || n === 150 || n === 299 ? '0100007F:D431' : '0100007F:0001', '01', n),
+    );
+    const { dir, cleanup } = await makeTempDir('skillsd-tables-');
+    t.after(cleanup);
+    await writeFile(`${dir}/tcp`, [HEADER, ...lines].join('\n'));
+    const fd = openSync(`${dir}/tcp`, 'r');
+    t.after(async () => closeSync(fd));
+    const needle = ' 0100007F:1CF4 0100007F:D431 ';
+    for (const size of [37, 150, 4096]) {
+      const seen: string[] = [];
+      scanTable(fd, Buffer.alloc(size), needle, (columns) => {
+        seen.push(`${columns[0]} ${columns[7]}`);
+        return false;
+      });
+      assert.deepEqual(seen, ['4: 4', '150: 150', '299: 299'], `reads of ${size} bytes`);
+      const first: string[] = [];
+      scanTable(fd, Buffer.alloc(size), needle, (columns) => first.push(columns[0]!) === 2);
+      assert.deepEqual(first, ['4:', '150:'], `reads of ${size} bytes, stopped at the second`);
+    }
+  });
+});
 
 describe('listenerAddresses', () => {
   it('names the address, the wildcard, and for IPv4 the mapped address and :: in tcp6', () => {
