@@ -6,7 +6,8 @@
 //   of the same tree (servers/floor-walk.mjs sync, its whole process);
 // - VmRSS of an idle daemon on an empty tree after its first answer, and 30 s later, against an idle
 //   `node` doing nothing and against the floor of the framework itself: a minimal Fastify app (one schema route,
-//   pino at `warn`, servers/minimal-fastify.mjs) started and read alongside the daemon, in the same way.
+//   pino at `warn`, servers/minimal-fastify.mjs) started and read alongside the daemon, in the same way; each reading
+//   also split into private memory (RssAnon) and the pages of mapped files (RssFile: mostly the `node` binary).
 
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SKILL_DIRS } from './fixtures.js';
 import type { BenchContext } from './lib/context.js';
-import { type IdleReadings, readIdle, spawnMinimalFastify, vmRssBytes } from './lib/idle-memory.js';
+import { type IdleReadings, type Resident, readIdle, residentOf, spawnMinimalFastify } from './lib/idle-memory.js';
 import { stopChild, track } from './lib/processes.js';
 import { DAEMON_CLI, freePort, spawnDaemon, waitForStatus } from './lib/server-process.js';
 import { median, ratio } from './lib/stats.js';
@@ -86,8 +87,9 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
     const floor: number[] = [];
     const oneRequest: number[] = [];
     const samples = commands.map(() => [] as number[]);
-    let idle: IdleReadings = { afterFirstAnswer: Number.NaN, settled: Number.NaN };
-    let floorIdle: IdleReadings = { afterFirstAnswer: Number.NaN, settled: Number.NaN };
+    const unread: Resident = { total: Number.NaN, anon: Number.NaN, file: Number.NaN };
+    let idle: IdleReadings = { afterFirstAnswer: unread, settled: unread };
+    let floorIdle: IdleReadings = { afterFirstAnswer: unread, settled: unread };
     const minimal = await spawnMinimalFastify();
     try {
       // The idle daemon and the minimal Fastify app side by side, each read after its own first answer.
@@ -175,37 +177,59 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
     }
 
     // An idle node, for scale: the runtime alone.
-    const idleNode = await idleNodeRss();
-    rows.push(['idle `node` (setInterval, nothing loaded)', `${(idleNode / 1048576).toFixed(1)} MiB`, '1.00×', '']);
+    const idleNode = await idleNodeResident();
     const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
+    const split = (r: Resident) => `${mib(r.anon)} + ${mib(r.file)}`;
+    rows.push(['idle `node` (setInterval, nothing loaded)', mib(idleNode.total), '1.00×', '']);
     rows.push([
       'idle daemon, empty tree, after its first answer (VmRSS)',
-      mib(idle.afterFirstAnswer),
-      ratio(idle.afterFirstAnswer, idleNode),
+      mib(idle.afterFirstAnswer.total),
+      ratio(idle.afterFirstAnswer.total, idleNode.total),
       `≤ ${TARGET.idleMiB} MiB`,
     ]);
     rows.push([
       `idle daemon, the same, ${SETTLE_MS / 1000} s later (VmRSS)`,
-      mib(idle.settled),
-      ratio(idle.settled, idleNode),
+      mib(idle.settled.total),
+      ratio(idle.settled.total, idleNode.total),
       `≤ ${TARGET.idleMiB} MiB`,
     ]);
     rows.push([
       'minimal Fastify app (one schema route, pino at warn), after its first answer (VmRSS; the framework floor)',
-      mib(floorIdle.afterFirstAnswer),
-      ratio(floorIdle.afterFirstAnswer, idleNode),
+      mib(floorIdle.afterFirstAnswer.total),
+      ratio(floorIdle.afterFirstAnswer.total, idleNode.total),
       '',
     ]);
     rows.push([
       `minimal Fastify app, the same, ${SETTLE_MS / 1000} s later (VmRSS)`,
-      mib(floorIdle.settled),
-      ratio(floorIdle.settled, idleNode),
+      mib(floorIdle.settled.total),
+      ratio(floorIdle.settled.total, idleNode.total),
       '',
     ]);
     rows.push([
       'idle daemon ÷ minimal Fastify app, after the first answer / 30 s later',
-      `${mib(idle.afterFirstAnswer)} / ${mib(floorIdle.afterFirstAnswer)}; ${mib(idle.settled)} / ${mib(floorIdle.settled)}`,
-      `${ratio(idle.afterFirstAnswer, floorIdle.afterFirstAnswer)} / ${ratio(idle.settled, floorIdle.settled)}`,
+      `${mib(idle.afterFirstAnswer.total)} / ${mib(floorIdle.afterFirstAnswer.total)}; ${mib(idle.settled.total)} / ${mib(floorIdle.settled.total)}`,
+      `${ratio(idle.afterFirstAnswer.total, floorIdle.afterFirstAnswer.total)} / ${ratio(idle.settled.total, floorIdle.settled.total)}`,
+      '',
+    ]);
+    // VmRSS split: what the process holds for itself, and the pages of the files it maps, which every node process
+    // shares (docs/performance.md "Idle memory").
+    rows.push(['idle `node`: private (RssAnon) + mapped files (RssFile)', split(idleNode), '', '']);
+    rows.push([
+      'idle daemon, after its first answer / 30 s later: private + mapped files',
+      `${split(idle.afterFirstAnswer)} / ${split(idle.settled)}`,
+      '',
+      '',
+    ]);
+    rows.push([
+      'minimal Fastify app, the same: private + mapped files',
+      `${split(floorIdle.afterFirstAnswer)} / ${split(floorIdle.settled)}`,
+      '',
+      '',
+    ]);
+    rows.push([
+      'idle daemon ÷ minimal Fastify app, private memory, after the first answer / 30 s later',
+      `${mib(idle.afterFirstAnswer.anon)} / ${mib(floorIdle.afterFirstAnswer.anon)}; ${mib(idle.settled.anon)} / ${mib(floorIdle.settled.anon)}`,
+      `${ratio(idle.afterFirstAnswer.anon, floorIdle.afterFirstAnswer.anon)} / ${ratio(idle.settled.anon, floorIdle.settled.anon)}`,
       '',
     ]);
 
@@ -226,8 +250,8 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
   }
 }
 
-/** VmRSS of a `node` that loads nothing and waits, once it is up. */
-async function idleNodeRss(): Promise<number> {
+/** The resident memory of a `node` that loads nothing and waits, once it is up. */
+async function idleNodeResident(): Promise<Resident> {
   const child = track(
     spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000); console.log("up")'], {
       stdio: ['ignore', 'pipe', 'ignore'],
@@ -235,7 +259,7 @@ async function idleNodeRss(): Promise<number> {
   );
   try {
     await new Promise<void>((resolve) => child.stdout?.once('data', () => resolve()));
-    return vmRssBytes(child.pid ?? 0);
+    return residentOf(child.pid ?? 0);
   } finally {
     await stopChild(child, 1000);
   }

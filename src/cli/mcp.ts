@@ -16,6 +16,7 @@ import { withCliOverrides } from './effective-settings.js';
 import { followConfigFile } from './follow-config-file.js';
 import { createLogger } from './logger.js';
 import type { ServeOptions } from './parse-args.js';
+import { returnStartMemory } from './return-start-memory.js';
 
 /** Runs until the client closes stdin or a signal arrives; resolves then, with everything closed. */
 export async function runMcpStdio(
@@ -62,6 +63,8 @@ export async function runMcpStdio(
       { cwd: explicitCwd },
     );
     logger.info({ cwd: registry.defaultCwd }, 'skillsd MCP server on stdio');
+    // The first index was built and the watcher armed before the server started: the start's burst is over.
+    returnStartMemory(logger);
     const stop = () => {
       void running.close();
     };

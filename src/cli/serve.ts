@@ -22,6 +22,7 @@ import { logFirstIndexSummary, reportScanProgress } from './first-index-report.j
 import { listenDaemon } from './listen-daemon.js';
 import { createLogger, drainLogs } from './logger.js';
 import { readVersion, type ServeOptions } from './parse-args.js';
+import { returnStartMemory } from './return-start-memory.js';
 import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './token-file.js';
 
 /** Open connections get this long to finish on shutdown before they are cut, well inside docs/api.md's 5 s. */
@@ -157,6 +158,11 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     });
     built.server.once('request', (_request, response) => response.once('close', startArming));
     url = await listenDaemon(app, host, port);
+    // Once the first answer is out and the watcher armed, the start's burst of memory is given back at once.
+    void workspace.ready.then(
+      () => returnStartMemory(logger),
+      () => undefined,
+    );
     // Log lines are batched (log-destination.ts); the listening line is the one scripts wait for: out at once.
     logger.flush();
   } catch (error) {

@@ -1,24 +1,32 @@
-// The idle-memory rows of the client benchmark: the VmRSS reading, and the minimal Fastify app they use as the
+// The idle-memory rows of the client benchmark: the resident memory reading, and the minimal Fastify app they use as the
 // framework's floor (it must answer the way the daemon's `/skills` route is asked, or it measures nothing).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { spawnMinimalFastify, vmRssBytes, vmRssOfStatus } from '../../bench/lib/idle-memory.js';
+import { residentOf, residentOfStatus, spawnMinimalFastify } from '../../bench/lib/idle-memory.js';
 import { httpGet, type ServerProcess, waitForStatus } from '../../bench/lib/server-process.js';
 
-describe('vmRssOfStatus', () => {
-  it('reads the VmRSS line of /proc/<pid>/status in bytes', () => {
+describe('residentOfStatus', () => {
+  it('reads VmRSS, RssAnon, and RssFile with RssShmem, of /proc/<pid>/status in bytes', () => {
     const status =
-      'Name:\tnode\nVmPeak:\t  900000 kB\nVmHWM:\t   81234 kB\nVmRSS:\t   73456 kB\nRssAnon:\t   40000 kB\n';
-    assert.equal(vmRssOfStatus(status), 73456 * 1024);
+      'Name:\tnode\nVmPeak:\t  900000 kB\nVmHWM:\t   81234 kB\nVmRSS:\t   73456 kB\nRssAnon:\t   40000 kB\n' +
+      'RssFile:\t   33000 kB\nRssShmem:\t     456 kB\nVmData:\t  120000 kB\n';
+    assert.deepEqual(residentOfStatus(status), { total: 73456 * 1024, anon: 40000 * 1024, file: 33456 * 1024 });
   });
 
-  it('is NaN when there is no VmRSS line (a kernel thread, a zombie)', () => {
-    assert.ok(Number.isNaN(vmRssOfStatus('Name:\tkworker\nState:\tZ (zombie)\n')));
+  it('is NaN where a line is missing (a kernel thread, a zombie)', () => {
+    assert.deepEqual(residentOfStatus('Name:\tkworker\nState:\tZ (zombie)\n'), {
+      total: Number.NaN,
+      anon: Number.NaN,
+      file: Number.NaN,
+    });
   });
 
-  it('reads this process', () => {
-    assert.ok(vmRssBytes(process.pid) > 1024 * 1024);
+  it('reads this process, whose VmRSS is its private memory and its mapped files', () => {
+    const resident = residentOf(process.pid);
+    assert.ok(resident.anon > 1024 * 1024 && resident.file > 1024 * 1024, JSON.stringify(resident));
+    // The three lines are read at one moment from one file: VmRSS is their sum.
+    assert.equal(resident.total, resident.anon + resident.file);
   });
 });
 
@@ -49,6 +57,6 @@ describe('the minimal Fastify app (bench/servers/minimal-fastify.mjs)', () => {
   });
 
   it('has a resident size to compare with', () => {
-    assert.ok(vmRssBytes(server.child.pid ?? 0) > 10 * 1024 * 1024);
+    assert.ok(residentOf(server.child.pid ?? 0).total > 10 * 1024 * 1024);
   });
 });

@@ -59,7 +59,7 @@ export async function connectHttp(
 export async function connectStdio(
   args: string[],
   env: Record<string, string>,
-): Promise<McpTestClient & { stderr: () => string }> {
+): Promise<McpTestClient & { stderr: () => string; pid: () => number | null }> {
   let stderr = '';
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -71,7 +71,7 @@ export async function connectStdio(
     stderr += chunk.toString('utf8');
   });
   const recorded = await connect(transport, {});
-  return { ...recorded, stderr: () => stderr };
+  return { ...recorded, stderr: () => stderr, pid: () => transport.pid };
 }
 
 async function connect(
