@@ -1,5 +1,5 @@
 // Runs the benchmarks and prints their tables; writes them to bench/results/latest.md.
-// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory|search|agents|client ...]]
+// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory|search|agents|client|peers ...]]
 // --large (or SKILLSD_BENCH_LARGE=1) adds N = 50,000 where a benchmark has it; without it the suite stays at 10,000.
 // The daemon benchmarks rebuild dist/ first when a file under src/ is newer than dist/cli.js (--no-build: never).
 
@@ -20,6 +20,7 @@ import { stopAll } from './lib/processes.js';
 import { DAEMON_CLI, REPO_ROOT } from './lib/server-process.js';
 import { type BenchSection, renderSection } from './lib/table.js';
 import { runMemoryBench } from './memory.bench.js';
+import { runPeerLookupBench } from './peer-lookup.bench.js';
 import { runReloadBench } from './reload.bench.js';
 import { runSearchBench } from './search.bench.js';
 import { runStartupBench } from './startup.bench.js';
@@ -40,6 +41,7 @@ const BENCHES: Bench[] = [
   { name: 'search', needsDaemon: false, run: runSearchBench },
   { name: 'agents', needsDaemon: true, run: runAgentsBench },
   { name: 'client', needsDaemon: true, run: runClientBench },
+  { name: 'peers', needsDaemon: false, run: runPeerLookupBench },
 ];
 
 const RESULTS = fileURLToPath(new URL('./results/latest.md', import.meta.url));
