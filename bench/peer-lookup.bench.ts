@@ -6,6 +6,7 @@
 
 import { closeSync, openSync, readSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { STATE_COLUMN, scanTable } from '../src/client/socket-tables.js';
 import { openPeerTables, type PeerTables } from '../src/server/peer-uid.js';
 import type { BenchContext } from './lib/context.js';
 import { median, percentile, ratio } from './lib/stats.js';
@@ -64,23 +65,17 @@ export async function runPeerLookupBench(ctx: BenchContext): Promise<BenchSectio
   ];
 }
 
-/** Lines of the IPv4 table in TIME_WAIT. */
+/** Lines of the IPv4 table in TIME_WAIT, read with the daemon's own table scan. */
 function timeWaitLines(): number {
   let count = 0;
   const fd = openSync(TABLE, 'r');
   try {
-    const buffer = Buffer.allocUnsafe(READ_CHUNK);
-    let carried = '';
-    for (;;) {
-      const read = readSync(fd, buffer, 0, buffer.length, null);
-      const text = carried + buffer.toString('latin1', 0, read);
-      const complete = read === 0 ? text.length : text.lastIndexOf('\n') + 1;
-      for (const line of text.slice(0, complete).split('\n')) {
-        if (line.trim().split(/\s+/)[3] === TIME_WAIT) count++;
-      }
-      if (read === 0) return count;
-      carried = text.slice(complete);
-    }
+    // Columns are separated by spaces and no other column of a line is ever `06`: the state column is the only match.
+    scanTable(fd, Buffer.allocUnsafe(READ_CHUNK), ` ${TIME_WAIT} `, (columns) => {
+      if (columns[STATE_COLUMN] === TIME_WAIT) count++;
+      return false;
+    });
+    return count;
   } finally {
     closeSync(fd);
   }

@@ -19,7 +19,6 @@ const SHRINKS = Number(process.versions.v8.split('.')[0]) >= 12;
 
 interface NewSpace {
   first: number;
-  now: number;
 }
 
 /**
@@ -45,7 +44,7 @@ async function assertGaveBack(
   assert.equal(line.youngAfter, first, JSON.stringify(line));
 }
 
-/** Asks a process started with the recorder for its new space's size at start. */
+/** Asks a process started with the recorder for its new space's size when it started. */
 async function newSpaceOf(pid: number, log: string): Promise<NewSpace> {
   process.kill(pid, 'SIGUSR2');
   let text = '';
