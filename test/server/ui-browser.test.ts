@@ -98,7 +98,10 @@ describe('the page at /ui in a browser', {
     const watched: Watched = { page, requests: [], errors: [], dialogs: [] };
     page.on('request', (request) => watched.requests.push(request.url()));
     page.on('console', (message) => {
-      if (message.type() === 'error') watched.errors.push(message.text());
+      if (message.type() !== 'error') return;
+      // A failed load names its resource only in the message's location: kept, so a failure says which request.
+      const url = message.location().url;
+      watched.errors.push(url === undefined ? message.text() : `${message.text()}: ${url}`);
     });
     page.on('pageerror', (error) => watched.errors.push(String(error)));
     page.on('dialog', async (dialog) => {
@@ -356,6 +359,12 @@ describe('the page at /ui in a browser', {
       dirname(s.cwd),
     );
     await own.page.waitForFunction(() => document.querySelector('#skill-body h1')?.textContent === 'Rewritten');
+    // The body is drawn before the listing of the skill's files is read: removing the skill before the page is done
+    // would answer that read 404, a failed load the browser logs. A reader, too, sees a page once it is done.
+    await own.page.waitForFunction(() => !document.getElementById('main').hasAttribute('aria-busy'));
+    assert.deepEqual(await own.page.$$eval('#file-tree li', (items) => items.map((item) => item.dataset.file)), [
+      'SKILL.md',
+    ]);
     await rm(dir, { recursive: true });
     await own.page.waitForSelector('#skill-missing');
     // A tab in the background draws no frames, and puppeteer's waits poll on frames: the list comes to the front.

@@ -146,12 +146,16 @@ function setConnection(state, text) {
   connection.textContent = text;
 }
 
-/** One refresh at a time; events arriving meanwhile ask for one more, not one each. */
+/**
+ * One refresh at a time; events arriving meanwhile ask for one more, not one each. `aria-busy` on the main region
+ * says a refresh is under way (assistive technology waits for it to end), until the last one asked for is in.
+ */
 function scheduleRefresh() {
   if (refreshing !== undefined) {
     refreshAgain = true;
     return;
   }
+  main.setAttribute('aria-busy', 'true');
   refreshing = view
     .refresh()
     .then((generation) => {
@@ -164,7 +168,7 @@ function scheduleRefresh() {
       if (refreshAgain) {
         refreshAgain = false;
         scheduleRefresh();
-      }
+      } else main.removeAttribute('aria-busy');
     });
 }
 
