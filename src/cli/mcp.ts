@@ -14,9 +14,9 @@ import { type ConfigWatcher, loadConfigFile } from './config-file.js';
 import { discoveryEnv, workspaceDirectory } from './discovery-inputs.js';
 import { withCliOverrides } from './effective-settings.js';
 import { followConfigFile } from './follow-config-file.js';
+import { giveBackMemory } from './give-back-memory.js';
 import { createLogger } from './logger.js';
 import type { ServeOptions } from './parse-args.js';
-import { returnStartMemory } from './return-start-memory.js';
 
 /** Runs until the client closes stdin or a signal arrives; resolves then, with everything closed. */
 export async function runMcpStdio(
@@ -64,13 +64,14 @@ export async function runMcpStdio(
     );
     logger.info({ cwd: registry.defaultCwd }, 'skillsd MCP server on stdio');
     // The first index was built and the watcher armed before the server started: the start's burst is over.
-    returnStartMemory(logger);
+    const stopGivingBack = giveBackMemory(logger);
     const stop = () => {
       void running.close();
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     await running.closed;
+    stopGivingBack();
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);
   } finally {

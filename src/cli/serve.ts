@@ -19,10 +19,10 @@ import type { ConfigWatcher } from './config-file.js';
 import { discoveryEnv, workspaceDirectory } from './discovery-inputs.js';
 import { listenAddress, withCliOverrides } from './effective-settings.js';
 import { logFirstIndexSummary, reportScanProgress } from './first-index-report.js';
+import { giveBackMemory } from './give-back-memory.js';
 import { listenDaemon } from './listen-daemon.js';
 import { createLogger, drainLogs } from './logger.js';
 import { readVersion, type ServeOptions } from './parse-args.js';
-import { returnStartMemory } from './return-start-memory.js';
 import { assertPrivateConfigFile, assertTokenLength, loadTokenFile } from './token-file.js';
 
 /** Open connections get this long to finish on shutdown before they are cut, well inside docs/api.md's 5 s. */
@@ -121,6 +121,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
 
   let app: FastifyInstance | undefined;
   let url: string;
+  let stopGivingBack: (() => void) | undefined;
   let runtimeFile: string | undefined;
   try {
     // The default workspace's first index is built before the port opens, so the first answer is complete.
@@ -158,9 +159,12 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
     });
     built.server.once('request', (_request, response) => response.once('close', startArming));
     url = await listenDaemon(app, host, port);
-    // Once the first answer is out and the watcher armed, the start's burst of memory is given back at once.
+    // Once the first answer is out and the watcher armed, the start's burst of memory is given back at once, and
+    // each later burst's once the daemon is quiet again.
     void workspace.ready.then(
-      () => returnStartMemory(logger),
+      () => {
+        stopGivingBack = giveBackMemory(logger);
+      },
       () => undefined,
     );
     // Log lines are batched (log-destination.ts); the listening line is the one scripts wait for: out at once.
@@ -182,6 +186,7 @@ export async function startDaemon(options: ServeOptions, env: Readonly<Record<st
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closing ??= (async () => {
+      stopGivingBack?.();
       if (runtimeFile !== undefined) removeRuntimeFile(runtimeFile);
       watcher?.close();
       // Idle keep-alive sockets are closed at once; a request in flight (or an SSE stream the app does not end
