@@ -1,12 +1,13 @@
 // The memory a burst of work grew is given back once the burst is over (docs/memory.md "After the start" and "After
-// a burst"), not whenever V8's memory reducer notices the process is idle, and not at all for the young generation.
+// a burst"), not whenever V8's memory reducer notices the process is idle, which in our measurements never shrank
+// the young generation.
 //
 // The start allocates more than anything a running daemon does: module loading, every SKILL.md read and parsed, the
 // first `/skills` body, a watch and a fingerprint per entry. Later bursts (hundreds of reloads, a first search, the
-// agents' views) do the same on a smaller scale. V8 grows its young generation to the maximum (32 MiB on Node 22,
-// 64 MiB on Node 24) under such a burst and keeps it grown; the old space keeps the garbage the burst promoted until
-// its next full collection. A "last resort" collection, the one V8 runs on a low-memory notification, frees that
-// garbage and shrinks the young generation back to its starting size. Node offers no call for it but the `gc`
+// agents' views) do the same on a smaller scale. V8 grows its young generation up to its maximum (32 MiB on Node 22,
+// 64-128 MiB seen on Node 24) under such a burst and keeps it grown; the old space keeps the garbage the burst
+// promoted until its next full collection. A "last resort" collection, the one V8 runs on a low-memory notification,
+// frees that garbage and shrinks the young generation back to its starting size. Node offers no call for it but the `gc`
 // function of `--expose-gc`, so the flag is set at run time and the function taken from a fresh context, leaving the
 // daemon's own global scope as it was. Node 20's V8 has no such flavour and runs a plain full collection instead,
 // which keeps its young generation grown (so after the start, nothing there counts as grown again).
@@ -21,7 +22,7 @@ interface Logger {
 type Gc = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
 /** How often a quiet daemon looks at its young generation. */
-export const QUIET_CHECK_MS = 5000;
+const QUIET_CHECK_MS = 5000;
 /** The share of a check's interval the event loop may have been busy for the interval to count as quiet. */
 const QUIET_UTILIZATION = 0.02;
 /**
