@@ -7,9 +7,9 @@
 // agents' views) do the same on a smaller scale. V8 grows its young generation up to its maximum (32 MiB on Node 22,
 // 64-128 MiB seen on Node 24) under such a burst and keeps it grown; the old space keeps the garbage the burst
 // promoted until its next full collection. A "last resort" collection, the one V8 runs on a low-memory notification,
-// frees that garbage and shrinks the young generation back to its starting size. Node offers no call for it but the `gc`
-// function of `--expose-gc`, so the flag is set at run time and the function taken from a fresh context, leaving the
-// daemon's own global scope as it was. Node 20's V8 has no such flavour and runs a plain full collection instead,
+// frees that garbage and shrinks the young generation back to its starting size. Node offers no call for it but the
+// `gc` function of `--expose-gc`, so the flag is set at run time and the function taken from a fresh context, leaving
+// the daemon's own global scope as it was. Node 20's V8 has no such flavour and runs a plain full collection instead,
 // which keeps its young generation grown (so after the start, nothing there counts as grown again).
 
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
