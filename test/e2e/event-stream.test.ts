@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
 import { SseClient, type SseEvent } from '../helpers/sse-client.js';
-import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+import { addSkillFolder, makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 const is =
   (type: string) =>
@@ -58,7 +58,7 @@ describe('GET /events (built daemon, real sockets)', () => {
 
   /** Adds a project skill to `workspace` (no collision, no warning: exactly one `index` event). */
   async function addSkill(workspace: string, name: string): Promise<void> {
-    await writeTree(workspace, { [`.musepi/skills/${name}/SKILL.md`]: SK({ description: `Skill ${name}` }) });
+    await addSkillFolder(`${workspace}/.musepi/skills/${name}`, SK({ description: `Skill ${name}` }), root);
   }
 
   async function generationOf(cwd?: string): Promise<number> {
@@ -183,7 +183,7 @@ describe('GET /events (built daemon, real sockets)', () => {
     await onlyIndex.next(is('hello'));
     // A lower-priority duplicate of pdf: the answer changes (a new collision) but no skill does.
     const claudePdf = `${project}/.claude/skills/pdf`;
-    await writeTree(project, { '.claude/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'Claude PDF' }) });
+    await addSkillFolder(claudePdf, SK({ name: 'pdf', description: 'Claude PDF' }), root);
     const index = await all.next();
     const collision = await all.next();
     assert.equal(index.event, 'index');
@@ -246,7 +246,7 @@ describe('GET /events (built daemon, real sockets)', () => {
       ['only-there', 'other-two'],
     );
     // A user-level skill belongs to both: each stream hears of it, with its own workspace's generation.
-    await writeTree(root, { 'home/.claude/skills/shared/SKILL.md': SK({ description: 'Shared' }) });
+    await addSkillFolder(`${root}/home/.claude/skills/shared`, SK({ description: 'Shared' }), root);
     assert.deepEqual(data(await theirs.next()), { generation: 3, added: ['shared'], removed: [], changed: [] });
     // The default workspace is at its twelfth answer by now: eleven changes made by the tests above.
     assert.deepEqual(data(await mine.next()), { generation: 12, added: ['shared'], removed: [], changed: [] });

@@ -40,6 +40,21 @@ export async function replaceFile(path: string, text: string, staging = dirname(
 }
 
 /**
+ * Adds a skill folder in one step, as a checkout or an installer does: its SKILL.md is written in a folder under
+ * `staging` (on the same file system, outside the watched trees), which is then renamed to `dir`. Created in place,
+ * the folder exists without its SKILL.md until the file is written, and on a loaded machine the live doctor, which
+ * reads the trees again once they have been quiet for a moment, may look in between: a `no-skill-md` finding, new
+ * and then resolved, in a test that adds one skill.
+ */
+export async function addSkillFolder(dir: string, text: string, staging: string): Promise<void> {
+  const staged = join(staging, `.${basename(dir)}.staged`);
+  await mkdir(staged, { recursive: true });
+  await writeFile(join(staged, 'SKILL.md'), text);
+  await mkdir(dirname(dir), { recursive: true });
+  await rename(staged, dir);
+}
+
+/**
  * The worked examples' `SK{k: v; …}` (docs/discovery.md §11): `---\n` + one `k: v` line each + `---\n\n# Body\n`.
  * `SK({ name: 'pdf', description: 'PDF tools' })`.
  */
