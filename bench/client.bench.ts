@@ -1,6 +1,7 @@
 // What a user pays per call and per idle hour, each row against a floor measured in the same run, rounds alternating:
-// - client commands against a running daemon (empty tree): `skillsd --version`, `status`, `ls --json`, wall time of
-//   the whole process, against `node -e 0`, and beside it a module that makes one `node:http` request;
+// - client commands against a running daemon (empty tree): `skillsd --version`, `status`, `ls --json`, each run
+//   through the package's bin as a user runs it, wall time of the whole process, against `node -e 0`, and beside it
+//   a module that makes one `node:http` request;
 // - `skillsd stop`, from its start to its exit (the daemon gone), against `node -e 0`;
 // - `skillsd ls --json` with no daemon (answered in-process) at N skills, against `node` + the plain synchronous walk
 //   of the same tree (servers/floor-walk.mjs sync, its whole process);
@@ -18,7 +19,7 @@ import { SKILL_DIRS } from './fixtures.js';
 import type { BenchContext } from './lib/context.js';
 import { type IdleReadings, type Resident, readIdle, residentOf, spawnMinimalFastify } from './lib/idle-memory.js';
 import { stopChild, track } from './lib/processes.js';
-import { DAEMON_CLI, freePort, spawnDaemon, waitForStatus } from './lib/server-process.js';
+import { CLIENT_BIN, freePort, spawnDaemon, waitForStatus } from './lib/server-process.js';
 import { median, ratio } from './lib/stats.js';
 import type { BenchSection } from './lib/table.js';
 
@@ -103,7 +104,7 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
         floor.push(await timed(['-e', '0'], env));
         oneRequest.push(await timed([ONE_REQUEST, `${daemon.url}/health`], env));
         for (const [index, [, args]] of commands.entries()) {
-          samples[index]!.push(await timed([DAEMON_CLI, ...args], env, empty.workspace));
+          samples[index]!.push(await timed([CLIENT_BIN, ...args], env, empty.workspace));
         }
       }
     } finally {
@@ -135,7 +136,7 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
       try {
         await waitForStatus(stopped, '/health', 200, 60_000);
         stopFloor.push(await timed(['-e', '0'], clientEnv(home)));
-        stops.push(await timed([DAEMON_CLI, 'stop'], clientEnv(home), workspace));
+        stops.push(await timed([CLIENT_BIN, 'stop'], clientEnv(home), workspace));
       } finally {
         await stopChild(stopped.child, 1000);
       }
@@ -163,7 +164,7 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
       const local: number[] = [];
       for (let round = 0; round < rounds; round++) {
         walk.push(await timed([FLOOR_WALK, 'sync', dirsFile], env));
-        local.push(await timed([DAEMON_CLI, 'ls', '--json', '--url', nobody], env, fixture.workspace));
+        local.push(await timed([CLIENT_BIN, 'ls', '--json', '--url', nobody], env, fixture.workspace));
       }
       const w = spread(walk);
       const l = spread(local);

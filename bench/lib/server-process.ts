@@ -3,17 +3,25 @@
 // log lines while it is also the load generator.
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, open, readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stopChild, track } from './processes.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** SKILLSD_BENCH_CLI: another build's cli.js (a copy of dist/ kept from before a change), to compare two builds. */
 export const DAEMON_CLI = process.env.SKILLSD_BENCH_CLI ?? join(REPO_ROOT, 'dist', 'cli.js');
+/**
+ * What a user runs: the package's bin beside that cli.js (package.json `bin`), which answers `--version` itself and
+ * hands every other command line to cli.js; in a build from before the bin existed, cli.js itself.
+ */
+export const CLIENT_BIN = existsSync(join(dirname(DAEMON_CLI), 'skillsd.cjs'))
+  ? join(dirname(DAEMON_CLI), 'skillsd.cjs')
+  : DAEMON_CLI;
 export const BARE_SERVER = fileURLToPath(new URL('../servers/bare-http.mjs', import.meta.url));
 
 export interface ServerProcess {

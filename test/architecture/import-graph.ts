@@ -1,4 +1,4 @@
-// The import graph of src/: for every .ts file, the files it imports (static, `import type`, re-exports and dynamic
+// The import graph of src/: for every .ts and .cts file, the files it imports (static, `import type`, re-exports and dynamic
 // `import('…')`, as the TypeScript compiler's own pre-processor finds them, comments and strings left out) and the
 // packages it imports. Pure functions over that graph find the strongly connected components (file cycles).
 
@@ -20,7 +20,7 @@ export interface SourceFile {
   lines: number;
 }
 
-/** Every .ts file under `root`/src, with its imports. */
+/** Every .ts and .cts file under `root`/src, with its imports. */
 export function readImportGraph(root: string): Map<string, SourceFile> {
   const graph = new Map<string, SourceFile>();
   for (const path of tsFiles(root, 'src')) {
@@ -75,7 +75,7 @@ function tsFiles(root: string, dir: string): string[] {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = `${dir}/${entry.name}`;
     if (entry.isDirectory()) out.push(...tsFiles(root, path));
-    else if (entry.name.endsWith('.ts')) out.push(path);
+    else if (entry.name.endsWith('.ts') || entry.name.endsWith('.cts')) out.push(path);
   }
   return out.sort();
 }

@@ -60,9 +60,9 @@ const MAX_LINES = 500;
  */
 const KNOWN_EXCEPTIONS: readonly string[] = [];
 
-/** `src/server/app.ts` is in `server`; the entry point `src/cli.ts` is the CLI's. */
+/** `src/server/app.ts` is in `server`; the entry points `src/cli.ts` and `src/skillsd.cts` (the bin) are the CLI's. */
 function folderOf(path: string): string {
-  return path === 'src/cli.ts' ? 'cli' : (path.split('/')[1] ?? '');
+  return path === 'src/cli.ts' || path === 'src/skillsd.cts' ? 'cli' : (path.split('/')[1] ?? '');
 }
 
 function upwardImports(graph: ReadonlyMap<string, SourceFile>): string[] {
@@ -135,6 +135,7 @@ describe('the layout of src/', () => {
     assert.deepEqual(missing, []);
     assert.ok(graph.get('src/server/app.ts')?.files.includes('src/server/routes/skills.ts'));
     assert.ok(graph.get('src/cli.ts')?.files.includes('src/cli/mcp.ts'), 'a dynamic import is an import');
+    assert.deepEqual(graph.get('src/skillsd.cts')?.files, ['src/cli.ts'], 'the bin is read too');
     assert.ok(graph.get('src/client/api-types.ts')?.typeOnlyFiles.includes('src/discovery/types.ts'));
   });
 

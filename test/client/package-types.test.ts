@@ -81,6 +81,6 @@ describe('skillsd/client as a TypeScript package', () => {
     assert.deepEqual(JSON.parse(stdout), { source: 'runtime-file', names: ['pdf'], missing: 'SkillNotFound' });
     // The command line is still the package's bin.
     const manifest = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
-    assert.deepEqual(manifest.bin, { skillsd: 'dist/cli.js' });
+    assert.deepEqual(manifest.bin, { skillsd: 'dist/skillsd.cjs' });
   });
 });

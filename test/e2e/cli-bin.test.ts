@@ -1,0 +1,96 @@
+// The package's bin, `dist/skillsd.cjs`: it answers `--version` without starting Node's ES module loader, and hands
+// every other command line to the program, `dist/cli.js`, whose output and exit code it then gives unchanged
+// (docs/cli.md "The command", docs/performance.md "Client commands").
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { deadUrl } from '../helpers/run-client.js';
+import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+const BIN = fileURLToPath(new URL('../../dist/skillsd.cjs', import.meta.url));
+const PROGRAM = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const PROBE = fileURLToPath(new URL('../helpers/esm-loader-probe.cjs', import.meta.url));
+const MANIFEST = fileURLToPath(new URL('../../package.json', import.meta.url));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(file: string, args: string[], options: { home: string; cwd: string; preload?: string }): Promise<Run> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !/^(SKILLSD_|NODE_OPTIONS$|XDG_RUNTIME_DIR$)/.test(key)) env[key] = value;
+  }
+  const node = options.preload === undefined ? [] : ['--require', options.preload];
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [...node, file, ...args],
+      { cwd: options.cwd, env: { ...env, HOME: options.home } },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+async function fixture(t: { after(fn: () => Promise<void>): void }) {
+  const { dir, cleanup } = await makeTempDir('skillsd-bin-');
+  t.after(cleanup);
+  await writeTree(dir, {
+    'home/.claude/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'Use when: the user asks for PDF tools' }),
+    'project/.git': { dir: true },
+  });
+  return { home: `${dir}/home`, cwd: `${dir}/project` };
+}
+
+describe('the bin (dist/skillsd.cjs)', () => {
+  it('prints the package version for --version, -v and version, as the program does', async (t) => {
+    const where = await fixture(t);
+    const manifest = JSON.parse(await readFile(MANIFEST, 'utf8')) as { version: string; bin: unknown };
+    assert.deepEqual(manifest.bin, { skillsd: 'dist/skillsd.cjs' });
+    for (const line of [['--version'], ['-v'], ['version']]) {
+      const bin = await run(BIN, line, where);
+      assert.deepEqual(bin, { code: 0, stdout: `${manifest.version}\n`, stderr: '' }, line.join(' '));
+      assert.deepEqual(await run(PROGRAM, line, where), bin, line.join(' '));
+    }
+  });
+
+  it('answers --version without starting the ES module loader, which the program starts', async (t) => {
+    const where = await fixture(t);
+    const bin = await run(BIN, ['--version'], { ...where, preload: PROBE });
+    assert.equal(bin.stderr, 'esm-loader: no\n');
+    const program = await run(PROGRAM, ['--version'], { ...where, preload: PROBE });
+    assert.equal(program.stderr, 'esm-loader: yes\n');
+  });
+
+  it('hands every other command line to the program: the same output and exit code', async (t) => {
+    const where = await fixture(t);
+    const nobody = await deadUrl(t);
+    const lines: Array<[args: string[], code: number]> = [
+      [['--help'], 0],
+      [['-v', '--port', '7'], 0],
+      [['bogus'], 2],
+      [['serve', '--port', 'many'], 2],
+      [['ls', '--json', '--url', nobody], 0],
+      [['show', 'pdf', '--url', nobody], 0],
+      [['show', 'missing', '--url', nobody], 1],
+    ];
+    for (const [args, code] of lines) {
+      const bin = await run(BIN, args, where);
+      assert.equal(bin.code, code, `${args.join(' ')}: ${bin.stderr}`);
+      assert.deepEqual(bin, await run(PROGRAM, args, where), args.join(' '));
+    }
+    const listed = JSON.parse((await run(BIN, ['ls', '--json', '--url', nobody], where)).stdout);
+    assert.deepEqual(
+      listed.skills.map((skill: { name: string }) => skill.name),
+      ['pdf'],
+    );
+  });
+});
