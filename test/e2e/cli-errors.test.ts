@@ -146,9 +146,11 @@ describe('skillsd command-line errors (built CLI)', () => {
     const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
       bin: Record<string, string>;
     };
-    assert.deepEqual(manifest.bin, { skillsd: 'dist/cli.js' });
-    const script = await readFile(CLI, 'utf8');
-    assert.equal(script.split('\n', 1)[0], '#!/usr/bin/env node');
+    assert.deepEqual(manifest.bin, { skillsd: 'dist/skillsd.cjs' });
+    for (const file of ['../../dist/skillsd.cjs', CLI]) {
+      const script = await readFile(file.startsWith('/') ? file : new URL(file, import.meta.url), 'utf8');
+      assert.equal(script.split('\n', 1)[0], '#!/usr/bin/env node', file);
+    }
   });
 
   it('prints the version with --version, exit 0', async () => {
