@@ -1,7 +1,7 @@
 // What a user pays per call and per idle hour, each row against a floor measured in the same run, rounds alternating:
 // - client commands against a running daemon (empty tree): `skillsd --version`, `status`, `ls --json`, each run
 //   through the package's bin as a user runs it, wall time of the whole process, against `node -e 0`, and beside it
-//   a module that makes one `node:http` request;
+//   an ES module and a CommonJS script that make one `node:http` request;
 // - `skillsd stop`, from its start to its exit (the daemon gone), against `node -e 0`;
 // - `skillsd ls --json` with no daemon (answered in-process) at N skills, against `node` + the plain synchronous walk
 //   of the same tree (servers/floor-walk.mjs sync, its whole process);
@@ -25,6 +25,7 @@ import type { BenchSection } from './lib/table.js';
 
 const FLOOR_WALK = fileURLToPath(new URL('./servers/floor-walk.mjs', import.meta.url));
 const ONE_REQUEST = fileURLToPath(new URL('./servers/one-request.mjs', import.meta.url));
+const ONE_REQUEST_CJS = fileURLToPath(new URL('./servers/one-request.cjs', import.meta.url));
 /** How long the idle daemon is left alone before its second reading. */
 const SETTLE_MS = 30_000;
 const TARGET = { client: 1.5, version: 1.3, inProcess: 3, idleMiB: 64, stopMs: 500 };
@@ -87,6 +88,7 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
     ];
     const floor: number[] = [];
     const oneRequest: number[] = [];
+    const oneRequestCjs: number[] = [];
     const samples = commands.map(() => [] as number[]);
     const unread: Resident = { total: Number.NaN, anon: Number.NaN, file: Number.NaN };
     let idle: IdleReadings = { afterFirstAnswer: unread, settled: unread };
@@ -103,6 +105,7 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
       for (let round = 0; round < rounds; round++) {
         floor.push(await timed(['-e', '0'], env));
         oneRequest.push(await timed([ONE_REQUEST, `${daemon.url}/health`], env));
+        oneRequestCjs.push(await timed([ONE_REQUEST_CJS, `${daemon.url}/health`], env));
         for (const [index, [, args]] of commands.entries()) {
           samples[index]!.push(await timed([CLIENT_BIN, ...args], env, empty.workspace));
         }
@@ -114,9 +117,16 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
     rows.push(['`node -e 0` (floor)', fmt(floorSpread, 'ms'), '1.00×', '']);
     const oneRequestSpread = spread(oneRequest);
     rows.push([
-      'an ES module making one `node:http` request to the daemon (the floor of any Node client)',
+      'an ES module making one `node:http` request to the daemon (the floor of a client written as ES modules)',
       fmt(oneRequestSpread, 'ms'),
       ratio(oneRequestSpread.median, floorSpread.median),
+      '',
+    ]);
+    const oneRequestCjsSpread = spread(oneRequestCjs);
+    rows.push([
+      'the same request from a CommonJS script, which starts no ES module loader (the floor of any Node client)',
+      fmt(oneRequestCjsSpread, 'ms'),
+      ratio(oneRequestCjsSpread.median, floorSpread.median),
       '',
     ]);
     for (const [index, [label, , target]] of commands.entries()) {
