@@ -86,9 +86,20 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
       ['`skillsd status` (daemon running)', ['status'], TARGET.client],
       ['`skillsd ls --json` (daemon running)', ['ls', '--json'], TARGET.client],
     ];
+    // The floors of any client: one `node:http` request to the same daemon, from an ES module and from CommonJS.
+    const requestFloors: Array<[label: string, script: string, samples: number[]]> = [
+      [
+        'an ES module making one `node:http` request to the daemon (the floor of a client written as ES modules)',
+        ONE_REQUEST,
+        [],
+      ],
+      [
+        'the same request from a CommonJS script, which starts no ES module loader (the floor of any Node client)',
+        ONE_REQUEST_CJS,
+        [],
+      ],
+    ];
     const floor: number[] = [];
-    const oneRequest: number[] = [];
-    const oneRequestCjs: number[] = [];
     const samples = commands.map(() => [] as number[]);
     const unread: Resident = { total: Number.NaN, anon: Number.NaN, file: Number.NaN };
     let idle: IdleReadings = { afterFirstAnswer: unread, settled: unread };
@@ -104,8 +115,7 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
       const env = clientEnv(empty.home);
       for (let round = 0; round < rounds; round++) {
         floor.push(await timed(['-e', '0'], env));
-        oneRequest.push(await timed([ONE_REQUEST, `${daemon.url}/health`], env));
-        oneRequestCjs.push(await timed([ONE_REQUEST_CJS, `${daemon.url}/health`], env));
+        for (const [, script, times] of requestFloors) times.push(await timed([script, `${daemon.url}/health`], env));
         for (const [index, [, args]] of commands.entries()) {
           samples[index]!.push(await timed([CLIENT_BIN, ...args], env, empty.workspace));
         }
@@ -115,20 +125,10 @@ export async function runClientBench(ctx: BenchContext): Promise<BenchSection[]>
     }
     const floorSpread = spread(floor);
     rows.push(['`node -e 0` (floor)', fmt(floorSpread, 'ms'), '1.00×', '']);
-    const oneRequestSpread = spread(oneRequest);
-    rows.push([
-      'an ES module making one `node:http` request to the daemon (the floor of a client written as ES modules)',
-      fmt(oneRequestSpread, 'ms'),
-      ratio(oneRequestSpread.median, floorSpread.median),
-      '',
-    ]);
-    const oneRequestCjsSpread = spread(oneRequestCjs);
-    rows.push([
-      'the same request from a CommonJS script, which starts no ES module loader (the floor of any Node client)',
-      fmt(oneRequestCjsSpread, 'ms'),
-      ratio(oneRequestCjsSpread.median, floorSpread.median),
-      '',
-    ]);
+    for (const [label, , times] of requestFloors) {
+      const s = spread(times);
+      rows.push([label, fmt(s, 'ms'), ratio(s.median, floorSpread.median), '']);
+    }
     for (const [index, [label, , target]] of commands.entries()) {
       const s = spread(samples[index]!);
       rows.push([label, fmt(s, 'ms'), ratio(s.median, floorSpread.median), `≤ ${target}×`]);
