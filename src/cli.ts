@@ -11,6 +11,7 @@ const SHUTDOWN_DEADLINE_MS = 4500;
 
 async function main(argv: readonly string[]): Promise<void> {
   const command = parseArgs(argv, process.env);
+  if (command.kind === 'help' || command.kind === 'version' || command.kind === 'client') endOnClosedPipe();
   if (command.kind === 'help') {
     process.stdout.write(USAGE);
     return;
@@ -25,11 +26,6 @@ async function main(argv: readonly string[]): Promise<void> {
     return;
   }
   if (command.kind === 'client') {
-    // A reader that stops early (`skillsd cat big | head`) closes the pipe: the command is done, not failed.
-    process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE') throw error;
-      process.exit(process.exitCode ?? 0);
-    });
     // A client command never loads the server unless it has to answer in-process (no daemon running).
     const { runClientCommand } = await import('./cli/run-client-command.js');
     process.exitCode = await runClientCommand(command.command, command.args, process.env);
@@ -51,6 +47,17 @@ async function main(argv: readonly string[]): Promise<void> {
     await daemon.close();
   });
   await starting;
+}
+
+/**
+ * A reader that stops early (`skillsd cat big | head`, `skillsd --version | true`) closes the pipe: the command is
+ * done, not failed. The daemon's and the MCP server's output is theirs to handle.
+ */
+function endOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
 }
 
 /** close-with-grace reports a second signal or a timed-out close here, as one line like every other failure. */

@@ -12,6 +12,11 @@ const VERSION_LINES = new Set(['--version', '-v', 'version']);
 
 const argv = process.argv.slice(2);
 if (argv.length === 1 && VERSION_LINES.has(argv[0] as string)) {
+  // A reader that has gone (`skillsd --version | true`) ends the command as done, as in src/cli.ts.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
   process.stdout.write(`${packageVersion()}\n`);
 } else {
   // The program runs as its own entry would: it reads process.argv, sets the exit code and reports its errors.

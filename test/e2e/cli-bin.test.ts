@@ -1,9 +1,10 @@
 // The package's bin, `dist/skillsd.cjs`: it answers `--version` without starting Node's ES module loader, and hands
 // every other command line to the program, `dist/cli.js`, whose output and exit code it then gives unchanged
-// (docs/cli.md "The command", docs/performance.md "Client commands").
+// (docs/cli.md, docs/performance.md "Client commands"); either ends quietly, exit 0, when its reader has gone.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants, openSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +39,37 @@ function run(file: string, args: string[], options: { home: string; cwd: string;
       },
     );
   });
+}
+
+/** Numbers the FIFOs of one test file. */
+let pipes = 0;
+
+/**
+ * Runs `file args` with its stdout on a pipe whose reader has already gone, as `skillsd --version | true` can leave
+ * it: every write fails with EPIPE. The FIFO's only reader is closed before the child starts, so this does not depend
+ * on timing.
+ */
+async function runIntoClosedPipe(file: string, args: string[], where: { home: string; cwd: string }): Promise<Run> {
+  const fifo = `${where.home}/../closed-pipe-${++pipes}`;
+  execFileSync('mkfifo', [fifo]);
+  const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+  const writer = openSync(fifo, constants.O_WRONLY);
+  closeSync(reader);
+  try {
+    const child = spawn(process.execPath, [file, ...args], {
+      cwd: where.cwd,
+      env: { PATH: process.env.PATH ?? '', HOME: where.home },
+      stdio: ['ignore', writer, 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? -1)));
+    return { code, stdout: '', stderr };
+  } finally {
+    closeSync(writer);
+  }
 }
 
 async function fixture(t: { after(fn: () => Promise<void>): void }) {
@@ -92,5 +124,24 @@ describe('the bin (dist/skillsd.cjs)', () => {
       listed.skills.map((skill: { name: string }) => skill.name),
       ['pdf'],
     );
+  });
+
+  it('ends quietly with exit 0 when the reader of its output has gone, as client commands do', async (t) => {
+    const where = await fixture(t);
+    const nobody = await deadUrl(t);
+    const lines: Array<[file: string, args: string[]]> = [
+      [BIN, ['--version']],
+      [PROGRAM, ['--version']],
+      [BIN, ['--help']],
+      [BIN, ['ls', '--help']],
+      [BIN, ['ls', '--json', '--url', nobody]],
+    ];
+    for (const [file, args] of lines) {
+      const run = await runIntoClosedPipe(file, args, where);
+      const stderr = args.includes('--url')
+        ? `skillsd: no daemon running (nothing answers at ${nobody}); answered in-process for ${where.cwd}\n`
+        : '';
+      assert.deepEqual(run, { code: 0, stdout: '', stderr }, `${file} ${args.join(' ')}`);
+    }
   });
 });
