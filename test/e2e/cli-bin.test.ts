@@ -1,11 +1,11 @@
-// The package's bin, `dist/skillsd.cjs`: it answers `--version` without starting Node's ES module loader, and hands
+// The package's bin, `dist/skillsd.cjs`: it answers `--version` without loading the program or any ES module, and hands
 // every other command line to the program, `dist/cli.js`, whose output and exit code it then gives unchanged
 // (docs/cli.md, docs/performance.md "Client commands"); either ends quietly, exit 0, when its reader has gone.
 
 import assert from 'node:assert/strict';
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { closeSync, constants, openSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { deadUrl } from '../helpers/run-client.js';
@@ -13,7 +13,6 @@ import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 const BIN = fileURLToPath(new URL('../../dist/skillsd.cjs', import.meta.url));
 const PROGRAM = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
-const PROBE = fileURLToPath(new URL('../helpers/esm-loader-probe.cjs', import.meta.url));
 const MANIFEST = fileURLToPath(new URL('../../package.json', import.meta.url));
 
 interface Run {
@@ -22,16 +21,15 @@ interface Run {
   stderr: string;
 }
 
-function run(file: string, args: string[], options: { home: string; cwd: string; preload?: string }): Promise<Run> {
+function run(file: string, args: string[], options: { home: string; cwd: string }): Promise<Run> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined && !/^(SKILLSD_|NODE_OPTIONS$|XDG_RUNTIME_DIR$)/.test(key)) env[key] = value;
   }
-  const node = options.preload === undefined ? [] : ['--require', options.preload];
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [...node, file, ...args],
+      [file, ...args],
       { cwd: options.cwd, env: { ...env, HOME: options.home } },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
@@ -94,12 +92,21 @@ describe('the bin (dist/skillsd.cjs)', () => {
     }
   });
 
-  it('answers --version without starting the ES module loader, which the program starts', async (t) => {
+  it('answers --version without loading the program: a copy beside package.json and no dist/cli.js answers', async (t) => {
     const where = await fixture(t);
-    const bin = await run(BIN, ['--version'], { ...where, preload: PROBE });
-    assert.equal(bin.stderr, 'esm-loader: no\n');
-    const program = await run(PROGRAM, ['--version'], { ...where, preload: PROBE });
-    assert.equal(program.stderr, 'esm-loader: yes\n');
+    const copy = `${where.home}/../package`;
+    await mkdir(`${copy}/dist`, { recursive: true });
+    await writeFile(`${copy}/package.json`, JSON.stringify({ name: 'skillsd', version: '9.8.7', type: 'module' }));
+    await copyFile(BIN, `${copy}/dist/skillsd.cjs`);
+    assert.deepEqual(await run(`${copy}/dist/skillsd.cjs`, ['--version'], where), {
+      code: 0,
+      stdout: '9.8.7\n',
+      stderr: '',
+    });
+    // Anything else needs the program, which this copy lacks.
+    const status = await run(`${copy}/dist/skillsd.cjs`, ['status'], where);
+    assert.equal(status.code, 1);
+    assert.match(status.stderr, /ERR_MODULE_NOT_FOUND/);
   });
 
   it('hands every other command line to the program: the same output and exit code', async (t) => {
