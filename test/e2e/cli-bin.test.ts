@@ -60,7 +60,7 @@ async function runIntoClosedPipe(file: string, args: string[], where: { home: st
       stdio: ['ignore', writer, 'pipe'],
     });
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk;
     });
     const code = await new Promise<number>((resolve) => child.on('close', (exit) => resolve(exit ?? -1)));
