@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The `skillsd` command (package.json `bin`). It answers `skillsd --version` itself and hands every other command
 // line to the program, `dist/cli.js`. It is a CommonJS file so that the version costs no more than starting `node`:
-// an ES module entry starts Node's ES module loader first, which alone took as long again as the answer
-// (docs/performance.md "Client commands").
+// an ES module entry starts Node's ES module loader before its first line runs, and on Node 22 that cost more than
+// the answer itself (docs/performance.md "Client commands").
 
 import fs = require('node:fs');
 import path = require('node:path');
