@@ -147,9 +147,9 @@ describe('skillsd command-line errors (built CLI)', () => {
       bin: Record<string, string>;
     };
     assert.deepEqual(manifest.bin, { skillsd: 'dist/skillsd.cjs' });
-    for (const file of ['../../dist/skillsd.cjs', CLI]) {
-      const script = await readFile(file.startsWith('/') ? file : new URL(file, import.meta.url), 'utf8');
-      assert.equal(script.split('\n', 1)[0], '#!/usr/bin/env node', file);
+    for (const file of [new URL('../../dist/skillsd.cjs', import.meta.url), CLI]) {
+      const script = await readFile(file, 'utf8');
+      assert.equal(script.split('\n', 1)[0], '#!/usr/bin/env node', String(file));
     }
   });
 

@@ -29,6 +29,8 @@ export interface SpawnOptions {
   gid?: number;
   /** A command the daemon runs under, e.g. `['unshare', '-U', '-r', 'sh', '-c', 'limit; exec "$@"', 'sh']`. */
   wrapper?: string[];
+  /** The script `node` runs (default: `CLI`, the program; the package's bin is `dist/skillsd.cjs`). */
+  script?: string;
 }
 
 export interface Exit {
@@ -56,7 +58,7 @@ export class DaemonProcess {
       if (value !== undefined && !SCRUBBED.test(key)) env[key] = value;
     }
     Object.assign(env, { HOME: options.home }, options.env);
-    const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath, CLI, ...args];
+    const [command, ...prefix] = [...(options.wrapper ?? []), process.execPath, options.script ?? CLI, ...args];
     this.child = spawn(command!, prefix, {
       cwd: options.cwd ?? REPO,
       env,
