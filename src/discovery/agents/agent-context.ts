@@ -1,10 +1,15 @@
 // The context of the per-agent views (docs/agents.md "Vocabulary"): HOME, the workspace, the repository root and the
 // agents' environment. The environment is handed in by the entry point; nothing here reads process.env.
 
-import { readFile } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import type { SkillWarning } from '../types.js';
 import { findRepoRoot } from '../workspace-context.js';
+import { readSideFile } from './side-file.js';
 import type { AgentContext } from './types.js';
+
+/** A `.git` file holds one `gitdir:` line of a few hundred bytes: 64 KiB is far above any real one. */
+const MAX_GIT_FILE_BYTES = 64 * 1024;
 
 /** The variables the seven agents read to move their roots or change what they load. */
 export const AGENT_ENV_NAMES = [
@@ -38,19 +43,38 @@ export async function resolveAgentContext(
 ): Promise<AgentContext> {
   const absoluteCwd = resolve(cwd);
   const gitRoot = await findRepoRoot(absoluteCwd);
+  const worktree = gitRoot === null ? { main: null } : await worktreeOf(gitRoot);
   return {
     home: resolve(home),
     cwd: absoluteCwd,
     env,
     gitRoot,
-    mainWorktree: gitRoot === null ? null : await mainWorktreeOf(gitRoot),
+    mainWorktree: worktree.main,
+    ...(worktree.warning === undefined ? {} : { gitFileWarning: worktree.warning }),
   };
 }
 
+/**
+ * The main repository of a linked worktree, from `<gitRoot>/.git`. `.git` is looked for in every ancestor of the
+ * workspace, so it may be anyone's (a FIFO at `/tmp/.git`): it is read bounded and never waited on, and one that
+ * cannot be read is a warning.
+ */
+async function worktreeOf(gitRoot: string): Promise<{ main: string | null; warning?: SkillWarning }> {
+  const path = join(gitRoot, '.git');
+  // A `.git` directory is an ordinary repository, nothing to read; stat opens nothing, so a FIFO costs nothing here.
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined || info.isDirectory()) return { main: null };
+  const read = await readSideFile(path, MAX_GIT_FILE_BYTES);
+  if (read.status === 'missing') return { main: null };
+  if (read.status === 'refused') {
+    const message = `[skillsd] ${path} is not read (${read.why}): no linked worktree is looked for`;
+    return { main: null, warning: { skillPath: path, message } };
+  }
+  return { main: mainWorktreeOf(gitRoot, read.text) };
+}
+
 /** `gitdir: <main>/.git/worktrees/<x>` in a `.git` file names a linked worktree of `<main>`. */
-async function mainWorktreeOf(gitRoot: string): Promise<string | null> {
-  const text = await readFile(join(gitRoot, '.git'), 'utf8').catch(() => undefined);
-  if (text === undefined) return null;
+function mainWorktreeOf(gitRoot: string, text: string): string | null {
   const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
   if (match === null) return null;
   const gitdir = resolve(gitRoot, match[1] as string);

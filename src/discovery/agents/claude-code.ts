@@ -49,7 +49,8 @@ export const claudeCode: AgentSpec = {
     for (const dir of plugins?.dirs ?? []) {
       roots.push({ path: dir.path, scope: 'plugin', layout: ONE_LEVEL, namePrefix: `${dir.plugin}:` });
     }
-    const warnings = (plugins?.warnings ?? []).map((message) => ({ skillPath: '', message: `[skillsd] ${message}` }));
+    const warnings = ctx.gitFileWarning === undefined ? [] : [ctx.gitFileWarning];
+    for (const message of plugins?.warnings ?? []) warnings.push({ skillPath: '', message: `[skillsd] ${message}` });
     return { roots: dedupe(roots), warnings, files: plugins?.files ?? [] };
   },
   identity: 'inode',

@@ -3,14 +3,16 @@
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseYaml } from '../frontmatter/frontmatter-yaml.js';
-import { readTextFile } from '../read-text-file.js';
 import type { SkillWarning } from '../types.js';
 import { envPath, walkBetween } from './agent-context.js';
 import { CODEX_DEFAULT_WINDOW, codexCatalog } from './codex-catalog.js';
 import { collapseSpaces, fencedBlock, readYamlMapping, scalarLength, stringField } from './frontmatter-rules.js';
+import { readSideFile } from './side-file.js';
 import type { AgentRoot, AgentSpec, Layout, ReadOutcome } from './types.js';
 
 const MAX_NAME = 64;
+/** `agents/openai.yaml` holds a skill's interface and policy, a few KiB at most: 64 KiB is far above a real one. */
+const MAX_OPENAI_YAML_BYTES = 64 * 1024;
 
 const RECURSIVE: Layout = {
   minDepth: 0,
@@ -78,8 +80,11 @@ export const codex: AgentSpec = {
     const entries = await readdir(found.baseDir).catch(() => [] as string[]);
     const dir = entries.find((entry) => entry.toLowerCase() === 'agents');
     if (dir === undefined) return undefined;
-    const file = await readTextFile(join(found.baseDir, dir, 'openai.yaml')).catch(() => undefined);
-    if (file?.status !== 'ok') return undefined;
+    const path = join(found.baseDir, dir, 'openai.yaml');
+    // Anyone who can write the skill places this file: a FIFO or a link to a device is refused, never waited on.
+    const file = await readSideFile(path, MAX_OPENAI_YAML_BYTES);
+    if (file.status === 'missing') return undefined;
+    if (file.status === 'refused') return { warning: `[skillsd] Codex side file ${path} is not read (${file.why})` };
     let value: unknown;
     try {
       value = parseYaml(file.text);

@@ -36,7 +36,7 @@ export const geminiCli: AgentSpec = {
   async roots(ctx) {
     const home = geminiHome(ctx);
     const trust = await geminiTrust(ctx);
-    const warnings: SkillWarning[] = [];
+    const warnings: SkillWarning[] = [...trust.warnings];
     if (trust.error !== undefined) warnings.push({ skillPath: trust.error.file, message: trust.error.message });
     const blocked = trust.trusted && trust.error === undefined ? {} : { blocked: UNTRUSTED };
     const workspace: AgentRoot[] = [

@@ -70,7 +70,10 @@ export const opencode: AgentSpec = {
       }
     }
     const seen = new Set<string>();
-    return { roots: roots.filter((root) => !seen.has(root.path) && seen.add(root.path) !== undefined), warnings: [] };
+    return {
+      roots: roots.filter((root) => !seen.has(root.path) && seen.add(root.path) !== undefined),
+      warnings: ctx.gitFileWarning === undefined ? [] : [ctx.gitFileWarning],
+    };
   },
   identity: 'lexical',
   read(text, found) {

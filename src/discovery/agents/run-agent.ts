@@ -100,6 +100,7 @@ export async function runAgent(
         continue;
       }
       for (const message of outcome.warnings ?? []) fileWarnings.push({ skillPath: found.filePath, message });
+      if (side?.warning !== undefined) fileWarnings.push({ skillPath: found.filePath, message: side.warning });
       const skill: AgentSkill = {
         name: outcome.name,
         description: outcome.description,

@@ -25,6 +25,8 @@ export interface AgentContext {
   gitRoot: string | null;
   /** The main repository's root when `gitRoot/.git` is a file naming a linked worktree, else null. */
   mainWorktree: string | null;
+  /** `gitRoot/.git` is a file that failed a guard of the bounded read: the views that look for a worktree say so. */
+  gitFileWarning?: SkillWarning;
   /** The installed Claude plugins' skills directories (Claude Code's `plugin` scope), in registry order. */
   claudePlugins?: ClaudePluginDirs;
 }
@@ -171,7 +173,7 @@ export interface AgentSpec {
   /** Reads one SKILL.md. */
   read(text: string, found: Found): ReadOutcome;
   /** A file next to the SKILL.md that changes the outcome (Codex's `agents/openai.yaml`). */
-  sidecar?(found: Found): Promise<{ hide?: boolean; invalid?: string } | undefined>;
+  sidecar?(found: Found): Promise<{ hide?: boolean; invalid?: string; warning?: string } | undefined>;
   /** Message of a file that could not be read at all, or null when silent. */
   readError?: (error: string, found: Found) => string;
   /** Who wins a name: the first found, the last found, or everyone (Codex). */

@@ -1,0 +1,22 @@
+// The files the views read besides SKILL.md: a `.git` file, Gemini CLI's settings and trusted folders, Codex's
+// `agents/openai.yaml`. They lie where others can put things: a FIFO another local user plants at `/tmp/.git` sits
+// above every workspace under `/tmp`, and a plain `readFile` of it parks a thread of libuv's pool for good (four of
+// them stop every file operation of the daemon); a link to `/dev/zero` is read until Node's 2 GiB limit. So each is
+// read through the one guarded reader (read-text-file.ts: a regular file only, a size cap, a non-blocking open), and
+// one that fails a guard says why instead of being waited on.
+
+import { readTextFile } from '../read-text-file.js';
+
+export type SideFileRead = { status: 'ok'; text: string } | { status: 'missing' } | { status: 'refused'; why: string };
+
+export async function readSideFile(path: string, maxBytes: number): Promise<SideFileRead> {
+  try {
+    const read = await readTextFile(path, maxBytes);
+    if (read.status === 'ok' || read.status === 'missing') return read;
+    if (read.status === 'not-a-file') return { status: 'refused', why: 'not a regular file' };
+    return { status: 'refused', why: `larger than ${maxBytes} bytes` };
+  } catch (error) {
+    // EACCES, ELOOP, EIO: unreadable, said as the system says it.
+    return { status: 'refused', why: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+  }
+}
