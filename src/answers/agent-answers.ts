@@ -18,7 +18,7 @@ export function agentMatrixAnswer(state: AgentViewsState): AgentAnswer {
 }
 
 export function agentCatalogAnswer(state: AgentViewsState, id: ViewId, contextWindow: number | undefined) {
-  return state.answer(`catalog ${id} ${contextWindow ?? ''}`, () => agentCatalog(state.views, id, contextWindow));
+  return state.catalogAnswer(`${id} ${contextWindow ?? ''}`, () => agentCatalog(state.views, id, contextWindow));
 }
 
 /** The agent id, checked before any workspace is opened: an unknown id is refused as it is. */

@@ -104,6 +104,7 @@ export class WorkspaceAgentViews {
       env: env.agents ?? {},
       texts: this.texts,
       profile: settings.profile,
+      symlinks: settings.symlinks,
       // The doctor's own per-file findings, for the files each view reads (docs/agents.md "Diagnostics").
       doctorFindings: async () =>
         (

@@ -3,7 +3,13 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { agentCatalogAnswer } from '../../src/answers/agent-answers.js';
+import { agentSpec } from '../../src/discovery/agents/agents.js';
 import { agentCatalog } from '../../src/discovery/agents/answers.js';
+import { firstScalars, scalarLength } from '../../src/discovery/agents/frontmatter-rules.js';
+import type { AgentSkill } from '../../src/discovery/agents/types.js';
+import { compareSkills } from '../../src/discovery/pipeline/sort-skills.js';
+import { AgentViewsState, MAX_CATALOG_ANSWERS } from '../../src/live-index/agent-views-state.js';
 import { agentWorlds, S } from '../helpers/agent-trees.js';
 
 const world = agentWorlds();
@@ -169,4 +175,128 @@ test('catalog texts of the agents without a budget', async () => {
       `<skill>\n<name>alpha</name>\n<description>first</description>\n<file>${file}</file>\n</skill>\n</skills>`,
     ),
   );
+});
+
+/** Claude Code's listing as it was computed before it was made linear: every line recounted after each removal. */
+function quadraticClaudeCatalog(loaded: AgentSkill[], contextWindow: number | undefined) {
+  const window = contextWindow ?? 200_000;
+  const limit = window === 0 ? 8000 : Math.floor((window * 4) / 100);
+  const skills = loaded.filter((skill) => !skill.hide).sort(compareSkills);
+  const texts = skills.map((skill) => {
+    const joined = skill.extra === undefined ? skill.description : `${skill.description} ${skill.extra}`;
+    return { full: joined, shown: firstScalars(joined, 1536) };
+  });
+  const line = (i: number, withText: boolean): string => {
+    const text = (texts[i] as { shown: string }).shown;
+    return withText && text !== '' ? `- ${skills[i]?.name}: ${text}` : `- ${skills[i]?.name}`;
+  };
+  const withText = skills.map(() => true);
+  const cost = (): number => skills.reduce((sum, _s, i) => sum + scalarLength(line(i, withText[i] === true)) + 1, 0);
+  const fullCost = cost();
+  const removed: string[] = [];
+  for (let i = skills.length - 1; i >= 0 && cost() > limit; i--) {
+    if ((texts[i] as { shown: string }).shown === '') continue;
+    withText[i] = false;
+    removed.push((skills[i] as AgentSkill).name);
+  }
+  const entries = skills.map((skill, i) => {
+    const text = texts[i] as { full: string; shown: string };
+    if (withText[i] !== true) return { name: skill.name, status: 'name-only', chars: 0 };
+    const chars = scalarLength(text.shown);
+    return { name: skill.name, status: chars < scalarLength(text.full) ? 'truncated' : 'full', chars };
+  });
+  const warnings: string[] = [];
+  if (removed.length > 0) {
+    const names = removed.slice().sort((a, b) => compareSkills({ name: a, filePath: '' }, { name: b, filePath: '' }));
+    const listed = names.slice(0, 3).join(', ') + (names.length > 3 ? `, +${names.length - 3} more` : '');
+    const share = window === 0 ? fullCost / 8000 : (fullCost / (window * 4)) * 100;
+    warnings.push(
+      'Skill listing will be truncated\n' +
+        `${removed.length} descriptions dropped (full descriptions kept for most-used skills) (${share.toFixed(1)}%/1% of context):\n` +
+        `  ${listed}\n` +
+        'run /skills to disable some, or raise skillListingBudgetFraction (currently 1%) in settings.json',
+    );
+  }
+  const text = skills.map((_s, i) => line(i, withText[i] === true)).join('\n');
+  return { contextWindow: window, unit: 'chars', limit, used: cost(), entries, text, warnings };
+}
+
+test('Claude Code: the one-pass budget gives exactly the answers of the recounting one (2,000 random listings)', () => {
+  // A fixed-seed generator (mulberry32): the same listings on every run.
+  let seed = 0x5eed;
+  const random = (): number => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  // Astral characters count once (one scalar, two UTF-16 units); lengths around the 1,536 cap included.
+  const pieces = ['a', 'é', '𝒳', ' ', 'long words ', '😀'];
+  const textOf = (max: number): string => {
+    const length = pick([0, 1, 3, Math.floor(random() * max), 1535, 1536, 1537, 1540]);
+    let out = '';
+    for (let i = 0; i < length; i++) out += pick(pieces).slice(0, 2);
+    return out;
+  };
+  const catalog = agentSpec('claude-code').catalog;
+  for (let run = 0; run < 2000; run++) {
+    const count = Math.floor(random() * 12);
+    const skills: AgentSkill[] = Array.from({ length: count }, (_, i) => {
+      const name = `${pick(['a', 'b', 'Z', 'é', '𝒳'])}${pick(['', 'x', 'y'])}${i % 3}`;
+      const extra = random() < 0.3 ? textOf(40) : undefined;
+      return {
+        name,
+        description: textOf(200),
+        filePath: `/s/${name}/${i}/SKILL.md`,
+        baseDir: `/s/${name}/${i}`,
+        hide: random() < 0.15,
+        source: { agent: 'claude-code', scope: 'user', root: '/s' },
+        ...(extra === undefined ? {} : { extra }),
+      };
+    });
+    const windows = [undefined, 0, 1, 100, 1000, 5000, 20_000, Math.floor(random() * 50_000)];
+    // Two windows over the same skills: the second reuses the lines the first measured.
+    for (const window of [pick(windows), pick(windows)]) {
+      assert.deepEqual(catalog(skills, window, []), quadraticClaudeCatalog(skills, window), `run ${run}, ${window}`);
+    }
+  }
+});
+
+test('Claude Code: 20,000 skills are listed in one pass', () => {
+  const skills: AgentSkill[] = Array.from({ length: 20_000 }, (_, i) => ({
+    name: `s${String(i).padStart(5, '0')}`,
+    description: 'd'.repeat(100),
+    filePath: `/s/${i}/SKILL.md`,
+    baseDir: `/s/${i}`,
+    hide: false,
+    source: { agent: 'claude-code', scope: 'user', root: '/s' },
+  }));
+  // Window 5,000,000: 200,000 characters. Full lines cost 111 each (2,220,000), bare ones 9: each removal from the
+  // end saves 102, so 19,804 descriptions go and 196 stay: 2,220,000 − 19,804 × 102 = 199,992.
+  const answer = agentSpec('claude-code').catalog(skills, 5_000_000, []);
+  assert.equal(answer.limit, 200_000);
+  assert.equal(answer.used, 199_992);
+  assert.equal(answer.entries.filter((entry) => entry.status === 'full').length, 196);
+  assert.equal(answer.entries[195]?.status, 'full');
+  assert.equal(answer.entries[196]?.status, 'name-only');
+});
+
+test('catalogs are kept per state and context window, at most 16 of them', async () => {
+  const w = await world(({ P }) => ({
+    [`${P}/.claude/skills/alpha/SKILL.md`]: S({ name: 'alpha', description: 'first' }),
+  }));
+  const state = new AgentViewsState(w.views, 7, 'f');
+  const first = agentCatalogAnswer(state, 'claude-code', 1000);
+  assert.equal(agentCatalogAnswer(state, 'claude-code', 1000), first);
+  for (let window = 2000; window < 2100; window++) agentCatalogAnswer(state, 'claude-code', window);
+  assert.equal(state.catalogCount, MAX_CATALOG_ANSWERS);
+  assert.equal(MAX_CATALOG_ANSWERS, 16);
+  // Recomputed once evicted: the same body and ETag.
+  const again = agentCatalogAnswer(state, 'claude-code', 1000);
+  assert.notEqual(again, first);
+  assert.deepEqual(again, first);
+  // The most recently used stays.
+  agentCatalogAnswer(state, 'codex', undefined);
+  assert.equal(agentCatalogAnswer(state, 'claude-code', 1000), again);
 });

@@ -155,6 +155,7 @@ function viewsOf(home: string, cwd: string) {
     cwd,
     env: {},
     texts: new AgentFileTexts(),
+    symlinks: 'follow',
     discoverProfile: (profile) => discoverSkills({ home, cwd, env: {}, settings: { ...defaultSettings(), profile } }),
   });
 }

@@ -241,6 +241,7 @@ test('CODEX_HOME that is not a directory empties the Codex view with a warning',
     cwd: w.P,
     env: { CODEX_HOME: `${w.T}/not-a-dir` },
     texts: new AgentFileTexts(),
+    symlinks: 'follow',
     discoverProfile: async () => ({
       skills: [],
       warnings: [],

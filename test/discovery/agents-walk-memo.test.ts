@@ -33,6 +33,7 @@ test('an edit under one root re-walks that root alone; the views still follow it
       env: {},
       texts,
       walks,
+      symlinks: 'follow',
       discoverProfile: (profile) =>
         discoverSkills({ home: H, cwd: P, env: {}, settings: { ...defaultSettings(), profile } }),
     });

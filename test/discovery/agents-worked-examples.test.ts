@@ -353,6 +353,7 @@ test('13. environment variables move the roots', async () => {
     cwd: moved.P,
     env,
     texts: new AgentFileTexts(),
+    symlinks: 'follow',
     discoverProfile: (profile) =>
       discoverSkills({ home: moved.H, cwd: moved.P, env: {}, settings: { ...defaultSettings(), profile } }),
   });

@@ -25,6 +25,8 @@ export interface WorldOptions {
   /** Without `P/.git`. */
   noRepo?: boolean;
   env?: Record<string, string>;
+  /** The daemon's `symlinks` mode the views read by; default `follow`, the agents' own reading of links. */
+  symlinks?: 'contain' | 'follow';
 }
 
 /** Registers the temp root's hooks at the calling file's top level; each call builds a fresh world under it. */
@@ -56,6 +58,7 @@ export function agentWorlds(): (
       cwd,
       env,
       texts: new AgentFileTexts(),
+      symlinks: options.symlinks ?? 'follow',
       discoverProfile: (profile) =>
         discoverSkills({ home: H, cwd, env: {}, settings: { ...defaultSettings(), profile } }),
       doctorFindings: async () => {

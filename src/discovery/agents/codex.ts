@@ -127,6 +127,7 @@ export function readCodexSkill(text: string, folder: string): ReadOutcome {
     return { ok: false, message: 'missing YAML frontmatter delimited by ---' };
   }
   let yaml = readYamlMapping(fenced.block);
+  if (!yaml.ok && yaml.tooLarge === true) return { ok: false, message: `invalid YAML: ${yaml.error}` };
   if (!yaml.ok) {
     const repaired = readYamlMapping(repairYaml(fenced.block));
     if (!repaired.ok) return { ok: false, message: `invalid YAML: ${yaml.error}` };

@@ -2,9 +2,10 @@
 // Pure domain logic: the index hands in the daemon's own discovery results.
 
 import type { Finding } from '../doctor/types.js';
+import { linkPolicyOf } from '../link-trust.js';
 import { compareSkills } from '../pipeline/sort-skills.js';
 import { defaultSettings } from '../settings.js';
-import type { DiscoveryResult, Profile } from '../types.js';
+import type { DiscoveryResult, Profile, SymlinkMode } from '../types.js';
 import { resolveAgentContext } from './agent-context.js';
 import { AGENT_SPECS, PROFILE_IDS } from './agents.js';
 import { claudePluginDirs } from './claude-plugin-dirs.js';
@@ -34,6 +35,11 @@ export interface ViewsInput {
   walks?: RootWalkMemo;
   /** The daemon's profile: it places the project anchor that Claude plugin installs bind to (default: musepi). */
   profile?: Profile;
+  /**
+   * The daemon's `symlinks` mode: every view reads SKILL.md files by the link rules of the default view
+   * (SECURITY.md "The views").
+   */
+  symlinks: SymlinkMode;
 }
 
 export interface MatrixCell {
@@ -66,10 +72,11 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
     ...base,
     claudePlugins: await claudePluginDirs(base, input.profile ?? defaultSettings().profile),
   };
+  const links = await linkPolicyOf(input.symlinks, input.cwd, ctx.gitRoot, input.home);
   input.texts.begin();
   input.walks?.begin();
   const [agentViews, profileViews, findings] = await Promise.all([
-    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts, input.walks))),
+    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts, input.walks, links))),
     Promise.all(PROFILE_IDS.map(async (profile) => profileView(profile, await input.discoverProfile(profile)))),
     input.doctorFindings?.(),
   ]);

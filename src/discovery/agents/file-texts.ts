@@ -40,7 +40,8 @@ export class AgentFileTexts {
       const key = `${info.ino}:${info.size}:${info.mtimeMs}`;
       const known = this.entries.get(path);
       if (known !== undefined && known.key === key) return known.read;
-      const result = await readTextFile(path);
+      // Paths are real paths the walk judged: a link put in the last place since is not followed.
+      const result = await readTextFile(path, undefined, true);
       const read: TextRead =
         result.status === 'ok'
           ? { ok: true, text: result.text }

@@ -1,6 +1,7 @@
 // The pieces the agents' frontmatter readers share (docs/agents.md "Vocabulary"): fences, one YAML reader (the
 // daemon's YAML 1.2 reader, frontmatter-yaml.ts), and the small value rules agents differ on.
 
+import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
 import { parseYaml } from '../frontmatter/frontmatter-yaml.js';
 
 export interface Fenced {
@@ -36,7 +37,8 @@ export function fencedBlock(text: string, options: { trim?: boolean; bom?: boole
   return null;
 }
 
-export type YamlRead = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+/** `tooLarge`: the block was not handed to the YAML reader at all (over the default view's cap). */
+export type YamlRead = { ok: true; value: Record<string, unknown> } | { ok: false; error: string; tooLarge?: true };
 
 /**
  * Blocks already read, by text: seven agents read the same files, and a rebuild reads unchanged files again. The
@@ -45,8 +47,32 @@ export type YamlRead = { ok: true; value: Record<string, unknown> } | { ok: fals
 const readBlocks = new Map<string, YamlRead>();
 const READ_BLOCKS_CAP = 50_000;
 
-/** The block read as YAML; a value that is not a mapping reads as an empty one. */
+/**
+ * The size of the largest block refused since the last `takeRefusedBlockSize` (0: none). The engine takes it around
+ * each synchronous read of a file, so the view can say which file skillsd read differently from the agent.
+ */
+let refusedBlockSize = 0;
+
+export function takeRefusedBlockSize(): number {
+  const size = refusedBlockSize;
+  refusedBlockSize = 0;
+  return size;
+}
+
+/**
+ * The block read as YAML; a value that is not a mapping reads as an empty one. A block over the default view's cap
+ * (SECURITY.md "Parser bombs": 64 KiB) is not parsed: parsing is synchronous, and ten blocks of 0.6 MiB held the event
+ * loop for seconds. It reads as a block that does not parse, and each agent's own fallback applies.
+ */
 export function readYamlMapping(block: string): YamlRead {
+  if (block.length > MAX_YAML_BLOCK_CHARACTERS) {
+    refusedBlockSize = Math.max(refusedBlockSize, block.length);
+    return {
+      ok: false,
+      error: `frontmatter of ${block.length} characters, more than the ${MAX_YAML_BLOCK_CHARACTERS} skillsd parses as YAML`,
+      tooLarge: true,
+    };
+  }
   const known = readBlocks.get(block);
   if (known !== undefined) return known;
   const read = readYamlUncached(block);

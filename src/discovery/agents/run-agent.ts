@@ -3,8 +3,11 @@
 
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
+import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
+import type { LinkPolicy } from '../link-trust.js';
 import type { SkillWarning } from '../types.js';
 import type { AgentFileTexts } from './file-texts.js';
+import { takeRefusedBlockSize } from './frontmatter-rules.js';
 import type { AgentCollision, AgentContext, AgentSkill, AgentSpec, AgentView, Found, ViewRecord } from './types.js';
 import type { RootWalkMemo } from './walk-memo.js';
 import { walkRoot } from './walk-root.js';
@@ -14,6 +17,7 @@ export async function runAgent(
   ctx: AgentContext,
   texts: AgentFileTexts,
   walks?: RootWalkMemo,
+  links?: LinkPolicy,
 ): Promise<AgentView> {
   const placed = await spec.roots(ctx);
   const view: AgentView = {
@@ -28,7 +32,7 @@ export async function runAgent(
     found: new Map(),
     watch: { dirs: [...(placed.dirs ?? [])], files: placed.files ?? [] },
   };
-  const rootWalks = await Promise.all(placed.roots.map((root) => walks?.walk(root) ?? walkRoot(root)));
+  const rootWalks = await Promise.all(placed.roots.map((root) => walks?.walk(root, links) ?? walkRoot(root, links)));
   // Every file is read (and every side file looked at) at once; the loop below then settles names in order.
   const readable = rootWalks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
   const [, sidecars] = await Promise.all([
@@ -54,6 +58,15 @@ export async function runAgent(
       });
     }
     view.watch.dirs.push(...walk.innerDirs);
+    if (root.blocked === undefined) {
+      // Read by the agent, not by skillsd (SECURITY.md "The views"): the view says so instead of serving the file.
+      for (const { path, why } of walk.refused) {
+        fileWarnings.push({
+          skillPath: path,
+          message: `[skillsd] ${spec.info.name} reads ${path}; skillsd does not: ${why}`,
+        });
+      }
+    }
     if (walk.shown !== undefined && !view.rootOrder.includes(walk.shown)) view.rootOrder.push(walk.shown);
     for (const found of walk.found) {
       if (!view.found.has(found.realPath))
@@ -87,7 +100,19 @@ export async function runAgent(
         seenIdentity.set(identity, null);
         continue;
       }
+      // The agent's reader is synchronous: the block size refused during it is this file's.
+      takeRefusedBlockSize();
       const outcome = spec.read(text.text, found);
+      const refusedBlock = takeRefusedBlockSize();
+      if (refusedBlock > 0) {
+        fileWarnings.push({
+          skillPath: found.filePath,
+          message:
+            `[skillsd] ${spec.info.name} parses the frontmatter of ${found.filePath}; skillsd does not parse a block ` +
+            `of more than ${MAX_YAML_BLOCK_CHARACTERS} characters (this one has ${refusedBlock}) and reads it as one ` +
+            'that does not parse',
+        });
+      }
       if (!outcome.ok) {
         reject(view, fileWarnings, found, outcome.message, outcome.silent === true);
         seenIdentity.set(identity, null);

@@ -2,6 +2,7 @@
 // that a reported path can change — a path inside the root, the root itself or one of its parents, or a path inside
 // a directory the walk reached through a link. Every other root's walk is the previous one.
 
+import type { LinkPolicy } from '../link-trust.js';
 import { isUnder } from './agent-context.js';
 import type { AgentRoot } from './types.js';
 import { type RootWalk, walkRoot } from './walk-root.js';
@@ -22,14 +23,15 @@ export class RootWalkMemo {
     this.walked = [];
   }
 
-  walk(root: AgentRoot): Promise<RootWalk> {
-    // Everything the walk depends on is data of the root (path, scope, layout, conditions); functions are ignored.
-    const key = JSON.stringify(root);
+  walk(root: AgentRoot, links?: LinkPolicy): Promise<RootWalk> {
+    // Everything the walk depends on is data of the root (path, scope, layout, conditions) and the link rules;
+    // functions are ignored.
+    const key = JSON.stringify([root, links ?? null]);
     const known = this.entries.get(key);
     if (known !== undefined) return known.walk;
     this.walked.push(root.path);
     const epoch = this.epoch;
-    const walk = walkRoot(root);
+    const walk = walkRoot(root, links);
     const entry = { root: root.path, walk };
     this.entries.set(key, entry);
     walk.then(

@@ -1,10 +1,20 @@
 // Walks one agent root by that agent's layout (docs/agents.md "Vocabulary"): breadth-first, entries in name order
 // (UTF-16 code units) where the agent's own order is unspecified, each real directory walked once (links cannot
 // loop), dangling links ignored. Returns the SKILL.md files found and the directories walked (the watcher covers them).
+// Links are judged by the rules the default view reads by (SECURITY.md "Links and workspaces"): a link another user
+// planted is not followed, and in contain mode a SKILL.md link must stay inside its skill, the workspace or its
+// repository, or lead to a file named SKILL.md. What the agent would read and skillsd does not is listed in `refused`.
 
-import type { Dirent } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import type { Dirent, Stats } from 'node:fs';
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import {
+  isTrustedLink,
+  type LinkPolicy,
+  namedFileAllowed,
+  untrustedLinkOnPath,
+  untrustedLinkText,
+} from '../link-trust.js';
 import { compareCodeUnits } from '../pipeline/sort-skills.js';
 import type { AgentRoot, Found } from './types.js';
 
@@ -22,6 +32,8 @@ export interface RootWalk {
   shown?: string;
   /** The real directories walked (a link's target may lie outside the root): a change inside one changes the walk. */
   reals: string[];
+  /** Paths the agent would read that the link rules keep skillsd from reading, each with the reason. */
+  refused: Array<{ path: string; why: string }>;
 }
 
 interface QueuedDir {
@@ -31,9 +43,13 @@ interface QueuedDir {
   depth: number;
 }
 
-export async function walkRoot(root: AgentRoot): Promise<RootWalk> {
+/**
+ * `links`: the rules of the default view (the daemon's `symlinks` mode, the workspace and its repository); absent, every
+ * link is followed as the agent follows it.
+ */
+export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<RootWalk> {
   const layout = root.layout;
-  const out: RootWalk = { found: [], innerDirs: [], reals: [] };
+  const out: RootWalk = { found: [], innerDirs: [], reals: [], refused: [] };
   let real: string;
   try {
     const info = await stat(root.path);
@@ -47,6 +63,14 @@ export async function walkRoot(root: AgentRoot): Promise<RootWalk> {
   }
   const rootShown = layout.canonical ? real : root.path;
   out.shown = rootShown;
+  if (links !== undefined) {
+    // The root itself, reached through another user's link (`<workspace>/.claude -> /home/<you>/…`): not walked.
+    const untrusted = await untrustedLinkOnPath(root.path, real);
+    if (untrusted !== undefined) {
+      out.refused.push({ path: root.path, why: untrustedLinkText(untrusted) });
+      return out;
+    }
+  }
   const visited = new Set<string>([real]);
   out.reals.push(real);
   const queue: QueuedDir[] = [{ lexical: root.path, shown: rootShown, real, depth: 0 }];
@@ -78,8 +102,13 @@ export async function walkRoot(root: AgentRoot): Promise<RootWalk> {
       }
       const lexical = join(dir.lexical, entry.name);
       if (entry.name === SKILL_FILE) {
-        const file = await skillFile(lexical, entry, layout.fileLinks, dir.real);
-        if (file === undefined || dir.depth < layout.minDepth) continue;
+        if (dir.depth < layout.minDepth) continue;
+        const file = await skillFile(lexical, entry, layout.fileLinks, dir.real, links);
+        if (file === undefined) continue;
+        if (typeof file !== 'string') {
+          out.refused.push({ path: layout.canonical ? join(dir.shown, SKILL_FILE) : lexical, why: file.why });
+          continue;
+        }
         out.found.push({
           filePath: join(dir.shown, SKILL_FILE),
           lexicalPath: lexical,
@@ -93,8 +122,12 @@ export async function walkRoot(root: AgentRoot): Promise<RootWalk> {
       if (layout.maxDepth !== null && dir.depth + 1 > layout.maxDepth) continue;
       if (layout.hidden === 'skip' && entry.name.startsWith('.')) continue;
       if (layout.skipNames?.includes(entry.name) === true) continue;
-      const childReal = await directoryTarget(lexical, entry);
+      const childReal = await directoryTarget(lexical, entry, links);
       if (childReal === undefined) continue;
+      if (typeof childReal !== 'string') {
+        out.refused.push({ path: lexical, why: childReal.why });
+        continue;
+      }
       hasSubdir = true;
       if (visited.has(childReal)) continue;
       visited.add(childReal);
@@ -112,30 +145,69 @@ export async function walkRoot(root: AgentRoot): Promise<RootWalk> {
   return out;
 }
 
-/** The realpath of a SKILL.md entry that is a regular file (or a link to one, when links are read). */
+/**
+ * The realpath of a SKILL.md entry that is a regular file (or a link to one, when links are read); the reason when
+ * the link rules refuse it; undefined for anything else.
+ */
 async function skillFile(
   path: string,
   entry: Dirent,
   followLinks: boolean,
   realDir: string,
-): Promise<string | undefined> {
+  links: LinkPolicy | undefined,
+): Promise<string | { why: string } | undefined> {
   if (entry.isFile()) return join(realDir, SKILL_FILE);
   if (!entry.isSymbolicLink() || !followLinks) return undefined;
+  let real: string;
   try {
-    const info = await stat(path);
-    return info.isFile() ? await realpath(path) : undefined;
+    const target = await stat(path);
+    if (!target.isFile()) return undefined;
+    real = await realpath(path);
+    const refused = links === undefined ? undefined : await linkRefused(path, target);
+    if (refused !== undefined) return refused;
+  } catch {
+    return undefined;
+  }
+  if (links === undefined) return real;
+  if (links.contain && !namedFileAllowed(real, SKILL_FILE, [realDir, ...links.roots])) {
+    return {
+      why:
+        `SKILL.md is a symbolic link to ${real}, which is outside the skill's directory, the workspace and its ` +
+        'repository, and not a file named SKILL.md ("symlinks": "contain")',
+    };
+  }
+  return real;
+}
+
+/**
+ * The realpath of a directory entry (or of a link's target directory); the reason when the link rules refuse the link;
+ * undefined for anything else.
+ */
+async function directoryTarget(
+  path: string,
+  entry: Dirent,
+  links: LinkPolicy | undefined,
+): Promise<string | { why: string } | undefined> {
+  if (!entry.isDirectory() && !entry.isSymbolicLink()) return undefined;
+  try {
+    if (entry.isSymbolicLink()) {
+      const target = await stat(path);
+      if (!target.isDirectory()) return undefined;
+      const refused = links === undefined ? undefined : await linkRefused(path, target);
+      if (refused !== undefined) return refused;
+    }
+    return await realpath(path);
   } catch {
     return undefined;
   }
 }
 
-/** The realpath of a directory entry (or of a link's target directory); undefined for anything else. */
-async function directoryTarget(path: string, entry: Dirent): Promise<string | undefined> {
-  if (!entry.isDirectory() && !entry.isSymbolicLink()) return undefined;
-  try {
-    if (entry.isSymbolicLink() && !(await stat(path)).isDirectory()) return undefined;
-    return await realpath(path);
-  } catch {
-    return undefined;
-  }
+/**
+ * The ownership rule for the link at `path` whose target is `target`: the reason it is not followed, if it is not.
+ * Throws when the link is gone (the caller skips the entry, like a dangling link).
+ */
+async function linkRefused(path: string, target: Stats): Promise<{ why: string } | undefined> {
+  const link = await lstat(path);
+  if (isTrustedLink(link, target)) return undefined;
+  return { why: untrustedLinkText({ path, ownerUid: link.uid, targetUid: target.uid }) };
 }
