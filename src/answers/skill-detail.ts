@@ -1,6 +1,7 @@
 // `GET /skills/{name}`: one loaded skill and the candidates of its name that lost (docs/api.md §Endpoints).
 
-import { SkillsdError } from '../discovery/errors.js';
+import type { SkillsdError } from '../discovery/errors.js';
+import { unknownSkillError } from '../discovery/unknown-skill.js';
 import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
 
 /** The skill and its shadowed candidates, in the order of the answer's schema; `SkillNotFound` when not loaded. */
@@ -10,11 +11,10 @@ export function skillDetail(snapshot: WorkspaceSnapshot, name: string) {
   return { ...skill, shadowed: snapshot.collision(skill.name)?.shadowed ?? [] };
 }
 
-/** The reference message of docs/discovery.md §6. */
+/** The message of docs/discovery.md §6: the closest names and the count of skills. */
 export function unknownSkill(snapshot: WorkspaceSnapshot, name: string): SkillsdError {
-  const names = snapshot.skills.map((skill) => skill.name);
-  return new SkillsdError(
-    'SkillNotFound',
-    `Unknown skill: ${name}\nAvailable: ${names.length > 0 ? names.join(', ') : 'none'}`,
+  return unknownSkillError(
+    name,
+    snapshot.skills.map((skill) => skill.name),
   );
 }

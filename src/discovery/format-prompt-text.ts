@@ -9,14 +9,15 @@
 // - inside a fence nothing else happens, blank lines included;
 // - outside: a run of two or more blank lines goes entirely, a single one stays (not as the first line), a blank
 //   line right before a closing tag line `</name>` (lower-case letters, `-`, `_`) goes, table separator rows are
-//   rebuilt and other table rows lose the padding around every `|`.
+//   rebuilt and other table rows lose the padding around every `|`; every table row keeps its indentation.
 // The result is trimmed at both ends.
 
 const FENCE = /^[ \t]*(?:```|~~~)/;
 const CLOSING_TAG_LINE = /^[ \t]*<\/[a-z_-]+>$/;
 /** `|`, then at least one of `-`, `:`, white space or `|`, then `|`. */
 const SEPARATOR_ROW = /^([ \t]*)\|([-:\s|]+)\|$/;
-const TABLE_ROW = /^[ \t]*\|.*\|$/;
+/** Indentation, then `|` … `|`. */
+const TABLE_ROW = /^([ \t]*)(\|.*\|)$/;
 
 export function formatPromptText(text: string): string {
   const out: string[] = [];
@@ -65,12 +66,15 @@ function tidyTableRow(line: string): string {
       .map(alignmentCell);
     return `${separator[1]}|${cells.join('|')}|`;
   }
-  // Every `|` splits, escaped or inside a code span alike; the indentation in front goes with the first piece.
-  if (TABLE_ROW.test(line)) {
-    return line
+  // Every `|` splits, escaped or inside a code span alike; the indentation in front is kept as written, as it is
+  // for a separator row.
+  const row = TABLE_ROW.exec(line);
+  if (row !== null) {
+    const cells = (row[2] as string)
       .split('|')
       .map((cell) => cell.trim())
       .join('|');
+    return `${row[1]}${cells}`;
   }
   return line;
 }

@@ -6,11 +6,13 @@
 //   watched by name in its directory (the daemon's PresenceWatcher, polling under `--watch-mode poll`) while the
 //   subscription lasts, and the watch is dropped on unsubscribe or when the session ends.
 // A recheck compares the file's identity (device, inode, size, mtime), or the error resolving it, with the last one
-// seen, so an event that changed nothing sends nothing, and two events for one edit send one notification.
+// seen, so an event that changed nothing sends nothing, and two events for one edit send one notification. Every way
+// of not existing is one state: a deleted SKILL.md is first a file not found (its watch hears it), then an unknown
+// skill (the index drops the skill), and that is one change, one notification.
 
 import { basename, dirname } from 'node:path';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { isSkillsdError } from '../discovery/errors.js';
+import { isSkillsdError, type SkillsdErrorCode } from '../discovery/errors.js';
 import { resolveSkillResource } from '../discovery/files/resolve-skill-url.js';
 import type { IndexEvent } from '../live-index/event-log.js';
 import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
@@ -157,10 +159,14 @@ export class ChangeNotifier {
       );
       return resource.kind === 'file' ? identityOf(resource) : 'directory';
     } catch (error) {
-      return isSkillsdError(error) ? `error:${error.code}` : 'error';
+      if (!isSkillsdError(error)) return 'error';
+      return ABSENT_CODES.has(error.code) ? 'absent' : `error:${error.code}`;
     }
   }
 }
+
+/** Errors that say the resource is not there, whichever step of the resolution found it missing. */
+const ABSENT_CODES: ReadonlySet<SkillsdErrorCode> = new Set(['SkillNotFound', 'FileNotFound']);
 
 function identityOf(file: { dev: number; ino: number; size: number; mtimeMs: number }): string {
   return `${file.dev}:${file.ino}:${file.size}:${file.mtimeMs}`;

@@ -8,6 +8,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { isSkillsdError, SkillsdError } from '../discovery/errors.js';
 import { skillUri, uriSegment } from '../discovery/skill-locations.js';
+import { unknownSkillError } from '../discovery/unknown-skill.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../live-index/search-index.js';
 import { invalidParams } from './mcp-errors.js';
 import type { McpSession } from './mcp-session.js';
@@ -77,12 +78,11 @@ export function registerTools(server: Server, session: McpSession): void {
           const name = stringArgument(args, 'name');
           const skill = invocableSkills(session, snapshot).find((candidate) => candidate.name === name);
           if (skill === undefined) {
-            // The resolution error of an unknown name (`Unknown skill: …\nAvailable: …`), as REST words it.
+            // The resolution error of an unknown name (`Unknown skill: …` and the closest names), as REST words it.
             if (!session.skills(snapshot).some((candidate) => candidate.name === name)) {
-              const names = session.skills(snapshot).map((candidate) => candidate.name);
-              throw new SkillsdError(
-                'SkillNotFound',
-                `Unknown skill: ${name}\nAvailable: ${names.length > 0 ? names.join(', ') : 'none'}`,
+              throw unknownSkillError(
+                name,
+                session.skills(snapshot).map((candidate) => candidate.name),
               );
             }
             throw new SkillsdError('BadRequest', `Skill commands are disabled: ${name} cannot be loaded`);

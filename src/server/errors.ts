@@ -67,16 +67,26 @@ export function toErrorResponse(error: unknown): ErrorBody {
 
 interface ValidationIssue {
   keyword?: string;
-  params?: { allowedValues?: unknown[] };
+  params?: { allowedValues?: unknown[]; pattern?: unknown };
 }
 
+/** A pattern for a comma-separated list of fixed words, `^(a|b)(,(a|b))*$` (`?types=`): the words it allows. */
+const WORD_LIST_PATTERN = /^\^\(([\w-]+(?:\|[\w-]+)*)\)\(,\(\1\)\)\*\$$/;
+const FAILED_PATTERN = / must match pattern ".*"$/s;
+
 /**
- * Fastify's text for a failed schema, with the allowed values where the schema has a list (`?paths=bogus`): a bad
- * value is answered with what would have been accepted (docs/api.md §Errors).
+ * Fastify's text for a failed schema, with the allowed values where the schema has a list (`?paths=bogus`,
+ * `?types=bogus`): a bad value is answered with what would have been accepted (docs/api.md §Errors), never with the
+ * regular expression that refused it.
  */
 function validationMessage(message: string | undefined, validation: unknown): string {
   const text = message ?? 'Bad request';
   const issues = Array.isArray(validation) ? (validation as ValidationIssue[]) : [];
+  const pattern = issues.find((issue) => issue.keyword === 'pattern')?.params?.pattern;
+  const words = typeof pattern === 'string' ? WORD_LIST_PATTERN.exec(pattern)?.[1] : undefined;
+  if (words !== undefined && FAILED_PATTERN.test(text)) {
+    return text.replace(FAILED_PATTERN, ` must be a comma-separated list of ${words.split('|').join(', ')}`);
+  }
   const allowed = issues.find((issue) => issue.keyword === 'enum')?.params?.allowedValues;
   if (allowed === undefined || !text.endsWith('must be equal to one of the allowed values')) return text;
   return `${text}: ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;

@@ -33,7 +33,7 @@ describe('SkillsdClient', () => {
     assert.ok(error instanceof SkillsdApiError);
     assert.equal(error.status, 404);
     assert.equal(error.code, 'SkillNotFound');
-    assert.equal(error.message, 'Unknown skill: nope\nAvailable: pdf');
+    assert.equal(error.message, 'Unknown skill: nope\nNo close name (1 skill loaded)');
     // `..` is sent so that the daemon sees (and refuses) it, not resolved away by URL parsing.
     const traversal = await client.file('pdf', '../../etc/passwd').catch((caught: unknown) => caught);
     assert.ok(traversal instanceof SkillsdApiError);

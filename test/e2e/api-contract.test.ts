@@ -285,7 +285,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       assert.equal(headers.get('content-type'), JSON_TYPE);
       assert.deepEqual(
         body,
-        errorBody(404, 'SkillNotFound', 'Not Found', 'Unknown skill: nope\nAvailable: Beta, git-helper, pdf, quiet'),
+        errorBody(404, 'SkillNotFound', 'Not Found', 'Unknown skill: nope\nNo close name (4 skills loaded)'),
       );
     });
   });
@@ -476,7 +476,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
         assert.equal(response.status, 404, target);
         assert.deepEqual(
           JSON.parse(response.body),
-          errorBody(404, 'SkillNotFound', 'Not Found', 'Unknown skill: nope\nAvailable: Beta, git-helper, pdf, quiet'),
+          errorBody(404, 'SkillNotFound', 'Not Found', 'Unknown skill: nope\nNo close name (4 skills loaded)'),
         );
       }
     });
@@ -755,7 +755,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       assert.deepEqual((await getJson(`${base}/skills/only-there?${cwd}`)).body, { ...record, shadowed: [] });
       assert.deepEqual(
         (await getJson(`${base}/skills/pdf?${cwd}`)).body,
-        errorBody(404, 'SkillNotFound', 'Not Found', 'Unknown skill: pdf\nAvailable: git-helper, only-there'),
+        errorBody(404, 'SkillNotFound', 'Not Found', 'Unknown skill: pdf\nNo close name (2 skills loaded)'),
       );
       const file = await fetch(`${base}/skill/only-there?${cwd}`);
       assert.equal(file.headers.get('x-skill-source-path'), `${dir}/SKILL.md`);

@@ -4,9 +4,10 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { describe, it } from 'node:test';
+import { waitUntil } from '../helpers/deadlines.js';
 import { deadUrl, runClient } from '../helpers/run-client.js';
 import { DaemonProcess, startDaemon } from '../helpers/spawn-daemon.js';
-import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+import { addSkillFolder, makeTempDir, SK, thousandSkills, writeTree } from '../helpers/temp-tree.js';
 
 async function fixture(t: { after(fn: () => Promise<void>): void }) {
   const { dir, cleanup } = await makeTempDir('skillsd-cli-');
@@ -133,7 +134,7 @@ describe('client commands against a --port 0 daemon found through the runtime fi
     assert.deepEqual(JSON.parse(showJson.stdout), await getJson(`${daemon.url}/skills/lint`));
     const missing = await runClient(['show', 'nope'], opts);
     assert.equal(missing.code, 1);
-    assert.equal(missing.stderr, 'skillsd: show: no skill "nope" is loaded (available: lint, pdf)\n');
+    assert.equal(missing.stderr, 'skillsd: show: no skill "nope" is loaded: no close name (2 skills loaded)\n');
 
     const cat = await runClient(['cat', 'lint'], opts);
     assert.equal(cat.stdout, '---\nname: lint\ndescription: Lint rules\nhide: true\n---\n\n# Lint\n\nRun it.\n');
@@ -207,7 +208,7 @@ describe('client commands with no daemon', () => {
 
     const show = await runClient(['show', 'nope'], opts);
     assert.equal(show.code, 1);
-    assert.equal(show.stderr, `${note}skillsd: show: no skill "nope" is loaded (available: lint, pdf)\n`);
+    assert.equal(show.stderr, `${note}skillsd: show: no skill "nope" is loaded: no close name (2 skills loaded)\n`);
     const body = await runClient(['cat', 'lint', '--body'], opts);
     assert.equal(body.stdout, '# Lint\n\nRun it.\n');
     const prompt = await runClient(['prompt'], opts);
@@ -254,6 +255,33 @@ describe('client commands with no daemon', () => {
   });
 });
 
+describe('an unknown name among 1,000 skills', () => {
+  it('show and invoke give the closest names and the count, not every name', async (t) => {
+    const { dir, cleanup } = await makeTempDir('skillsd-cli-');
+    t.after(cleanup);
+    const home = `${dir}/home`;
+    const project = `${dir}/project`;
+    await writeTree(dir, {
+      'home/.keep': '',
+      'project/.git': { dir: true },
+      ...thousandSkills('project/.musepi/skills'),
+    });
+    await daemonIn(t, home, project);
+    const opts = { home, cwd: project };
+    const cases: Array<[string[], string]> = [
+      [['show', 'pdff'], 'skillsd: show: no skill "pdff" is loaded: did you mean pdf? (1001 skills loaded)\n'],
+      [['invoke', '/skill:nope'], 'skillsd: invoke: no skill "nope" is loaded: no close name (1001 skills loaded)\n'],
+      [['cat', 'pdff'], 'skillsd: cat: no skill "pdff" is loaded: did you mean pdf? (1001 skills loaded)\n'],
+    ];
+    for (const [args, stderr] of cases) {
+      const run = await runClient(args, opts);
+      assert.equal(run.code, 1, args.join(' '));
+      assert.equal(run.stdout, '');
+      assert.equal(run.stderr, stderr);
+    }
+  });
+});
+
 describe('wait and watch against a live daemon', () => {
   it('wait --since never misses a change, whether it lands before or after the stream connects', async (t) => {
     const { home, project } = await fixture(t);
@@ -279,6 +307,57 @@ describe('wait and watch against a live daemon', () => {
       `skillsd: wait: timed out after 0.2 s: the index did not move past generation ${current}\n`,
     );
     void daemon;
+  });
+
+  it('wait --since compares content generations for identity (README recipe against --generation content)', async (t) => {
+    const { dir, home, project } = await fixture(t);
+    const daemon = await startDaemon(['serve', '--port', '0', '--cwd', project, '--generation', 'content'], { home });
+    t.after(() => daemon.process.kill());
+    const opts = { home, cwd: project };
+    const status = async () =>
+      JSON.parse((await runClient(['status', '--json'], opts)).stdout) as Record<string, unknown>;
+    assert.equal((await status()).generationMode, 'content');
+    for (let round = 0; round < 4; round++) {
+      // gen=$(skillsd status --json | jq .generation); ./regenerate-skills.sh; skillsd wait --since "$gen" --timeout 30
+      const gen = (await status()).generation as number;
+      // One step per change (a folder renamed in place), so that each makes exactly one new generation.
+      await addSkillFolder(`${project}/.musepi/skills/c${round}`, SK({ description: `round ${round}` }), dir);
+      const run = await runClient(['wait', '--since', String(gen), '--timeout', '30'], opts);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stderr, '');
+      const after = ((await getJson(`${daemon.url}/skills`)) as { generation: number }).generation;
+      assert.notEqual(after, gen);
+      assert.equal(run.stdout, `${after}\n`);
+      // The waiter connected before the change: it returns on the change's `index` event.
+      const streams = async () => ((await getJson(`${daemon.url}/health`)) as { eventStreams: number }).eventStreams;
+      await waitUntil('no stream left from an earlier waiter', async () => (await streams()) === 0);
+      const waiter = new DaemonProcess(['wait', '--since', String(after), '--timeout', '60'], opts);
+      t.after(() => waiter.kill());
+      await waitUntil(
+        'the waiter subscribed',
+        async () => ((await getJson(`${daemon.url}/health`)) as { eventStreams: number }).eventStreams === 1,
+      );
+      await addSkillFolder(`${project}/.musepi/skills/d${round}`, SK({ description: `round ${round}` }), dir);
+      assert.deepEqual(await waiter.waitForExit(60_000), { code: 0, signal: null });
+      const next = ((await getJson(`${daemon.url}/skills`)) as { generation: number }).generation;
+      assert.notEqual(next, after);
+      assert.equal(waiter.stdout, `${next}\n`);
+    }
+    // Nothing changed since the current generation: wait waits, and gives up at --timeout with exit 124.
+    const current = (await status()).generation as number;
+    const timeout = await runClient(['wait', '--since', String(current), '--timeout', '0.2'], opts);
+    assert.equal(timeout.code, 124);
+    assert.equal(timeout.stdout, '');
+    assert.equal(
+      timeout.stderr,
+      `skillsd: wait: timed out after 0.2 s: the index did not change from generation ${current}\n`,
+    );
+    // Any other generation, of 16 digits, smaller or greater: the index has moved past it, so wait returns at once.
+    for (const other of ['4503599627370495', '1000000000000000', '1']) {
+      const run = await runClient(['wait', '--since', other, '--json'], opts);
+      assert.equal(run.code, 0, run.stderr);
+      assert.deepEqual(JSON.parse(run.stdout), { generation: current });
+    }
   });
 
   it('watch --json prints one NDJSON line per event until interrupted', async (t) => {

@@ -204,7 +204,7 @@ describe('a client generated from the OpenAPI document (openapi-typescript + tsc
         statusCode: 404,
         code: 'SkillNotFound',
         error: 'Not Found',
-        message: 'Unknown skill: nope\nAvailable: pdf',
+        message: 'Unknown skill: nope\nNo close name (1 skill loaded)',
       },
       refused: { status: 401, challenge: 'Bearer', code: 'Unauthorized' },
       health: { status: 'ok', skills: 1 },

@@ -62,3 +62,16 @@ export function SK(fields: Record<string, string | number | boolean>): string {
   const lines = Object.entries(fields).map(([key, value]) => `${key}: ${value}`);
   return `---\n${lines.join('\n')}\n---\n\n# Body\n`;
 }
+
+/**
+ * `pdf` and `skill-000` … `skill-999` under `dir` (e.g. `work/.musepi/skills`): 1,001 skills, for the messages that
+ * must stay short however many skills are loaded.
+ */
+export function thousandSkills(dir: string): Record<string, string> {
+  const tree: Record<string, string> = { [`${dir}/pdf/SKILL.md`]: SK({ name: 'pdf', description: 'PDF tools' }) };
+  for (let i = 0; i < 1000; i++) {
+    const name = `skill-${String(i).padStart(3, '0')}`;
+    tree[`${dir}/${name}/SKILL.md`] = SK({ name, description: `Skill ${i}` });
+  }
+  return tree;
+}

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { startServer as startAppServer, type TestServer, type TestServerOptions } from '../helpers/app-server.js';
 import { connectHttp, DirectoryReadResult, SkillsGetResult, SkillsListResult } from '../helpers/mcp-client.js';
-import { SK } from '../helpers/temp-tree.js';
+import { SK, thousandSkills } from '../helpers/temp-tree.js';
 
 /** The real app, with load shedding out of the way: a loaded test machine must not turn these answers into 503s. */
 function startServer(t: Parameters<typeof startAppServer>[0], options: TestServerOptions = {}) {
@@ -141,7 +141,7 @@ describe('MCP over Streamable HTTP: methods', () => {
       ['skill://pdf/%2e%2e/alpha/SKILL.md', 'Path traversal (..) is not allowed in skill:// URLs'],
       ['skill://pdf//etc/passwd', 'Absolute paths are not allowed in skill:// URLs'],
       ['skill://pdf/missing.md', `File not found: ${s.cwd}/.musepi/skills/pdf/missing.md`],
-      ['skill://nope/SKILL.md', 'Unknown skill: nope\nAvailable: alpha, beta, Odd_Name, pdf'],
+      ['skill://nope/SKILL.md', 'Unknown skill: nope\nNo close name (4 skills loaded)'],
       ['https://example.com/x', 'Not a skill:// URI: https://example.com/x'],
     ];
     for (const [uri, message] of cases) {
@@ -262,8 +262,20 @@ describe('MCP over Streamable HTTP: methods', () => {
     const unknown = await client.callTool({ name: 'load_skill', arguments: { name: 'nope' } });
     assert.deepEqual(unknown, {
       isError: true,
-      content: [{ type: 'text', text: 'Unknown skill: nope\nAvailable: alpha, beta, Odd_Name, pdf' }],
+      content: [{ type: 'text', text: 'Unknown skill: nope\nNo close name (4 skills loaded)' }],
     });
+  });
+
+  it('load_skill of an unknown name among 1,000 skills gives the closest names and the count', async (t) => {
+    const s = await startServer(t, { tree: thousandSkills('work/.musepi/skills') });
+    const { client } = await open(t, s);
+    assert.deepEqual(await client.callTool({ name: 'load_skill', arguments: { name: 'pdff' } }), {
+      isError: true,
+      content: [{ type: 'text', text: 'Unknown skill: pdff\nDid you mean pdf? (1001 skills loaded)' }],
+    });
+    const error = await rejection(client.readResource({ uri: 'skill://nope/SKILL.md' }));
+    assert.equal(error.code, ErrorCode.InvalidParams);
+    assert.equal(error.message, 'MCP error -32602: Unknown skill: nope\nNo close name (1001 skills loaded)');
   });
 
   it('gives the tidied text of POST /invocations and the xcsh block of GET /prompt, from the same renderers', async (t) => {

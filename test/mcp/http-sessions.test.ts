@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { appendFile, writeFile } from 'node:fs/promises';
+import { appendFile, unlink, writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { startServer as startAppServer, type TestServerOptions } from '../helpers/app-server.js';
@@ -71,6 +71,34 @@ describe('MCP over Streamable HTTP: notifications and sessions', () => {
       listed.resources.map((resource) => resource.uri),
       ['skill://pdf/SKILL.md', 'skill://zeta/SKILL.md'],
     );
+  });
+
+  it('notifies a subscribed SKILL.md once when it is deleted, though the skill then leaves the index too', async (t) => {
+    const s = await startServer(t, {
+      tree: { ...TREE, 'work/.musepi/skills/zeta/SKILL.md': SK({ name: 'zeta', description: 'Last' }) },
+      watch: true,
+    });
+    const mcp = await connectHttp(`${s.base}/mcp`);
+    t.after(() => mcp.close());
+    const updates = (uri: string) =>
+      mcp.notifications.filter((n) => n.method === 'notifications/resources/updated' && n.params?.uri === uri);
+    await mcp.client.subscribeResource({ uri: 'skill://pdf/SKILL.md' });
+    await mcp.client.subscribeResource({ uri: 'skill://zeta/SKILL.md' });
+    // The file goes (its watch hears it: not found), then the skill leaves the index (an index event: unknown skill).
+    await unlink(`${s.cwd}/.musepi/skills/pdf/SKILL.md`);
+    await mcp.waitFor((n) => n.method === 'notifications/resources/list_changed');
+    await mcp.waitFor(
+      (n) => n.method === 'notifications/resources/updated' && n.params?.uri === 'skill://pdf/SKILL.md',
+    );
+    // A later edit of another subscribed file is the barrier: its notification comes after any the deletion caused.
+    await writeFile(`${s.cwd}/.musepi/skills/zeta/SKILL.md`, `${SK({ name: 'zeta', description: 'Last' })}More.\n`);
+    await mcp.waitFor(
+      (n) => n.method === 'notifications/resources/updated' && n.params?.uri === 'skill://zeta/SKILL.md',
+    );
+    assert.deepEqual(updates('skill://pdf/SKILL.md'), [
+      { method: 'notifications/resources/updated', params: { uri: 'skill://pdf/SKILL.md' } },
+    ]);
+    assert.equal(updates('skill://zeta/SKILL.md').length, 1);
   });
 
   it('refuses to subscribe what resources/read refuses', async (t) => {

@@ -189,6 +189,11 @@ describe('a remembered skill file whose skill leaves the index', () => {
     await mkdir(`${s.cwd}/.musepi/skills/gone/unrelated`);
     const workspace = await s.registry.get(undefined);
     await workspace.rebuild();
-    assertApiError(await get('/skill/gone/notes.md'), 404, 'SkillNotFound', 'Unknown skill: gone\nAvailable: kept');
+    assertApiError(
+      await get('/skill/gone/notes.md'),
+      404,
+      'SkillNotFound',
+      'Unknown skill: gone\nNo close name (1 skill loaded)',
+    );
   });
 });

@@ -204,7 +204,12 @@ describe('a second local user and the victim’s daemon (real uids)', { skip: is
     answers.push(skill);
     assert.deepEqual(parsed(skill), {
       status: 404,
-      body: { statusCode: 404, code: 'SkillNotFound', error: 'Not Found', message: 'Unknown skill: k\nAvailable: j' },
+      body: {
+        statusCode: 404,
+        code: 'SkillNotFound',
+        error: 'Not Found',
+        message: 'Unknown skill: k\nDid you mean j? (1 skill loaded)',
+      },
     });
     const invoked = await requestAs(VICTIM, `${url}/invocations?${cwd}`, 'POST', JSON.stringify({ text: '/skill:k' }));
     answers.push(invoked);

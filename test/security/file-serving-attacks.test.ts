@@ -27,7 +27,7 @@ const SKILL_LINKED = SK({ name: 'linked', description: 'A skill directory that i
 const TRAVERSAL = 'Path traversal (..) is not allowed in skill:// URLs';
 const ABSOLUTE = 'Absolute paths are not allowed in skill:// URLs';
 const NUL = 'NUL bytes are not allowed in skill:// URLs';
-const AVAILABLE = 'Available: linked, s';
+const UNKNOWN_NOTE = 'No close name (2 skills loaded)';
 
 // The skill `s` lives at <root>/work/.musepi/skills/s: `../../../../` from there is the temp root.
 const TREE = {
@@ -198,7 +198,7 @@ describe('traversal in the raw request target', () => {
       ['/skill/s%2f..%2f..%2f..%2f..%2foutside/secret.txt', 's/../../../../outside'],
     ];
     for (const [target, name] of cases) {
-      await expectError(target, 404, 'SkillNotFound', `Unknown skill: ${name}\n${AVAILABLE}`);
+      await expectError(target, 404, 'SkillNotFound', `Unknown skill: ${name}\n${UNKNOWN_NOTE}`);
     }
     await expectError('/skill/s%00/SKILL.md', 400, 'InvalidPath', NUL);
   });

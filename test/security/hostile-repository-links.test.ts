@@ -105,7 +105,7 @@ describe('a cloned repository whose SKILL.md and AGENTS.md link to the user’s 
           statusCode: 404,
           code: 'SkillNotFound',
           error: 'Not Found',
-          message: 'Unknown skill: k\nAvailable: pdf, shared',
+          message: 'Unknown skill: k\nNo close name (2 skills loaded)',
         },
       },
     );

@@ -23,6 +23,7 @@ describe('GET /health', () => {
       {
         status: 'ok',
         generation: 1,
+        generationMode: 'counter',
         skills: 2,
         diagnostics: 0,
         uptimeS: 0,
@@ -39,6 +40,7 @@ describe('GET /health', () => {
       {
         status: 'ok',
         generation: 1,
+        generationMode: 'counter',
         skills: 0,
         diagnostics: 0,
         uptimeS: 0,
@@ -49,6 +51,16 @@ describe('GET /health', () => {
         overloaded: false,
       },
     );
+  });
+
+  it('says generations are content hashes under server.generation: content', async (t) => {
+    const s = await startServer(t, {
+      tree: { 'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }) },
+      settings: { server: { generation: 'content' } },
+    });
+    const { body } = await getJson(`${s.base}/health`);
+    assert.equal(body.generationMode, 'content');
+    assert.equal(body.generation, (await getJson(`${s.base}/skills`)).body.generation);
   });
 
   it('counts running watchers', async (t) => {

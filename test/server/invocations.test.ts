@@ -103,6 +103,48 @@ describe('POST /invocations', () => {
     assert.equal(answer.body.details.lineCount, 20);
   });
 
+  // An indented table keeps every row's indentation as written: header, separator and body rows alike.
+  for (const profile of ['musepi', 'omp'] as const) {
+    it(`keeps the indentation of every row of an indented table (${profile})`, async (t) => {
+      const file = [
+        '---',
+        'name: table',
+        'description: d',
+        '---',
+        'Pairs:',
+        '',
+        '  |k|v|',
+        '  |---|---|',
+        '  |x|y|',
+        '',
+      ];
+      const s = await startServer(t, {
+        tree: { 'work/.claude/skills/table/SKILL.md': file.join('\n') },
+        settings: { profile },
+      });
+      const dir = `${s.cwd}/.claude/skills/table`;
+      const answer = await invoke(s.base, { text: '/skill:table' });
+      assert.equal(answer.status, 200);
+      assert.equal(
+        answer.body.message,
+        [
+          '[IMPORTANT: User invoked the "table" skill; follow its instructions. Full skill below.]',
+          '',
+          'Pairs:',
+          '',
+          '  |k|v|',
+          '  |---|---|',
+          '  |x|y|',
+          '',
+          '---',
+          '',
+          `[Skill directory: ${dir}]`,
+          'Resolve relative paths in this skill (e.g. `scripts/foo.js`, `templates/config.yaml`) against this absolute directory; read referenced assets and templates; run scripts with the terminal tool when skill instructions call for it.',
+        ].join('\n'),
+      );
+    });
+  }
+
   for (const text of ['/compact /skill:pdf', '!echo /skill:pdf', 'https://example.com/skill:pdf', '/skill:nope']) {
     it(`does not handle ${JSON.stringify(text)}`, async (t) => {
       const s = await startServer(t, { tree: TREE });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { Parser } from 'tar';
 import { startServer as startAppServer, type TestServerOptions } from '../helpers/app-server.js';
 import { makeTempDir, SK } from '../helpers/temp-tree.js';
@@ -11,6 +12,8 @@ import { makeTempDir, SK } from '../helpers/temp-tree.js';
 function startServer(t: Parameters<typeof startAppServer>[0], options: TestServerOptions = {}) {
   return startAppServer(t, { ...options, app: { pressure: { maxEventLoopDelayMs: 60_000 }, ...options.app } });
 }
+
+const execFileAsync = promisify(execFile);
 
 const PDF = SK({ name: 'pdf', description: 'PDF tools' });
 const LONG = `${'long-directory-name-'.repeat(6)}/file name with spaces é.txt`;
@@ -180,7 +183,7 @@ describe('GET /skill/{name}?archive=tar.gz', () => {
       statusCode: 404,
       code: 'SkillNotFound',
       error: 'Not Found',
-      message: 'Unknown skill: nope\nAvailable: pdf',
+      message: 'Unknown skill: nope\nNo close name (1 skill loaded)',
     });
     const below = await fetch(`${s.base}/skill/pdf/docs?archive=tar.gz`);
     assert.equal(below.status, 400);
@@ -205,5 +208,21 @@ describe('GET /skill/{name}?archive=tar.gz', () => {
     const { bytes } = await fetchArchive(`${s.base}/skill/pdf?archive=tar.gz`);
     const out = await extract(t, bytes);
     assert.equal(await readFile(join(out, 'leak.txt'), 'utf8'), 'secret\n');
+  });
+});
+
+describe("the README's archive line", () => {
+  it('unpacks a skill into ./pdf in an empty directory', async (t) => {
+    const s = await startServer(t, { tree: TREE });
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const lines = readme.split('\n').filter((line) => line.includes('/skill/pdf?archive=tar.gz'));
+    assert.equal(lines.length, 1, lines.join('\n'));
+    const command = (lines[0] as string).replaceAll('localhost:7420', s.base.replace('http://', ''));
+    const { dir, cleanup } = await makeTempDir('skillsd-readme-');
+    t.after(cleanup);
+    // Asynchronously: the server answering curl runs in this very process.
+    await execFileAsync('sh', ['-ec', command], { cwd: dir });
+    assert.equal(await readFile(join(dir, 'pdf/SKILL.md'), 'utf8'), PDF);
+    assert.equal(await readFile(join(dir, 'pdf/scripts/run.sh'), 'utf8'), '#!/bin/sh\necho hi\n');
   });
 });

@@ -224,7 +224,7 @@ describe('GET /skill/{name}', () => {
     assert.equal(response.status, 404);
     assert.deepEqual(
       JSON.parse(response.body),
-      errorOf(404, 'SkillNotFound', 'Not Found', 'Unknown skill: nope\nAvailable: pdf, quiet'),
+      errorOf(404, 'SkillNotFound', 'Not Found', 'Unknown skill: nope\nNo close name (2 skills loaded)'),
     );
   });
 
@@ -329,7 +329,7 @@ describe('GET /skill/{name}', () => {
     const unknown = await getJson(`${s.base}/skill/tool`);
     assert.deepEqual(
       unknown.body,
-      errorOf(404, 'SkillNotFound', 'Not Found', 'Unknown skill: tool\nAvailable: pdf, quiet'),
+      errorOf(404, 'SkillNotFound', 'Not Found', 'Unknown skill: tool\nNo close name (2 skills loaded)'),
     );
     const other = await fetch(`${s.base}/skill/tool?cwd=${encodeURIComponent(`${s.root}/other`)}`);
     assert.equal(other.status, 200);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { discoverSkillChange, discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
 import type { DiscoveryContext } from '../../src/discovery/types.js';
 import { getJson, startServer } from '../helpers/app-server.js';
-import { SK } from '../helpers/temp-tree.js';
+import { SK, thousandSkills } from '../helpers/temp-tree.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -321,10 +321,29 @@ describe('GET /skills/{name}', () => {
       statusCode: 404,
       code: 'SkillNotFound',
       error: 'Not Found',
-      message: 'Unknown skill: PDF\nAvailable: docx, pdf',
+      message: 'Unknown skill: PDF\nDid you mean pdf? (2 skills loaded)',
     });
     const empty = await startServer(t);
     const none = await getJson(`${empty.base}/skills/pdf`);
-    assert.equal(none.body.message, 'Unknown skill: pdf\nAvailable: none');
+    assert.equal(none.body.message, 'Unknown skill: pdf\nNo skills loaded');
+  });
+
+  it('answers an unknown name among 1,000 skills with the closest names and the count, not every name', async (t) => {
+    const s = await startServer(t, { tree: thousandSkills('work/.musepi/skills') });
+    const cases: Array<[string, string]> = [
+      ['pdff', 'Unknown skill: pdff\nDid you mean pdf? (1001 skills loaded)'],
+      ['nope', 'Unknown skill: nope\nNo close name (1001 skills loaded)'],
+      [
+        'skill-00',
+        'Unknown skill: skill-00\nDid you mean skill-000, skill-001, skill-002, skill-003 or skill-004? (1001 skills loaded)',
+      ],
+    ];
+    for (const [name, message] of cases) {
+      const { status, body } = await getJson(`${s.base}/skills/${name}`);
+      assert.equal(status, 404);
+      assert.deepEqual(body, { statusCode: 404, code: 'SkillNotFound', error: 'Not Found', message });
+      // skill:// over HTTP words it the same.
+      assert.deepEqual((await getJson(`${s.base}/skill/${name}/SKILL.md`)).body.message, message);
+    }
   });
 });

@@ -129,7 +129,7 @@ describe('GET /ui', () => {
       statusCode: 404,
       code: 'SkillNotFound',
       error: 'Not Found',
-      message: 'Unknown skill: notes\nAvailable: pdf',
+      message: 'Unknown skill: notes\nNo close name (1 skill loaded)',
     });
   });
 

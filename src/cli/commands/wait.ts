@@ -1,9 +1,13 @@
 // `skillsd wait [--since GEN] [--timeout S]`: returns as soon as the index is past GEN, printing the new generation.
 //
 // No change can slip by: the event stream's `hello` carries the generation at the very moment the subscription
-// starts (the daemon reads it and subscribes in one step), so a change made before the stream connected shows as
-// `hello.generation > GEN`, and one made after arrives as an `index` event. A script takes GEN from an earlier answer
+// starts (the daemon reads it and subscribes in one step), so a change made before the stream connected shows in
+// `hello.generation`, and one made after arrives as an `index` event. A script takes GEN from an earlier answer
 // (`skillsd status --json`, `GET /skills`), does its work, then waits with `--since GEN`.
+//
+// What "past GEN" means depends on the daemon's generations (`generationMode` of `GET /health`): counter generations
+// grow, so a greater one is past GEN; content generations (`--generation content`) are hashes that do not grow, so
+// any other one is.
 
 import type { SkillsdApiError } from '../../client/errors.js';
 import { CliError } from '../cli-error.js';
@@ -15,20 +19,25 @@ export const waitCommand: ClientCommand = {
   summary: 'Waits until the index moves past generation GEN (default: the current one) and prints the new one.',
   options: { since: { type: 'string' }, timeout: { type: 'string' } },
   optionHelp: [
-    '--since GEN       return once the generation is greater than GEN (at once if it already is)',
+    '--since GEN       return once the generation has moved past GEN (at once if it already has): greater than GEN,',
+    '                  or, against a --generation content daemon, different from it',
     '--timeout S       give up after S seconds (exit 124)',
   ],
   positionals: { min: 0, max: 0 },
   inProcess: false,
   async run({ client, output, values, relocate }) {
-    const since = integerOption(values.since, '--since');
+    const since = generationOption(values.since, '--since');
     const timeoutS = values.timeout === undefined ? undefined : Number(values.timeout);
     if (timeoutS !== undefined && !(Number.isFinite(timeoutS) && timeoutS >= 0)) {
       throw new CliError('option --timeout: expected a number of seconds');
     }
-    await client.health();
+    // Content generations are compared for identity only; a daemon that does not say is a counting one.
+    const byContent = (await client.health()).generationMode === 'content';
     let threshold = since;
+    // Counter generations only: the daemon's generation when it was found before GEN, and whether it restarted.
     let behind: number | undefined;
+    let restarted = false;
+    let highest: number | undefined;
     let refused: SkillsdApiError | undefined;
     const reached = await new Promise<number | undefined>((resolve) => {
       const timer =
@@ -36,9 +45,16 @@ export const waitCommand: ClientCommand = {
       const check = (event: string, generation: unknown) => {
         if (typeof generation !== 'number') return;
         threshold ??= generation;
+        if (byContent) {
+          if (generation !== threshold) finish(generation);
+          return;
+        }
+        // A counter never goes down within one daemon: a `hello` below a generation seen earlier in this wait comes
+        // from a daemon that restarted (and counts again from 1).
+        if (event === 'hello' && highest !== undefined && generation < highest) restarted = true;
+        highest = Math.max(highest ?? generation, generation);
         if (generation > threshold) finish(generation);
-        // Generations only grow within one daemon: a daemon that says (on connecting) it is before GEN restarted,
-        // and GEN will never be passed in the sense the caller meant (docs/cli.md "Following the daemon").
+        // A daemon before GEN will not pass it in the sense the caller meant (docs/cli.md "Following the daemon").
         else if (event === 'hello' && generation < threshold) {
           behind = generation;
           finish(undefined);
@@ -64,12 +80,18 @@ export const waitCommand: ClientCommand = {
     // Printed like every error answer of a client command (docs/cli.md "Errors").
     if (refused !== undefined) throw refused;
     if (behind !== undefined) {
-      output.err(`skillsd: wait: the daemon is at generation ${behind}, behind --since ${threshold} (it restarted)\n`);
+      const wanted = since === undefined ? `generation ${threshold}` : `--since ${threshold}`;
+      output.err(
+        restarted
+          ? `skillsd: wait: the daemon restarted: it is at generation ${behind}, behind ${wanted}\n`
+          : `skillsd: wait: ${wanted} is ahead of the daemon's generation ${behind}\n`,
+      );
       return EXIT.negative;
     }
     if (reached === undefined) {
-      const past = threshold === undefined ? 'its current generation' : `generation ${threshold}`;
-      output.err(`skillsd: wait: timed out after ${timeoutS} s: the index did not move past ${past}\n`);
+      const generation = threshold === undefined ? 'its current generation' : `generation ${threshold}`;
+      const past = byContent ? `change from ${generation}` : `move past ${generation}`;
+      output.err(`skillsd: wait: timed out after ${timeoutS} s: the index did not ${past}\n`);
       return EXIT.timeout;
     }
     output.out(values.json === true ? formatJsonLine({ generation: reached }) : `${reached}\n`);
@@ -77,8 +99,11 @@ export const waitCommand: ClientCommand = {
   },
 };
 
-function integerOption(value: unknown, flag: string): number | undefined {
+/** A generation: a counter, or a content generation of up to 16 digits (52 bits, docs/deploy.md). */
+function generationOption(value: unknown, flag: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value)) throw new CliError(`option ${flag}: expected an integer`);
+  if (typeof value !== 'string' || !/^\d{1,16}$/.test(value) || !Number.isSafeInteger(Number(value))) {
+    throw new CliError(`option ${flag}: expected an integer`);
+  }
   return Number(value);
 }

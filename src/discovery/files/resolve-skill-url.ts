@@ -13,6 +13,7 @@ import { linkNotFollowed, untrustedLinkOnPath } from '../link-trust.js';
 import { descriptorPath } from '../open-descriptor.js';
 import { skillDirOnDisk, skillFileOnDisk } from '../skill-paths.js';
 import type { Profile, Skill, SymlinkMode } from '../types.js';
+import { unknownSkillError } from '../unknown-skill.js';
 import { listDirectory, renderListing, type SkillDirectoryEntry } from './skill-directory-listing.js';
 import { changedAfterCheck, errorCode, isInside } from './skill-path-guards.js';
 import { DEFAULT_WALK_LIMITS, type EntryBudget, WalkBudget } from './walk-budget.js';
@@ -99,8 +100,10 @@ export async function resolveSkillResource(
   const skill =
     options.skillNamed !== undefined ? options.skillNamed(name) : skills.find((candidate) => candidate.name === name);
   if (skill === undefined) {
-    const available = skills.length > 0 ? skills.map((candidate) => candidate.name).join(', ') : 'none';
-    throw new SkillsdError('SkillNotFound', `Unknown skill: ${name}\nAvailable: ${available}`);
+    throw unknownSkillError(
+      name,
+      skills.map((candidate) => candidate.name),
+    );
   }
 
   if (rawRelative === undefined || rawRelative === '' || rawRelative === '/') {

@@ -25,15 +25,17 @@ export const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const cwd = request.query.cwd;
       const overloaded = app.isUnderPressure();
       const server = { eventStreams: app.eventStreams.size, overloaded };
+      // Server-wide, like the two above: a client comparing generations (`skillsd wait`) needs to know what they are.
+      const generationMode = app.registry.settings.server.generation ?? 'counter';
       // While every other route answers 503 `Overloaded`, `ok` would be untrue: the status says so too.
       const truthful = <T extends { status: string }>(health: T) =>
         overloaded && health.status === 'ok' ? { ...health, status: 'overloaded' as const } : health;
-      if (cwd === undefined) return { ...truthful(app.registry.health()), ...server };
+      if (cwd === undefined) return { ...truthful(app.registry.health()), generationMode, ...server };
       // A workspace opened by this very request gets the usual short wait; still building → `starting`.
       await app.workspaceView(cwd).catch((error: unknown) => {
         if (!isSkillsdError(error) || error.code !== 'NotReady') throw error;
       });
-      return { ...truthful(app.registry.health(await app.registry.get(cwd))), ...server };
+      return { ...truthful(app.registry.health(await app.registry.get(cwd))), generationMode, ...server };
     },
   );
 

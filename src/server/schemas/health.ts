@@ -9,6 +9,10 @@ export const HealthResponse = Type.Object(
         '`starting` until the default workspace is first indexed; `overloaded` while other routes answer 503 `Overloaded`',
     }),
     generation: Type.Integer({ description: 'Generation of the default workspace (0 before its first index)' }),
+    generationMode: Type.Enum(['counter', 'content'], {
+      description:
+        'How generations are made (`server.generation`): `counter` grows by one per change; `content` is read from the content hash, changes exactly when the answer does and does not grow (compare it for equality only)',
+    }),
     skills: Type.Integer({ description: 'Skills loaded in the default workspace' }),
     diagnostics: Type.Integer({ description: 'Diagnostics of the default workspace (listed by `GET /skills`)' }),
     uptimeS: Type.Integer(),

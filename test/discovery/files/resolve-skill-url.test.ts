@@ -152,13 +152,13 @@ describe('resolveSkillResource (docs/discovery.md §6)', () => {
     it('lists the available names in list order when unknown', async () => {
       await assert.rejects(
         resolveSkillResource(skills, 'PDF', undefined, CONTAIN),
-        rejectsWith('SkillNotFound', 'Unknown skill: PDF\nAvailable: pdf, types, listing, linked, hidden'),
+        rejectsWith('SkillNotFound', 'Unknown skill: PDF\nDid you mean pdf? (5 skills loaded)'),
       );
     });
     it('says none when no skill is loaded', async () => {
       await assert.rejects(
         resolveSkillResource([], 'pdf', undefined, CONTAIN),
-        rejectsWith('SkillNotFound', 'Unknown skill: pdf\nAvailable: none'),
+        rejectsWith('SkillNotFound', 'Unknown skill: pdf\nNo skills loaded'),
       );
     });
     it('resolves hidden skills like any other', async () => {
@@ -484,7 +484,7 @@ describe('resolveSkillResource (docs/discovery.md §6)', () => {
     assert.equal(file.realPath, await realpath(join(pdfDir, 'references/tables.md')));
     await assert.rejects(
       resolveSkillResource(skills, 'types', undefined, { ...CONTAIN, skillNamed }),
-      rejectsWith('SkillNotFound', /^Unknown skill: types\nAvailable: /),
+      rejectsWith('SkillNotFound', /^Unknown skill: types\n/),
     );
     assert.deepEqual(asked, ['pdf', 'types']);
   });
