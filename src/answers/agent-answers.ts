@@ -17,8 +17,15 @@ export function agentMatrixAnswer(state: AgentViewsState): AgentAnswer {
   return state.answer('agents', () => ({ generation: state.generation, ...agentMatrix(state.views) }));
 }
 
-export function agentCatalogAnswer(state: AgentViewsState, id: ViewId, contextWindow: number | undefined) {
-  return state.catalogAnswer(`${id} ${contextWindow ?? ''}`, () => agentCatalog(state.views, id, contextWindow));
+export function agentCatalogAnswer(
+  state: AgentViewsState,
+  id: ViewId,
+  contextWindow: number | undefined,
+  model?: string,
+) {
+  return state.catalogAnswer(`${id} ${contextWindow ?? ''} ${model ?? ''}`, () =>
+    agentCatalog(state.views, id, contextWindow, model),
+  );
 }
 
 /** The agent id, checked before any workspace is opened: an unknown id is refused as it is. */

@@ -171,11 +171,15 @@ export class InProcessAnswers {
     const agent = query.get('agent');
     if (agent === null) throw invalid("querystring must have required property 'agent'");
     const contextWindow = integerParam(query, 'contextWindow', 0, Number.POSITIVE_INFINITY);
+    const model = query.get('model') ?? undefined;
+    if (model !== undefined && (model.length === 0 || model.length > 200)) {
+      throw invalid('querystring/model must NOT have fewer than 1 characters or more than 200');
+    }
     const { agentCatalogAnswer } = await import('../answers/agent-answers.js');
     const { parseViewId } = await import('../discovery/agents/agents.js');
     const id = parseViewId(agent);
     const { workspace } = await this.view(cwd);
-    return json(agentCatalogAnswer(await workspace.agentViews(READY_WAIT_MS), id, contextWindow).body);
+    return json(agentCatalogAnswer(await workspace.agentViews(READY_WAIT_MS), id, contextWindow, model).body);
   }
 
   private async prompt(query: URLSearchParams, cwd: string | undefined): Promise<Answer> {

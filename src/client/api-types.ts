@@ -18,7 +18,7 @@ export interface AgentInfo {
   id: string;
   name: string;
   describes: string;
-  confidence: 'source' | 'docs' | 'inferred';
+  confidence: 'verified' | 'source' | 'docs' | 'inferred';
 }
 
 export interface AgentSkill {
@@ -59,6 +59,8 @@ export interface AgentMatrixAnswer {
 
 export interface AgentCatalogAnswer {
   agent: AgentInfo;
+  /** The model assumed: the one asked for, else the agent's default; null where no model matters. */
+  model: string | null;
   contextWindow: number | null;
   unit: 'tokens' | 'chars';
   limit: number | null;
@@ -105,6 +107,11 @@ export interface InvocationAnswer {
 export interface HealthAnswer {
   status: 'ok' | 'starting';
   generation: number;
+  /**
+   * `counter`: generations grow by one per change; `content`: read from the content hash, they change exactly when the
+   * answer does but do not grow (compare them for equality only). Absent from daemons older than this field.
+   */
+  generationMode?: 'counter' | 'content';
   skills: number;
   uptimeS: number;
   workspaces: number;

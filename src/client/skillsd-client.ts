@@ -220,11 +220,12 @@ export class SkillsdClient {
     return this.json('/agents');
   }
 
-  /** `GET /catalog`: one agent's catalog under its budget. */
-  catalog(agent: string, contextWindow?: number): Promise<AgentCatalogAnswer> {
+  /** `GET /catalog`: one agent's catalog under its budget, for a window and a model where they matter. */
+  catalog(agent: string, contextWindow?: number, model?: string): Promise<AgentCatalogAnswer> {
     return this.json('/catalog', {
       agent,
       ...(contextWindow === undefined ? {} : { contextWindow: String(contextWindow) }),
+      ...(model === undefined ? {} : { model }),
     });
   }
 

@@ -258,7 +258,11 @@ test('Claude Code: the one-pass budget gives exactly the answers of the recounti
     const windows = [undefined, 0, 1, 100, 1000, 5000, 20_000, Math.floor(random() * 50_000)];
     // Two windows over the same skills: the second reuses the lines the first measured.
     for (const window of [pick(windows), pick(windows)]) {
-      assert.deepEqual(catalog(skills, window, []), quadraticClaudeCatalog(skills, window), `run ${run}, ${window}`);
+      assert.deepEqual(
+        catalog(skills, window, [], undefined),
+        quadraticClaudeCatalog(skills, window),
+        `run ${run}, ${window}`,
+      );
     }
   }
 });
@@ -274,7 +278,7 @@ test('Claude Code: 20,000 skills are listed in one pass', () => {
   }));
   // Window 5,000,000: 200,000 characters. Full lines cost 111 each (2,220,000), bare ones 9: each removal from the
   // end saves 102, so 19,804 descriptions go and 196 stay: 2,220,000 − 19,804 × 102 = 199,992.
-  const answer = agentSpec('claude-code').catalog(skills, 5_000_000, []);
+  const answer = agentSpec('claude-code').catalog(skills, 5_000_000, [], undefined);
   assert.equal(answer.limit, 200_000);
   assert.equal(answer.used, 199_992);
   assert.equal(answer.entries.filter((entry) => entry.status === 'full').length, 196);

@@ -1,4 +1,4 @@
-// `skillsd catalog --agent ID [--context-window N]`: the catalog that agent would put in its prompt (GET /catalog) on
+// `skillsd catalog --agent ID [--context-window N] [--model M]`: the catalog that agent would put in its prompt (GET /catalog) on
 // stdout, and on stderr one line of what its budget did.
 
 import type { AgentCatalogAnswer } from '../../client/api-types.js';
@@ -7,12 +7,13 @@ import { formatJson } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 
 export const catalogCommand: ClientCommand = {
-  usage: 'catalog --agent ID [--context-window N] [--json]',
+  usage: 'catalog --agent ID [--context-window N] [--model M] [--json]',
   summary: 'The skill catalog an agent would put in its prompt, and what its budget keeps, cuts or drops.',
-  options: { agent: { type: 'string' }, 'context-window': { type: 'string' } },
+  options: { agent: { type: 'string' }, 'context-window': { type: 'string' }, model: { type: 'string' } },
   optionHelp: [
     '--agent ID          claude-code, codex, opencode, gemini-cli, copilot-cli, vscode, goose, musepi, omp or xcsh',
     '--context-window N  the model’s context window in tokens (0: unknown; default: the agent’s own)',
+    '--model M           the model the agent runs, where its catalog depends on it (default: the agent’s own)',
   ],
   positionals: { min: 0, max: 0 },
   inProcess: true,
@@ -24,7 +25,8 @@ export const catalogCommand: ClientCommand = {
       if (!/^\d+$/.test(raw)) throw new CliError('option --context-window: expected an integer ≥ 0');
       window = Number(raw);
     }
-    const answer = await client.catalog(values.agent, window);
+    const model = typeof values.model === 'string' ? values.model : undefined;
+    const answer = await client.catalog(values.agent, window, model);
     if (values.json === true) {
       output.out(formatJson(answer));
       return EXIT.ok;

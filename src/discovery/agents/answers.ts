@@ -52,12 +52,17 @@ export function agentSkills(views: AgentViews, id: ViewId, filter: AgentSkillsFi
   };
 }
 
-export function agentCatalog(views: AgentViews, id: ViewId, contextWindow: number | undefined) {
+/**
+ * One agent's catalog. `model` is echoed as the model assumed: the one asked for, else the agent's default, else
+ * null where the agent's catalog does not depend on a model (docs/api.md "Agent views").
+ */
+export function agentCatalog(views: AgentViews, id: ViewId, contextWindow: number | undefined, model?: string) {
   const view = views.views.get(id) as AgentView;
-  const answer: CatalogAnswer = isProfile(id)
-    ? profileCatalog(id, view)
-    : agentSpec(id).catalog(view.skills, contextWindow, view.rootOrder);
-  return { agent: publicInfo(view.agent), ...answer };
+  if (isProfile(id)) return { agent: publicInfo(view.agent), model: model ?? null, ...profileCatalog(id, view) };
+  const spec = agentSpec(id);
+  const assumed = model ?? spec.defaultModel;
+  const answer: CatalogAnswer = spec.catalog(view.skills, contextWindow, view.rootOrder, assumed);
+  return { agent: publicInfo(view.agent), model: assumed ?? null, ...answer };
 }
 
 export function agentMatrix(views: AgentViews) {

@@ -6,7 +6,7 @@ import type { Profile, SkillDiagnostic, SkillWarning } from '../types.js';
 export type AgentId = 'claude-code' | 'codex' | 'opencode' | 'gemini-cli' | 'copilot-cli' | 'vscode' | 'goose';
 export type ViewId = AgentId | Profile;
 export type Scope = 'user' | 'project' | 'admin' | 'plugin';
-export type Confidence = 'source' | 'docs' | 'inferred';
+export type Confidence = 'verified' | 'source' | 'docs' | 'inferred';
 export type ViewStatus = 'loaded' | 'shadowed' | 'invalid' | 'unseen';
 
 export interface AgentInfo {
@@ -191,9 +191,16 @@ export interface AgentSpec {
   /** Warnings after loading (Codex duplicate names, OpenCode races). */
   afterLoad?(skills: AgentSkill[], ctx: AgentContext): SkillWarning[];
   /** The catalog from the loaded skills in load order. */
-  catalog(skills: AgentSkill[], contextWindow: number | undefined, rootOrder: readonly string[]): CatalogAnswer;
+  catalog(
+    skills: AgentSkill[],
+    contextWindow: number | undefined,
+    rootOrder: readonly string[],
+    model: string | undefined,
+  ): CatalogAnswer;
   /** The default window assumed when the query has none. */
   defaultWindow?: number;
+  /** The model assumed when the query names none (the agent's default without a login); absent: no model matters. */
+  defaultModel?: string;
 }
 
 export type EntryStatus = 'full' | 'truncated' | 'name-only' | 'dropped';

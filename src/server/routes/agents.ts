@@ -62,10 +62,10 @@ export const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { cwd, agent, contextWindow } = request.query;
+      const { cwd, agent, contextWindow, model } = request.query;
       const id = parseViewId(agent);
       const state = await agentState(app, cwd);
-      const answer = agentCatalogAnswer(state, id, contextWindow);
+      const answer = agentCatalogAnswer(state, id, contextWindow, model);
       sendAnswer(reply, answer, request.headers['if-none-match']);
     },
   );

@@ -12,8 +12,9 @@ export const AgentInfoSchema = Type.Object(
     id: Type.String({ description: `One of ${VIEW_IDS.join(', ')}` }),
     name: Type.String(),
     describes: Type.String({ description: 'The agent version and sources the rules describe' }),
-    confidence: Type.Enum(['source', 'docs', 'inferred'], {
-      description: 'The weakest basis among its root, layout and precedence rules',
+    confidence: Type.Enum(['verified', 'source', 'docs', 'inferred'], {
+      description:
+        'verified: the agent at that release agrees on every conformance scenario; else the weakest basis of its rules',
     }),
   },
   { title: 'AgentInfo' },
@@ -119,11 +120,21 @@ export const CatalogQuery = Type.Object({
   contextWindow: Type.Optional(
     Type.Integer({ minimum: 0, description: 'Tokens; 0: unknown; absent: the agent’s default window' }),
   ),
+  model: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: 'The model the agent runs, where its catalog depends on it; absent: its default without a login',
+    }),
+  ),
 });
 
 export const AgentCatalogResponse = Type.Object(
   {
     agent: AgentInfoSchema,
+    model: Type.Union([Type.String(), Type.Null()], {
+      description: 'The model assumed: the one asked for, else the agent’s default; null where no model matters',
+    }),
     contextWindow: Type.Union([Type.Integer(), Type.Null()], { description: 'The window used; null without a budget' }),
     unit: Type.Enum(['tokens', 'chars']),
     limit: Type.Union([Type.Integer(), Type.Null()]),
