@@ -98,6 +98,13 @@ test('ls --agent, agents, catalog, doctor NAME and an unknown agent', async (t) 
     `xcsh: loaded ${home}/.claude/skills/pdf/SKILL.md`,
   ]);
 
+  const modelled = await runClient(
+    ['catalog', '--agent', 'goose', '--model', 'local/llama', '--json', ...common],
+    opts,
+  );
+  assert.equal(modelled.code, 0, modelled.stderr);
+  assert.equal(JSON.parse(modelled.stdout).model, 'local/llama');
+
   const unknown = await runClient(['catalog', '--agent', 'cursor', ...common], opts);
   assert.equal(unknown.code, 2);
   assert.equal(

@@ -103,6 +103,24 @@ test('an unknown agent is 400 UnknownAgent on every route that takes one', async
   assert.equal(negative.body.code, 'BadRequest');
 });
 
+test('GET /catalog?model=: the model asked for is echoed; none asked, an agent without a default answers null', async (t) => {
+  const server = await startServer(t, {
+    tree: { 'work/.agents/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'tables' }) },
+  });
+  const named = await getJson(`${server.base}/catalog?agent=goose&model=${encodeURIComponent('local/llama 3')}`);
+  assert.equal(named.status, 200);
+  assert.equal(named.body.model, 'local/llama 3');
+  const none = await getJson(`${server.base}/catalog?agent=goose`);
+  assert.equal(none.status, 200);
+  assert.equal(none.body.model, null);
+  assert.equal(none.body.text, named.body.text);
+  for (const bad of ['', 'm'.repeat(201)]) {
+    const refused = await getJson(`${server.base}/catalog?agent=goose&model=${bad}`);
+    assert.equal(refused.status, 400);
+    assert.equal(refused.body.code, 'BadRequest');
+  }
+});
+
 test('GET /agents: the matrix with a reason per cell; GET /catalog with the budget', async (t) => {
   const server = await startServer(t, {
     tree: {
