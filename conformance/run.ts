@@ -215,10 +215,13 @@ async function runScenario(
     result.skillsd = await askSkillsd(laid, agent, catalog, scratch);
     result.answer = await askAgent(agent, driver, scenario, endpoint, catalog);
     result.comparison = compareAnswers(result.skillsd, result.answer, laid.root);
-    result.verdicts = result.comparison.differences.map((d) => ({
-      aspect: d.aspect,
-      verdict: judge(known, agent, scenario.id, d),
-    }));
+    // A racy scenario's differences are reported, never judged: the agent itself answers it differently each run.
+    if (scenario.racy === undefined) {
+      result.verdicts = result.comparison.differences.map((d) => ({
+        aspect: d.aspect,
+        verdict: judge(known, agent, scenario.id, d),
+      }));
+    }
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
   }

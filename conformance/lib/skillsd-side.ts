@@ -2,6 +2,8 @@
 // variables, asked `GET /skills?agent=` and `GET /catalog?agent=` over HTTP like any client.
 
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Answer, ConformanceAgent, MaterialisedScenario } from './types.js';
 
@@ -36,7 +38,13 @@ export async function askSkillsd(
     XDG_RUNTIME_DIR: scratch,
     ...scenario.env,
   };
-  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--cwd', scenario.cwd, '--log-level', 'info'], {
+  const args = [CLI, 'serve', '--port', '0', '--cwd', scenario.cwd, '--log-level', 'info'];
+  if (scenario.scenario.skillsdConfig !== undefined) {
+    const config = join(scratch, 'skillsd.json');
+    writeFileSync(config, JSON.stringify(scenario.scenario.skillsdConfig));
+    args.push('--config', config);
+  }
+  const child = spawn(process.execPath, args, {
     cwd: scenario.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

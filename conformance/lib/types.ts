@@ -45,6 +45,12 @@ export interface Scenario {
   /** The catalog question: absent or `true` asks it at the agent's default window; `false` skips it. */
   catalog?: boolean | { contextWindow?: number; model?: string };
   /**
+   * The daemon's settings file for this scenario (`--config`), where the agent's rule can only show once a policy of
+   * skillsd's own is relaxed: `{ symlinks: 'follow' }` for a SKILL.md linked to a file outside its skill, which the
+   * default `contain` mode refuses on purpose (the refusal has tests of its own under test/security/).
+   */
+  skillsdConfig?: Record<string, unknown>;
+  /**
    * The agent answers this scenario differently from run to run (OpenCode reads roots concurrently): the answers
    * are reported, never counted as a difference. Say why.
    */

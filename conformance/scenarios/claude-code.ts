@@ -208,6 +208,8 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'skill-file-link-followed',
+    // A SKILL.md linked to a file outside its skill: skillsd's default `contain` mode refuses it on purpose.
+    skillsdConfig: { symlinks: 'follow' },
     rule: 'A SKILL.md that is itself a symbolic link is followed.',
     git: ['home/proj'],
     tree: { 'store/docx.md': DOCX, [`${P}/docx/SKILL.md`]: { link: '{root}/store/docx.md' } },

@@ -291,6 +291,8 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'linked-skill-file',
+    // A SKILL.md linked to a file outside its skill: skillsd's default `contain` mode refuses it on purpose.
+    skillsdConfig: { symlinks: 'follow' },
     rule: 'A SKILL.md that is a link to a file is read.',
     git: ['home/proj'],
     catalog: false,

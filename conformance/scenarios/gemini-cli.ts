@@ -458,6 +458,8 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'links-file-and-dangling',
+    // A SKILL.md linked to a file outside its skill: skillsd's default `contain` mode refuses it on purpose.
+    skillsdConfig: { symlinks: 'follow' },
     rule: 'A SKILL.md that is a link to a file is read; a dangling link is ignored.',
     env: TRUST,
     catalog: false,

@@ -255,6 +255,8 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'links-followed-paths-lexical',
+    // A SKILL.md linked to a file outside its skill: skillsd's default `contain` mode refuses it on purpose.
+    skillsdConfig: { symlinks: 'follow' },
     rule: 'Directory links and SKILL.md links are followed; paths stay as found under the root; dangling links are ignored.',
     git: ['home/proj'],
     tree: {
@@ -280,7 +282,7 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'workspace-reached-through-link',
-    rule: 'Started in a workspace reached through a link, OpenCode reports paths under the link (its PWD).',
+    rule: 'Started in a workspace reached through a link, OpenCode reports the real paths, not those under the link.',
     git: ['real/proj'],
     cwd: 'home/proj',
     tree: {

@@ -78,7 +78,7 @@ test('ls --agent, agents, catalog, doctor NAME and an unknown agent', async (t) 
   // The first line says the answer was computed in-process (no daemon at --url).
   assert.equal(
     catalog.stderr.split('\n').slice(1).join('\n'),
-    'codex: 18/20 tokens, 2 name-only, 1 dropped\nExceeded skills context budget of 2%. All skill descriptions were removed and 1 additional skill was not included in the model-visible skills list.\n',
+    'codex: 18/20 tokens, 2 name-only, 1 dropped\nExceeded skills context budget. All skill descriptions were removed and 1 additional skill was not included in the model-visible skills list.\n',
   );
 
   const doctor = await runClient(['doctor', 'pdf', ...common], opts);

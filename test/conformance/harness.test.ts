@@ -8,11 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { compareAnswers, firstDivergence } from '../../conformance/lib/compare.js';
+import { AGENTS, PINNED } from '../../conformance/lib/install.js';
 import { judge, type KnownDifference } from '../../conformance/lib/known-differences.js';
 import { startModelEndpoint } from '../../conformance/lib/model-endpoint.js';
 import { askSkillsd } from '../../conformance/lib/skillsd-side.js';
 import { materialiseScenario } from '../../conformance/lib/tree.js';
 import type { Answer } from '../../conformance/lib/types.js';
+import { agentSpec } from '../../src/discovery/agents/agents.js';
 
 const parent = mkdtempSync(join(tmpdir(), 'skillsd-conformance-test-'));
 after(() => rmSync(parent, { recursive: true, force: true }));
@@ -185,6 +187,30 @@ describe('askSkillsd', () => {
     const answer = await askSkillsd(laid, 'codex', { contextWindow: 0 }, scratch);
     const path = join(laid.home, '.codex/skills/lint/SKILL.md');
     assert.deepEqual(answer.skills, [{ name: 'lint', path, description: 'Lint: code' }]);
-    assert.ok(answer.catalog?.includes(`- lint: Lint: code (file: ${path})`), answer.catalog ?? 'no catalog');
+    assert.equal(
+      answer.catalog,
+      [
+        '<skills_instructions>',
+        '## Skills',
+        'A skill is a set of local instructions to follow that is stored in a `SKILL.md` file. Below is the list of ' +
+          'skills that can be used. Each entry includes a name, description, and a short path that can be expanded ' +
+          'into an absolute path using the skill roots table.',
+        '### Skill roots',
+        `- \`r0\` = \`${join(laid.home, '.codex/skills')}\``,
+        '### Available skills',
+        '- lint: Lint: code (file: r0/lint/SKILL.md)',
+        '</skills_instructions>',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('verified labels', () => {
+  it('name the pinned release of conformance/agents.json wherever a view says it is verified', () => {
+    for (const agent of AGENTS) {
+      const { name, describes, confidence } = agentSpec(agent).info;
+      if (confidence === 'verified') assert.equal(describes, `${name} ${PINNED[agent].version} (verified)`);
+      else assert.doesNotMatch(describes, /verified/);
+    }
   });
 });

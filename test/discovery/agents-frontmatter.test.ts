@@ -4,12 +4,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { repairYaml } from '../../src/discovery/agents/codex.js';
 import { fencedBlock } from '../../src/discovery/agents/frontmatter-rules.js';
-import { fallbackBlock } from '../../src/discovery/agents/opencode.js';
+import { fallbackSanitization } from '../../src/discovery/agents/opencode.js';
 
 test('fencedBlock: the block between the first line and the next fence line', () => {
   assert.deepEqual(fencedBlock('---\na: 1\nb: 2\n---\nbody\n'), { block: 'a: 1\nb: 2', body: 'body\n' });
   assert.deepEqual(fencedBlock('---\n---\n'), { block: '', body: '' });
-  assert.deepEqual(fencedBlock('---\r\na: 1\r\n---\r\nx'), { block: 'a: 1\r', body: 'x' });
+  assert.deepEqual(fencedBlock('---\r\na: 1\r\n---\r\nx'), { block: 'a: 1', body: 'x' });
   assert.equal(fencedBlock('---\na: 1\n'), null);
   assert.equal(fencedBlock('# no block\n---\n'), null);
   assert.equal(fencedBlock('\uFEFF---\na: 1\n---\n'), null);
@@ -28,6 +28,9 @@ test('Codex repair: plain values holding ": " or starting with an indicator are 
 });
 
 test('OpenCode fallback: a top-level unquoted value holding ":" becomes a block scalar', () => {
-  assert.equal(fallbackBlock('name: x\ndescription: a: b'), 'name: x\ndescription: |-\n  a: b');
-  assert.equal(fallbackBlock('description: "a: b"'), 'description: "a: b"');
+  assert.equal(
+    fallbackSanitization('---\nname: x\ndescription: a: b\n---\n'),
+    '---\nname: x\ndescription: |-\n  a: b\n---\n',
+  );
+  assert.equal(fallbackSanitization('---\ndescription: "a: b"\n---\n'), '---\ndescription: "a: b"\n---\n');
 });

@@ -140,7 +140,10 @@ describe('a repository whose SKILL.md is a link to ~/.git-credentials (built CLI
 
     const catalog = await settled(`${daemon.url}/catalog?agent=claude-code`);
     assert.equal(catalog.status, 200);
-    assert.equal((JSON.parse(catalog.text) as { text: string }).text, '- ok: A plain skill');
+    assert.equal(
+      (JSON.parse(catalog.text) as { text: string }).text,
+      'The following skills are available for use with the Skill tool:\n\n- ok: A plain skill',
+    );
 
     const answers = [claude, opencode, catalog, await settled(`${daemon.url}/agents`)];
     for (const view of VIEWS) {
@@ -260,7 +263,8 @@ describe('frontmatter blocks of 0.6 MiB in ~/.claude/skills (built CLI)', () => 
           skillPath: file,
           message:
             `[skillsd] Claude Code parses the frontmatter of ${file}; skillsd does not parse a block of more than ` +
-            '65536 characters (this one has 630028) and reads it as one that does not parse',
+            // Claude Code's block ends at the first `---` of the file, so it holds the line break before it too.
+            '65536 characters (this one has 630029) and reads it as one that does not parse',
         };
       }),
     );

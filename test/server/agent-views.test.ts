@@ -30,8 +30,8 @@ test('GET /skills?agent=codex answers the Codex view, with its agent and scopes'
   assert.deepEqual(body.agent, {
     id: 'codex',
     name: 'Codex CLI',
-    describes: 'openai/codex core-skills loader.rs@6162409b, render.rs@428dd6c6',
-    confidence: 'source',
+    describes: 'Codex CLI 0.169.0 (verified)',
+    confidence: 'verified',
   });
   assert.equal(body.cwd, server.cwd);
   assert.deepEqual(body.skills, [
@@ -147,13 +147,14 @@ test('GET /agents: the matrix with a reason per cell; GET /catalog with the budg
   const etag = headers.get('etag') as string;
   assert.equal((await fetch(`${server.base}/agents`, { headers: { 'if-none-match': etag } })).status, 304);
 
-  const catalog = await getJson(`${server.base}/catalog?agent=claude-code&contextWindow=1000`);
+  // The default model's window, 1,000,000 tokens: 1 % at 3 characters per token.
+  const catalog = await getJson(`${server.base}/catalog?agent=claude-code`);
   assert.equal(catalog.status, 200);
-  assert.equal(catalog.body.limit, 40);
+  assert.equal(catalog.body.limit, 30_000);
   assert.equal(catalog.body.unit, 'chars');
   assert.deepEqual(catalog.body.entries, [{ name: 'pdf', status: 'full', chars: 8 }]);
-  assert.equal(catalog.body.text, '- pdf: personal');
-  assert.equal(catalog.body.agent.describes, 'Claude Code 2.1.240 (CHANGELOG @5cfc0a19, docs to 2026-09)');
+  assert.equal(catalog.body.text, 'The following skills are available for use with the Skill tool:\n\n- pdf: personal');
+  assert.equal(catalog.body.agent.describes, 'Claude Code 2.1.328 (verified)');
 
   const doctor = await getJson(`${server.base}/doctor/pdf`);
   assert.deepEqual(doctor.body.agents['claude-code'], {

@@ -1,7 +1,7 @@
 // The context of the per-agent views (docs/agents.md "Vocabulary"): HOME, the workspace, the repository root and the
 // agents' environment. The environment is handed in by the entry point; nothing here reads process.env.
 
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { SkillWarning } from '../types.js';
 import { findRepoRoot } from '../workspace-context.js';
@@ -17,12 +17,16 @@ export const AGENT_ENV_NAMES = [
   'CODEX_HOME',
   'XDG_CONFIG_HOME',
   'OPENCODE_DISABLE_EXTERNAL_SKILLS',
+  'OPENCODE_DISABLE_CLAUDE_CODE',
+  'OPENCODE_DISABLE_CLAUDE_CODE_SKILLS',
   'OPENCODE_DISABLE_PROJECT_CONFIG',
   'OPENCODE_CONFIG_DIR',
   'GEMINI_CLI_HOME',
   'GEMINI_CLI_TRUST_WORKSPACE',
   'GEMINI_CLI_TRUSTED_FOLDERS_PATH',
+  'GEMINI_RESTRICTED_MODE',
   'COPILOT_HOME',
+  'COPILOT_SKILLS_DIRS',
   'GOOSE_PATH_ROOT',
 ] as const;
 
@@ -48,6 +52,26 @@ export async function resolveAgentContext(
     home: resolve(home),
     cwd: absoluteCwd,
     env,
+    gitRoot,
+    mainWorktree: worktree.main,
+    ...(worktree.warning === undefined ? {} : { gitFileWarning: worktree.warning }),
+  };
+}
+
+/**
+ * The context of an agent that works in realpath(cwd) (`AgentSpec.realWorkspace`): the same context when the
+ * workspace is already real (or cannot be resolved), else one placed from the real directory.
+ */
+export async function realWorkspaceContext(ctx: AgentContext): Promise<AgentContext> {
+  const real = await realpath(ctx.cwd).catch(() => ctx.cwd);
+  if (real === ctx.cwd) return ctx;
+  const gitRoot = await findRepoRoot(real);
+  const worktree = gitRoot === null ? { main: null } : await worktreeOf(gitRoot);
+  return {
+    home: ctx.home,
+    env: ctx.env,
+    ...(ctx.claudePlugins === undefined ? {} : { claudePlugins: ctx.claudePlugins }),
+    cwd: real,
     gitRoot,
     mainWorktree: worktree.main,
     ...(worktree.warning === undefined ? {} : { gitFileWarning: worktree.warning }),

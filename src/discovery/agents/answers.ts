@@ -27,6 +27,7 @@ function servedSkill(skill: AgentSkill) {
     baseDir: skill.baseDir,
     hide: skill.hide,
     source: skill.source,
+    ...(skill.kind === undefined ? {} : { kind: skill.kind }),
   };
 }
 

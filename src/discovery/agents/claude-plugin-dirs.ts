@@ -3,13 +3,51 @@
 // §4a step 1), each plugin's skills directories placed by the same manifest rules. The agent's own registry and the
 // project registry are the daemon's, not Claude Code's: they play no part here.
 
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import { claudePluginSkillDirs, listClaudeRegistryRoots } from '../plugins/claude-plugins.js';
 import { resolvePluginContext } from '../plugins/plugin-context.js';
-import { emptyInputs } from '../plugins/plugin-root.js';
+import { emptyInputs, type PluginInputs, type PluginRoot } from '../plugins/plugin-root.js';
 import { defaultSettings } from '../settings.js';
 import type { Profile } from '../types.js';
 import { resolveWorkspaceContext } from '../workspace-context.js';
+import { envPath } from './agent-context.js';
 import type { AgentContext, ClaudePluginDirs } from './types.js';
+
+/** A JSON file's value, or undefined when it is missing or does not parse (it is watched either way). */
+async function readJson(path: string, inputs: PluginInputs): Promise<unknown> {
+  inputs.files.add(path);
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
+}
+
+/**
+ * The root Claude Code reads a plugin from: for a marketplace of source `directory` (known_marketplaces.json), the
+ * plugin's folder in that directory as its marketplace.json places it; else the install directory.
+ */
+async function directorySourced(root: PluginRoot, pluginsDir: string, inputs: PluginInputs): Promise<PluginRoot> {
+  const at = root.id.lastIndexOf('@');
+  if (at < 0) return root;
+  const marketplace = field(await readJson(join(pluginsDir, 'known_marketplaces.json'), inputs), root.id.slice(at + 1));
+  const source = field(marketplace, 'source');
+  const dir = field(source, 'path');
+  if (field(source, 'source') !== 'directory' || typeof dir !== 'string' || !isAbsolute(dir)) return root;
+  const manifest = await readJson(join(dir, '.claude-plugin', 'marketplace.json'), inputs);
+  const plugins = field(manifest, 'plugins');
+  const entry = Array.isArray(plugins) ? plugins.find((p) => field(p, 'name') === root.name) : undefined;
+  const from = field(entry, 'source');
+  if (typeof from !== 'string') return root;
+  return { ...root, path: resolve(dir, from) };
+}
 
 /**
  * `profile` is the daemon's: the project a project-bound install must belong to is the registry anchor of
@@ -33,6 +71,10 @@ export async function claudePluginDirs(ctx: AgentContext, profile: Profile): Pro
     warnings: registry.warnings,
   };
   const warnings = [...listed.warnings];
+  // A plugin of a marketplace whose source is a local directory is read from that directory, not its install copy.
+  const pluginsDir =
+    configDir === undefined ? join(ctx.home, '.claude', 'plugins') : join(envPath(configDir, ctx), 'plugins');
+  listed.roots = await Promise.all(listed.roots.map((root) => directorySourced(root, pluginsDir, inputs)));
   // The install directories themselves: a plugin copied in after its registry entry was written.
   for (const root of listed.roots) inputs.files.add(root.path);
   const placed = await Promise.all(listed.roots.map((root) => claudePluginSkillDirs(root, inputs)));

@@ -1,6 +1,6 @@
 // Codex CLI's catalog under its budget (docs/agents.md "Codex's budget"): every line in full; else every line with the
-// descriptions shared out one character at a time; else minimum lines until the budget is spent. When the absolute
-// rendering loses anything, a rendering with root aliases is tried and kept when it does better.
+// descriptions shared out one character at a time; else minimum lines until the budget is spent. A rendering with
+// root aliases is kept whenever it does no worse than the absolute one.
 
 import { relative } from 'node:path';
 import { codexSection } from './codex-frame.js';
@@ -8,13 +8,26 @@ import { scalarLength } from './frontmatter-rules.js';
 import type { AgentSkill, CatalogAnswer, CatalogEntry, EntryStatus } from './types.js';
 
 export const CODEX_DEFAULT_WINDOW = 272_000;
+/** The default model assumed without a login (docs/agents.md "Codex's budget"). */
+export const CODEX_DEFAULT_MODEL = 'gpt-6.1-sol';
+
+/**
+ * The models of Codex 0.169.0's bundled catalog whose window or frame differ from the default: their
+ * `context_window` and `include_skills_usage_instructions`. Any other model (unknown ones too) has 272,000 tokens
+ * and no "How to use skills".
+ */
+const MODELS: Readonly<Record<string, { window?: number; howTo?: boolean }>> = {
+  'gpt-5.5': { howTo: true },
+  'gpt-6.1-terra': { window: 500_000 },
+  'gpt-daybreak-red-latest': { window: 372_000 },
+};
 const DESCRIPTION_CAP = 1024;
 const UNKNOWN_WINDOW_LIMIT = 8000;
 /**
- * The root table's allowance: the aliased frame of the described release is documented as about 800 bytes shorter
- * than the absolute one, so a table of a few roots costs nothing (docs/agents.md "Codex's budget").
+ * The root table's free allowance: Codex 0.169.0 charges a root table what it costs beyond 153 to 156 bytes (measured by
+ * the conformance harness on two budgets; docs/agents.md "Codex's budget").
  */
-const FRAME_ALLOWANCE_BYTES = 800;
+const FRAME_ALLOWANCE_BYTES = 156;
 
 interface Budget {
   unit: 'tokens' | 'chars';
@@ -63,8 +76,12 @@ export function codexCatalog(
   loaded: AgentSkill[],
   contextWindow: number | undefined,
   rootOrder: readonly string[],
+  model?: string,
 ): CatalogAnswer {
-  const window = contextWindow ?? CODEX_DEFAULT_WINDOW;
+  const profile = Object.hasOwn(MODELS, model ?? CODEX_DEFAULT_MODEL)
+    ? MODELS[model ?? CODEX_DEFAULT_MODEL]
+    : undefined;
+  const window = contextWindow ?? profile?.window ?? CODEX_DEFAULT_WINDOW;
   const budget = budgetOf(window);
   const skills = loaded
     .filter((skill) => !skill.hide)
@@ -95,7 +112,7 @@ export function codexCatalog(
   let best = render(absoluteLines, budget, budget.limit);
   let rootLines: string[] = [];
   let tableCost = 0;
-  if (best.omitted.some(Boolean) || best.truncated > 0) {
+  {
     const used = rootOrder.filter(
       (path, i, all) => all.indexOf(path) === i && skills.some((skill) => skill.source.root === path),
     );
@@ -108,10 +125,11 @@ export function codexCatalog(
     if (cost < budget.limit) {
       const aliasedLines = skills.map((skill) => {
         const index = used.indexOf(skill.source.root);
-        return lineOf(skill, `r${index}/${relative(skill.source.root, skill.filePath)}`);
+        // The path below the root as walked: a linked folder keeps its own name.
+        return lineOf(skill, `r${index}/${skill.walkedPath ?? relative(skill.source.root, skill.filePath)}`);
       });
       const aliased = render(aliasedLines, budget, budget.limit - cost);
-      if (better(aliased, cost, best, 0)) {
+      if (!worse(aliased, cost, best, 0)) {
         best = aliased;
         rootLines = table;
         tableCost = cost;
@@ -129,16 +147,12 @@ export function codexCatalog(
   });
   const omitted = best.omitted.filter(Boolean).length;
   const warnings: string[] = [];
-  const percent = budget.unit === 'tokens' ? ' of 2%' : '';
+  // Codex 0.169.0 says only this, without " of 2%", and nothing when descriptions are only shortened.
   if (omitted > 0) {
     warnings.push(
-      `Exceeded skills context budget${percent}. All skill descriptions were removed and ${omitted} additional ${
+      `Exceeded skills context budget. All skill descriptions were removed and ${omitted} additional ${
         omitted === 1 ? 'skill was' : 'skills were'
       } not included in the model-visible skills list.`,
-    );
-  } else if (Math.ceil(best.truncated / skills.length) > 100) {
-    warnings.push(
-      `Skill descriptions were shortened to fit the ${budget.unit === 'tokens' ? '2% ' : ''}skills context budget. Codex can still see every skill, but some descriptions are shorter. Disable unused skills or plugins to leave more room for the rest.`,
     );
   }
   return {
@@ -147,15 +161,18 @@ export function codexCatalog(
     limit: budget.limit,
     used: tableCost + best.cost,
     entries,
-    text: codexSection(rootLines, best.lines),
+    text: codexSection(best.included === 0 ? [] : rootLines, best.lines, {
+      howTo: profile?.howTo === true,
+      nothingFits: best.included === 0,
+    }),
     warnings,
   };
 }
 
-function better(aliased: Rendered, aliasedTable: number, absolute: Rendered, absoluteTable: number): boolean {
-  if (aliased.included !== absolute.included) return aliased.included > absolute.included;
-  if (aliased.truncated !== absolute.truncated) return aliased.truncated < absolute.truncated;
-  return aliasedTable + aliased.cost < absoluteTable + absolute.cost;
+function worse(aliased: Rendered, aliasedTable: number, absolute: Rendered, absoluteTable: number): boolean {
+  if (aliased.included !== absolute.included) return aliased.included < absolute.included;
+  if (aliased.truncated !== absolute.truncated) return aliased.truncated > absolute.truncated;
+  return aliasedTable + aliased.cost > absoluteTable + absolute.cost;
 }
 
 function text(line: Line, shown: number): string {

@@ -1,16 +1,18 @@
 // Codex CLI (docs/agents.md "Codex CLI"): read in openai/codex, crate core-skills (loader, discovery, render).
 
 import { readdir, stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { parseYaml } from '../frontmatter/frontmatter-yaml.js';
 import type { SkillWarning } from '../types.js';
 import { envPath, walkBetween } from './agent-context.js';
-import { CODEX_DEFAULT_WINDOW, codexCatalog } from './codex-catalog.js';
-import { collapseSpaces, fencedBlock, readYamlMapping, scalarLength, stringField } from './frontmatter-rules.js';
+import { CODEX_DEFAULT_MODEL, CODEX_DEFAULT_WINDOW, codexCatalog } from './codex-catalog.js';
+import { collapseSpaces, fencedBlock, readYamlMapping, scalarLength } from './frontmatter-rules.js';
 import { readSideFile } from './side-file.js';
-import type { AgentRoot, AgentSpec, Layout, ReadOutcome } from './types.js';
+import type { AgentContext, AgentRoot, AgentSpec, Found, Layout, ReadOutcome } from './types.js';
 
 const MAX_NAME = 64;
+/** `<plugin>:<skill>`: a plugin name and a skill name of 64 characters each. */
+const MAX_QUALIFIED_NAME = 129;
 /** `agents/openai.yaml` holds a skill's interface and policy, a few KiB at most: 64 KiB is far above a real one. */
 const MAX_OPENAI_YAML_BYTES = 64 * 1024;
 
@@ -22,6 +24,8 @@ const RECURSIVE: Layout = {
   canonical: true,
   limits: { dirs: 2000, entries: 20_000, warning: (root) => `skills scan reached its traversal limit (root: ${root})` },
   tooDeep: 'Codex finds a SKILL.md at most 6 levels below',
+  // A directory named SKILL.md is walked into like any folder (Codex 0.169.0).
+  skillDirs: true,
   hiddenReason: 'Codex skips hidden directories',
 };
 
@@ -29,13 +33,32 @@ async function isDirectory(path: string): Promise<boolean> {
   return (await stat(path).catch(() => undefined))?.isDirectory() === true;
 }
 
+/**
+ * The repository root of the `.codex/skills` walk: a `.git` directory without `HEAD` (an empty one) makes none, and
+ * the search goes on above it (docs/agents.md "Codex CLI").
+ */
+async function codexRepositoryRoot(ctx: AgentContext): Promise<string | null> {
+  let dir = ctx.gitRoot;
+  while (dir !== null) {
+    const git = await stat(join(dir, '.git')).catch(() => undefined);
+    if (git !== undefined && (!git.isDirectory() || (await stat(join(dir, '.git', 'HEAD')).catch(() => undefined)))) {
+      return dir;
+    }
+    const parent = dirname(dir);
+    dir = parent === dir ? null : parent;
+  }
+  return null;
+}
+
 export const codex: AgentSpec = {
   info: {
     id: 'codex',
     name: 'Codex CLI',
-    describes: 'openai/codex core-skills loader.rs@6162409b, render.rs@428dd6c6',
-    confidence: 'source',
+    describes: 'Codex CLI 0.169.0 (verified)',
+    confidence: 'verified',
   },
+  // Codex reads a SKILL.md of any size (a 1.1 MB one loads); its frontmatter is at the top.
+  largeFileHead: 1024 * 1024,
   async roots(ctx) {
     const set = ctx.env.CODEX_HOME;
     const codexHome = set === undefined ? join(ctx.home, '.codex') : envPath(set, ctx);
@@ -47,10 +70,12 @@ export const codex: AgentSpec = {
     }
     const project = ctx.gitRoot ?? ctx.cwd;
     const nearestFirst = walkBetween(ctx.cwd, project);
+    const codexWalk =
+      ctx.gitRoot === null ? nearestFirst : walkBetween(ctx.cwd, (await codexRepositoryRoot(ctx)) ?? ctx.cwd);
     const roots: AgentRoot[] = [];
     // `<d>/.codex/skills` becomes a root when `<d>/.codex` appears: watched whether it is one yet or not.
-    const dirs = nearestFirst.map((dir) => join(dir, '.codex', 'skills'));
-    for (const dir of nearestFirst) {
+    const dirs = codexWalk.map((dir) => join(dir, '.codex', 'skills'));
+    for (const dir of codexWalk) {
       const config = join(dir, '.codex');
       if (config !== codexHome && (await isDirectory(config))) {
         roots.push({ path: join(config, 'skills'), scope: 'project', layout: RECURSIVE });
@@ -77,28 +102,14 @@ export const codex: AgentSpec = {
   },
   readError: (error) => `failed to read file: ${error}`,
   async sidecar(found) {
-    const entries = await readdir(found.baseDir).catch(() => [] as string[]);
-    const dir = entries.find((entry) => entry.toLowerCase() === 'agents');
-    if (dir === undefined) return undefined;
-    const path = join(found.baseDir, dir, 'openai.yaml');
-    // Anyone who can write the skill places this file: a FIFO or a link to a device is refused, never waited on.
-    const file = await readSideFile(path, MAX_OPENAI_YAML_BYTES);
-    if (file.status === 'missing') return undefined;
-    if (file.status === 'refused') return { warning: `[skillsd] Codex side file ${path} is not read (${file.why})` };
-    let value: unknown;
-    try {
-      value = parseYaml(file.text);
-    } catch {
-      return undefined;
-    }
-    const policy = (value as { policy?: unknown } | null)?.policy as Record<string, unknown> | undefined;
-    if (policy === undefined || policy === null || typeof policy !== 'object') return undefined;
-    const products = policy.products;
-    if (Array.isArray(products) && products.length > 0 && !products.includes('codex')) {
-      return { invalid: '[skillsd] Codex skips a skill whose policy.products excludes codex' };
-    }
-    return policy.allow_implicit_invocation === false ? { hide: true } : undefined;
+    const [policy, plugin] = await Promise.all([openaiYaml(found), pluginNamespace(found)]);
+    if (plugin === undefined || policy?.invalid !== undefined) return policy;
+    return { ...policy, namePrefix: `${plugin}:` };
   },
+  qualifiedNameError: (name) =>
+    scalarLength(name) > MAX_QUALIFIED_NAME
+      ? `invalid qualified name: exceeds maximum length of ${MAX_QUALIFIED_NAME} characters`
+      : undefined,
   precedence: 'all',
   shadowReason(winner) {
     return `shadowed by ${winner.filePath}`;
@@ -119,13 +130,76 @@ export const codex: AgentSpec = {
   },
   catalog: codexCatalog,
   defaultWindow: CODEX_DEFAULT_WINDOW,
+  defaultModel: CODEX_DEFAULT_MODEL,
+  keepsWalkedPath: true,
 };
 
+/** `agents/openai.yaml`: its policy may hide the skill from the catalog or exclude it from Codex. */
+async function openaiYaml(found: Found): Promise<{ hide?: boolean; invalid?: string; warning?: string } | undefined> {
+  const entries = await readdir(found.baseDir).catch(() => [] as string[]);
+  // `agents/openai.yaml` in exact lower case only (Codex 0.169.0, docs/agents.md "Codex CLI").
+  const dir = entries.find((entry) => entry === 'agents');
+  if (dir === undefined) return undefined;
+  const path = join(found.baseDir, dir, 'openai.yaml');
+  // Anyone who can write the skill places this file: a FIFO or a link to a device is refused, never waited on.
+  const file = await readSideFile(path, MAX_OPENAI_YAML_BYTES);
+  if (file.status === 'missing') return undefined;
+  if (file.status === 'refused') return { warning: `[skillsd] Codex side file ${path} is not read (${file.why})` };
+  let value: unknown;
+  try {
+    value = parseYaml(file.text);
+  } catch {
+    return undefined;
+  }
+  const policy = (value as { policy?: unknown } | null)?.policy as Record<string, unknown> | undefined;
+  if (policy === undefined || policy === null || typeof policy !== 'object') return undefined;
+  const products = policy.products;
+  if (Array.isArray(products) && products.length > 0 && !products.includes('codex')) {
+    return { invalid: '[skillsd] Codex skips a skill whose policy.products excludes codex' };
+  }
+  return policy.allow_implicit_invocation === false ? { hide: true } : undefined;
+}
+
+/**
+ * The plugin namespace of a skill (docs/agents.md "Codex CLI"): the nearest folder from the skill's own up to the
+ * directory holding its root (`<d>` of `<d>/.agents/skills`; the root itself for user roots) with
+ * `.codex-plugin/plugin.json` or else `.claude-plugin/plugin.json`; its `name`, or the folder's when empty. A manifest
+ * that does not parse gives no namespace.
+ */
+async function pluginNamespace(found: Found): Promise<string | undefined> {
+  const limit = found.root.scope === 'project' ? dirname(dirname(found.rootShown)) : found.rootShown;
+  if (found.baseDir !== limit && !found.baseDir.startsWith(`${limit}/`)) return undefined;
+  for (let dir = found.baseDir; ; dir = dirname(dir)) {
+    for (const kind of ['.codex-plugin', '.claude-plugin']) {
+      const file = await readSideFile(join(dir, kind, 'plugin.json'), MAX_OPENAI_YAML_BYTES);
+      if (file.status !== 'ok') continue;
+      let manifest: unknown;
+      try {
+        manifest = JSON.parse(file.text);
+      } catch {
+        return undefined;
+      }
+      const name = (manifest as { name?: unknown } | null)?.name;
+      return typeof name === 'string' && name.trim() !== '' ? name : basename(dir);
+    }
+    if (dir === limit || dirname(dir) === dir) return undefined;
+  }
+}
+
 export function readCodexSkill(text: string, folder: string): ReadOutcome {
-  const fenced = fencedBlock(text, { trim: true });
+  // Codex reads the file as strict UTF-8 (the text here was decoded with replacement characters).
+  const bad = text.indexOf('\uFFFD');
+  if (bad >= 0) {
+    const index = Buffer.byteLength(text.slice(0, bad), 'utf8');
+    return { ok: false, message: `failed to read file: invalid utf-8 sequence of 1 bytes from index ${index}` };
+  }
+  // A BOM is not stripped: the first line is then not `---`.
+  const fenced = text.startsWith('\uFEFF') ? null : fencedBlock(text, { trim: true });
   if (fenced === null || fenced.block.trim() === '') {
     return { ok: false, message: 'missing YAML frontmatter delimited by ---' };
   }
+  const duplicate = duplicateField(fenced.block);
+  if (duplicate !== undefined) return { ok: false, message: `invalid YAML: duplicate field \`${duplicate}\`` };
   let yaml = readYamlMapping(fenced.block);
   if (!yaml.ok && yaml.tooLarge === true) return { ok: false, message: `invalid YAML: ${yaml.error}` };
   if (!yaml.ok) {
@@ -134,14 +208,72 @@ export function readCodexSkill(text: string, folder: string): ReadOutcome {
     yaml = repaired;
   }
   const data = yaml.value;
-  const written = collapseSpaces(stringField(data, 'name') ?? '');
+  const nameField = textField(data, 'name', fenced.block);
+  if (!nameField.ok) return nameField;
+  const written = collapseSpaces(nameField.value ?? '');
   const name = written !== '' ? written : collapseSpaces(folder) || 'skill';
   if (scalarLength(name) > MAX_NAME) {
     return { ok: false, message: `invalid name: exceeds maximum length of ${MAX_NAME} characters` };
   }
-  const description = collapseSpaces(stringField(data, 'description') ?? '');
+  const descriptionField = textField(data, 'description', fenced.block);
+  if (!descriptionField.ok) return descriptionField;
+  const description = collapseSpaces(descriptionField.value ?? '');
   if (description === '') return { ok: false, message: 'missing field `description`' };
   return { ok: true, name, description, hide: false };
+}
+
+/** The top-level lines `key:` of a block, with their line numbers (1-based) and the text after the colon. */
+function topLevelLines(block: string, key: string): Array<{ line: number; after: string }> {
+  const out: Array<{ line: number; after: string }> = [];
+  const lines = block.split('\n');
+  for (const [i, line] of lines.entries()) {
+    if (line.startsWith(`${key}:`)) out.push({ line: i + 1, after: line.slice(key.length + 1) });
+  }
+  return out;
+}
+
+/** Codex deserialises `name` and `description` as fields: either written twice rejects the file. */
+function duplicateField(block: string): string | undefined {
+  let first: { key: string; line: number } | undefined;
+  for (const key of ['name', 'description']) {
+    const lines = topLevelLines(block, key);
+    const second = lines[1];
+    if (second !== undefined && (first === undefined || second.line < first.line)) first = { key, line: second.line };
+  }
+  return first?.key;
+}
+
+/**
+ * A `name` or `description` as Codex reads it (docs/agents.md "Codex CLI"): a string; a number, a boolean or a flow
+ * map as the text written; null or absent as missing; a list or a block map rejects the file.
+ */
+function textField(
+  data: Record<string, unknown>,
+  key: string,
+  block: string,
+): { ok: true; value: string | undefined } | { ok: false; message: string } {
+  const value = data[key];
+  if (value === undefined || value === null) return { ok: true, value: undefined };
+  if (typeof value === 'string') return { ok: true, value };
+  const at = topLevelLines(block, key)[0];
+  const raw = (at?.after ?? '').replace(/\s+#.*$/, '').trim();
+  if (typeof value === 'number' || typeof value === 'boolean' || raw.startsWith('{')) return { ok: true, value: raw };
+  const kind = Array.isArray(value) ? 'sequence' : 'map';
+  let line = at?.line ?? 1;
+  let column = (at?.after.length ?? 0) - (at?.after.trimStart().length ?? 0) + key.length + 2;
+  if (raw === '') {
+    // A block value: the position of its first entry.
+    const lines = block.split('\n');
+    let next = line;
+    while (next < lines.length && (lines[next] ?? '').trim() === '') next++;
+    const text = lines[next] ?? '';
+    line = next + 1;
+    column = text.length - text.trimStart().length + 1;
+  }
+  return {
+    ok: false,
+    message: `invalid YAML: ${key}: invalid type: ${kind}, expected a string at line ${line} column ${column}`,
+  };
 }
 
 /**

@@ -26,8 +26,11 @@ export function fencedBlock(text: string, options: { trim?: boolean; bom?: boole
     const next = source.indexOf('\n', start);
     end = next < 0 ? source.length : next;
     if (isFence(source.slice(start, end))) {
+      // The line break before the closing fence is not part of the block, `\r\n` as well as `\n`: a kept `\r` would
+      // end the last value (a description ending a CRLF block) or fail a quoted one.
+      const blockEnd = start - 1 > blockStart && source.charCodeAt(start - 2) === 13 ? start - 2 : start - 1;
       return {
-        block: start === blockStart ? '' : source.slice(blockStart, start - 1),
+        block: start === blockStart ? '' : source.slice(blockStart, blockEnd),
         body: next < 0 ? '' : source.slice(next + 1),
       };
     }

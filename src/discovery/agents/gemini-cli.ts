@@ -1,15 +1,18 @@
-// Gemini CLI (docs/agents.md "Gemini CLI"): read in google-gemini/gemini-cli (skills loader and manager). Workspace
-// skills only in a trusted folder; a later root replaces an earlier one of the same name, with a warning.
+// Gemini CLI (docs/agents.md "Gemini CLI"): read in google-gemini/gemini-cli (skills loader and manager) and
+// checked against the CLI itself (docs/conformance.md). Workspace skills only in a trusted folder; a later root (and,
+// inside a root, a later folder) replaces an earlier skill of the same name in its place, with a warning.
 
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SkillWarning } from '../types.js';
 import { shown } from './agent-context.js';
 import { readYamlMapping } from './frontmatter-rules.js';
-import { geminiHome, geminiTrust } from './gemini-trust.js';
+import { type GeminiSetup, geminiSetup } from './gemini-trust.js';
 import { fullCatalog } from './plain-catalog.js';
 import type { AgentRoot, AgentSpec, Layout, ReadOutcome } from './types.js';
 
+// `SKILL.md` and `*/SKILL.md` by glob: the root's own file first, then its folders in descending name order; every
+// path to a folder (two links to one, a link to `.`) is its own skill.
 const LAYOUT: Layout = {
   minDepth: 0,
   maxDepth: 1,
@@ -17,57 +20,68 @@ const LAYOUT: Layout = {
   skipNames: ['node_modules'],
   fileLinks: true,
   canonical: false,
+  descending: true,
+  everyPath: true,
   tooDeep: 'Gemini CLI reads only one level below',
   hiddenReason: 'Gemini CLI skips entries starting with a dot',
 };
 
 const UNTRUSTED = 'Gemini CLI reads workspace skills only in a trusted folder';
+const SKILLS_OFF = 'Gemini CLI loads no skill: skills.enabled is false in its settings';
 const FENCE = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n([\s\S]*))?/;
 const NAME_LINE = /^\s*name:\s*(.*)$/;
 const DESCRIPTION_LINE = /^\s*description:\s*(.*)$/;
+
+/** The CLI's built-in skills in its load order: a file skill of one of these names takes that skill's place. */
+const BUILTIN_NAMES = ['skill-creator', 'antigravity-support'];
+
+/** js-yaml's timestamp (YAML 1.1): a plain scalar like this is a Date, not a string. */
+const TIMESTAMP =
+  /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$/;
+
+const CURRENT_SENTENCE =
+  "You have access to the following specialized skills. To activate a skill and receive its detailed instructions, call the `activate_skill` tool with the skill's name.";
+const LEGACY_SENTENCE =
+  "You have access to the following specialized skills. To activate a skill and receive its detailed instructions, you can call the `activate_skill` tool with the skill's name.";
 
 export const geminiCli: AgentSpec = {
   info: {
     id: 'gemini-cli',
     name: 'Gemini CLI',
-    describes: 'gemini-cli@5411f113 (0.56.0-nightly)',
-    confidence: 'source',
+    describes: 'Gemini CLI 0.61.0 (verified)',
+    confidence: 'verified',
   },
+  // Gemini CLI works in process.cwd(), the real directory (AGENT-CONFORMANCE.md §2, "All agents").
+  realWorkspace: true,
+  // Without a login the CLI's model is `auto` (Gemini 3): the current catalog sentence.
+  defaultModel: 'auto',
   async roots(ctx) {
-    const home = geminiHome(ctx);
-    const trust = await geminiTrust(ctx);
-    const warnings: SkillWarning[] = [...trust.warnings];
-    if (trust.error !== undefined) warnings.push({ skillPath: trust.error.file, message: trust.error.message });
-    const blocked = trust.trusted && trust.error === undefined ? {} : { blocked: UNTRUSTED };
-    const workspace: AgentRoot[] = [
-      { path: join(ctx.cwd, '.gemini', 'skills'), scope: 'project', layout: LAYOUT, ...blocked },
-      { path: join(ctx.cwd, '.agents', 'skills'), scope: 'project', layout: LAYOUT, ...blocked },
+    const setup = await geminiSetup(ctx);
+    const roots = (blocked: { blocked?: string }, workspace: { blocked?: string }): AgentRoot[] => [
+      { path: join(setup.home, '.gemini', 'skills'), scope: 'user', layout: LAYOUT, ...blocked },
+      { path: join(setup.home, '.agents', 'skills'), scope: 'user', layout: LAYOUT, ...blocked },
+      { path: join(ctx.cwd, '.gemini', 'skills'), scope: 'project', layout: LAYOUT, ...blocked, ...workspace },
+      { path: join(ctx.cwd, '.agents', 'skills'), scope: 'project', layout: LAYOUT, ...blocked, ...workspace },
     ];
-    if (!trust.trusted && trust.error === undefined) {
-      const present = await Promise.all(
-        workspace.map((root) =>
-          stat(root.path).then(
-            (s) => s.isDirectory(),
-            () => false,
-          ),
-        ),
-      );
-      if (present.some(Boolean)) {
-        warnings.push({
-          skillPath: '',
-          message: `[skillsd] Gemini CLI does not trust ${ctx.cwd}: workspace skills are not loaded`,
-        });
-      }
+    if (setup.fatal !== undefined) {
+      // The CLI stops before it looks for skills: nothing loads, and its message is the one warning.
+      const why = `Gemini CLI stops at start: ${setup.fatal.message}`;
+      return { roots: roots({ blocked: why }, {}), warnings: [setup.fatal], files: setup.files };
     }
-    return {
-      roots: [
-        { path: join(home, '.gemini', 'skills'), scope: 'user', layout: LAYOUT },
-        { path: join(home, '.agents', 'skills'), scope: 'user', layout: LAYOUT },
-        ...workspace,
-      ],
-      warnings,
-      files: trust.files,
-    };
+    const warnings: SkillWarning[] = [...setup.warnings];
+    if (!setup.skillsEnabled) {
+      warnings.push({ skillPath: '', message: `[skillsd] ${SKILLS_OFF}` });
+      return { roots: roots({ blocked: SKILLS_OFF }, {}), warnings, files: setup.files };
+    }
+    if (setup.error !== undefined) warnings.push(setup.error);
+    const placed = roots({}, setup.trusted ? {} : { blocked: UNTRUSTED });
+    if (!setup.trusted && setup.error === undefined && (await anyDirectory(placed.slice(2)))) {
+      warnings.push({
+        skillPath: '',
+        message: `[skillsd] Gemini CLI does not trust ${ctx.cwd}: workspace skills are not loaded`,
+      });
+    }
+    return { roots: placed, warnings, files: setup.files, refuseName: (name) => disabledReason(setup, name) };
   },
   identity: 'lexical',
   read: readGeminiSkill,
@@ -84,16 +98,21 @@ export const geminiCli: AgentSpec = {
       },
     ];
   },
-  catalog(skills) {
-    // In the order names first appeared: a replacement keeps its place (the engine's load order).
+  catalog(skills, _contextWindow, _rootOrder, model) {
+    // Load order, a replacement keeping its first place (the engine's order); the built-in skills come first, so a
+    // file skill named like one stands in its place.
+    const ordered = [
+      ...BUILTIN_NAMES.flatMap((name) => skills.filter((skill) => skill.name === name)),
+      ...skills.filter((skill) => !BUILTIN_NAMES.includes(skill.name)),
+    ];
     const lines = [
       '# Available Agent Skills',
       '',
-      "You have access to the following specialized skills. To activate a skill and receive its detailed instructions, call the `activate_skill` tool with the skill's name.",
+      legacyModel(model ?? 'auto') ? LEGACY_SENTENCE : CURRENT_SENTENCE,
       '',
       '<available_skills>',
     ];
-    for (const skill of skills) {
+    for (const skill of ordered) {
       lines.push(
         '  <skill>',
         `    <name>${skill.name}</name>`,
@@ -103,9 +122,46 @@ export const geminiCli: AgentSpec = {
       );
     }
     lines.push('</available_skills>');
-    return fullCatalog(skills, skills.length === 0 ? '' : lines.join('\n'));
+    // The CLI collapses three or more newlines of its whole system prompt to two.
+    const text = ordered.length === 0 ? '' : lines.join('\n').replace(/\n{3,}/g, '\n\n');
+    return fullCatalog(ordered, text);
   },
 };
+
+function disabledReason(setup: GeminiSetup, name: string): string | undefined {
+  const file = setup.disabled.get(name.toLowerCase());
+  return file === undefined ? undefined : `Gemini CLI keeps ${name} from the model: skills.disabled in ${file}`;
+}
+
+async function anyDirectory(roots: AgentRoot[]): Promise<boolean> {
+  const present = await Promise.all(
+    roots.map((root) =>
+      stat(root.path).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ),
+    ),
+  );
+  return present.some(Boolean);
+}
+
+/**
+ * The older catalog sentence goes to Gemini models before Gemini 3 (the CLI's `supportsModernFeatures`): aliases are
+ * resolved first, and a model not named `gemini-…` is a custom one, which gets the current sentence.
+ */
+export function legacyModel(model: string): boolean {
+  const aliases: Record<string, string> = {
+    auto: 'gemini-3-pro-preview',
+    pro: 'gemini-3-pro-preview',
+    'auto-gemini-3': 'gemini-3-pro-preview',
+    'auto-gemini-2.5': 'gemini-2.5-pro',
+    flash: 'gemini-3-flash-preview',
+    'flash-lite': 'gemini-3.1-flash-lite',
+  };
+  const trimmed = model.trim();
+  const resolved = aliases[trimmed] ?? trimmed;
+  return resolved.startsWith('gemini-') && !/^gemini-3(\.|-|$)/.test(resolved);
+}
 
 export function readGeminiSkill(text: string, found: { filePath: string }): ReadOutcome {
   const match = FENCE.exec(text);
@@ -114,9 +170,13 @@ export function readGeminiSkill(text: string, found: { filePath: string }): Read
   const yaml = readYamlMapping(block);
   let name: string | undefined;
   let description: string | undefined;
-  if (yaml.ok && typeof yaml.value.name === 'string' && typeof yaml.value.description === 'string') {
-    name = yaml.value.name;
-    description = yaml.value.description;
+  if (
+    yaml.ok &&
+    isYamlString(yaml.value.name, 'name', block) &&
+    isYamlString(yaml.value.description, 'description', block)
+  ) {
+    name = yaml.value.name as string;
+    description = yaml.value.description as string;
   } else {
     const fallback = lineFallback(block);
     name = fallback.name;
@@ -128,18 +188,38 @@ export function readGeminiSkill(text: string, found: { filePath: string }): Read
   return { ok: true, name: name.replace(/[:\\/<>*?"|]/g, '-'), description, hide: false };
 }
 
+/**
+ * A value js-yaml (YAML 1.1, the CLI's reader) takes as a string: a string of the YAML 1.2 reader that is not a plain
+ * timestamp (`2024-01-01` is a Date there, and the file goes to the line fallback).
+ */
+function isYamlString(value: unknown, key: string, block: string): boolean {
+  if (typeof value !== 'string') return false;
+  if (!TIMESTAMP.test(value)) return true;
+  const line = new RegExp(`^${key}[ \\t]*:[ \\t]*(.*)$`, 'm').exec(block);
+  const first = (line?.[1] ?? '').trimStart()[0];
+  // Quoted, tagged or a block scalar: a string after all.
+  return first !== undefined && ['"', "'", '!', '|', '>'].includes(first);
+}
+
+/** The CLI's simple parser: `name:` and `description:` lines; a description takes the indented lines below it. */
 function lineFallback(block: string): { name?: string; description?: string } {
   const lines = block.split(/\r?\n/);
   let name: string | undefined;
   let description: string | undefined;
-  for (const [i, line] of lines.entries()) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] as string;
     const n = NAME_LINE.exec(line);
-    if (n !== null) name = (n[1] as string).trim();
+    if (n !== null) {
+      name = (n[1] as string).trim();
+      continue;
+    }
     const d = DESCRIPTION_LINE.exec(line);
     if (d !== null) {
       const parts = [(d[1] as string).trim()];
-      for (let j = i + 1; j < lines.length && /^[ \t]+\S/.test(lines[j] as string); j++) {
-        parts.push((lines[j] as string).trim());
+      // The lines taken are not looked at again (an indented `name:` below is part of the description).
+      while (i + 1 < lines.length && /^[ \t]+\S/.test(lines[i + 1] as string)) {
+        parts.push((lines[i + 1] as string).trim());
+        i++;
       }
       description = parts.filter((part) => part !== '').join(' ');
     }

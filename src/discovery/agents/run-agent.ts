@@ -2,11 +2,12 @@
 // agent's layout, drop a file reached twice, read each file by the agent's rules, settle names by its precedence.
 
 import { stat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, relative } from 'node:path';
 import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
 import type { LinkPolicy } from '../link-trust.js';
 import type { SkillWarning } from '../types.js';
-import type { AgentFileTexts } from './file-texts.js';
+import { realWorkspaceContext } from './agent-context.js';
+import { type AgentFileTexts, FILE_TOO_LARGE, readFileHead } from './file-texts.js';
 import { takeRefusedBlockSize } from './frontmatter-rules.js';
 import type { AgentCollision, AgentContext, AgentSkill, AgentSpec, AgentView, Found, ViewRecord } from './types.js';
 import type { RootWalkMemo } from './walk-memo.js';
@@ -14,11 +15,13 @@ import { walkRoot } from './walk-root.js';
 
 export async function runAgent(
   spec: AgentSpec,
-  ctx: AgentContext,
+  workspaceCtx: AgentContext,
   texts: AgentFileTexts,
   walks?: RootWalkMemo,
   links?: LinkPolicy,
 ): Promise<AgentView> {
+  // An agent that works in realpath(cwd) places its roots from there (`AgentSpec.realWorkspace`).
+  const ctx = spec.realWorkspace === true ? await realWorkspaceContext(workspaceCtx) : workspaceCtx;
   const placed = await spec.roots(ctx);
   const view: AgentView = {
     agent: spec.info,
@@ -91,7 +94,11 @@ export async function runAgent(
         }
         continue;
       }
-      const text = await texts.read(found.realPath);
+      let text = await texts.read(found.realPath);
+      if (!text.ok && text.error === FILE_TOO_LARGE && spec.largeFileHead !== undefined) {
+        // The agent reads a file of any size; its view needs only the frontmatter at the top (`largeFileHead`).
+        text = await readFileHead(found.realPath, spec.largeFileHead);
+      }
       if (!text.ok) {
         const message =
           spec.readError?.(text.error, found) ??
@@ -118,16 +125,31 @@ export async function runAgent(
         seenIdentity.set(identity, null);
         continue;
       }
+      // Kept from loading by the agent's settings: silent, the reason is the matrix's.
+      const refusedName = placed.refuseName?.(outcome.name);
+      if (refusedName !== undefined) {
+        reject(view, fileWarnings, found, refusedName, true);
+        seenIdentity.set(identity, null);
+        continue;
+      }
       const side = sidecars?.get(found);
       if (side?.invalid !== undefined) {
         reject(view, fileWarnings, found, side.invalid, false);
         seenIdentity.set(identity, null);
         continue;
       }
+      // A namespace the side files give (Codex's plugins: `<plugin>:<name>`), which may make the name too long.
+      const name = side?.namePrefix === undefined ? outcome.name : `${side.namePrefix}${outcome.name}`;
+      const nameError = side?.namePrefix === undefined ? undefined : spec.qualifiedNameError?.(name);
+      if (nameError !== undefined) {
+        reject(view, fileWarnings, found, nameError, false);
+        seenIdentity.set(identity, null);
+        continue;
+      }
       for (const message of outcome.warnings ?? []) fileWarnings.push({ skillPath: found.filePath, message });
       if (side?.warning !== undefined) fileWarnings.push({ skillPath: found.filePath, message: side.warning });
       const skill: AgentSkill = {
-        name: outcome.name,
+        name,
         description: outcome.description,
         filePath: found.filePath,
         baseDir: found.baseDir,
@@ -135,6 +157,9 @@ export async function runAgent(
         source: { agent: spec.info.id, scope: root.scope, root: found.rootShown },
         ...(outcome.extra === undefined ? {} : { extra: outcome.extra }),
         ...(outcome.cutAtLoad === true ? { cutAtLoad: true } : {}),
+        ...(outcome.displayName === undefined ? {} : { displayName: outcome.displayName }),
+        ...(outcome.kind === undefined ? {} : { kind: outcome.kind }),
+        ...(spec.keepsWalkedPath === true ? { walkedPath: relative(found.root.path, found.lexicalPath) } : {}),
       };
       seenIdentity.set(identity, skill);
       loadedBy.set(skill, found);

@@ -54,6 +54,8 @@ export interface Layout {
   skipNames?: readonly string[];
   /** A SKILL.md that is itself a symbolic link is read (true) or ignored (false). */
   fileLinks: boolean;
+  /** Every `*.md` file is a candidate, not only SKILL.md (Claude Code's `.claude/commands`). */
+  markdownFiles?: true;
   /** Walk limits per root, past which the walk stops with a warning (Codex). */
   limits?: { dirs: number; entries: number; warning: (root: string) => string };
   /** Paths are reported canonical (realpath) instead of as found. */
@@ -62,6 +64,22 @@ export interface Layout {
   tooDeep?: string;
   /** Why a hidden file below this root is not read. */
   hiddenReason?: string;
+  /**
+   * A directory holding a SKILL.md file is a skill and nothing below it is walked, and a directory named SKILL.md is
+   * walked like any other (Copilot CLI).
+   */
+  leaf?: true;
+  /** The files found are ordered by their whole path (UTF-16 code units), not level by level (Copilot CLI). */
+  pathOrder?: true;
+  /** Entries are walked in descending name order (UTF-16 code units) instead of ascending (Gemini CLI). */
+  descending?: true;
+  /**
+   * Every path to a directory is walked, even one whose real directory was walked already (Gemini CLI: two links to
+   * one folder, a link to `.`, are each a skill). Only with a `maxDepth`, which keeps a link loop finite.
+   */
+  everyPath?: true;
+  /** A directory named SKILL.md is walked like any other (OpenCode's SKILL.md glob at any depth); without `leaf`. */
+  skillDirs?: true;
 }
 
 export interface AgentRoot {
@@ -74,6 +92,8 @@ export interface AgentRoot {
   phase?: number;
   /** Put before every name read under this root (Claude Code's plugin skills: `<plugin>:`). */
   namePrefix?: string;
+  /** The agent's own kind of this root, for its reader (Copilot CLI's skill sources, which order its catalog). */
+  origin?: string;
 }
 
 /** One SKILL.md the walk found under a root. */
@@ -100,6 +120,10 @@ export type ReadOutcome =
       /** Catalog extras (Claude Code's `when_to_use`). */
       extra?: string;
       cutAtLoad?: boolean;
+      /** A name the catalog shows beside the loaded one (Claude Code's frontmatter `name`). */
+      displayName?: string;
+      /** What kind of entry this is when not a skill (Claude Code's `.claude/commands` files). */
+      kind?: 'command';
       warnings?: string[];
     }
   /** `silent`: the agent says nothing (the message is only the matrix's reason). */
@@ -116,6 +140,12 @@ export interface AgentSkill {
   extra?: string;
   /** The description was cut when read (VS Code's cap): its catalog entry is `truncated`. */
   cutAtLoad?: boolean;
+  /** The file's path relative to its root as walked, links unresolved (set for `keepsWalkedPath` agents). */
+  walkedPath?: string;
+  /** A name the catalog shows beside `name` (not served). */
+  displayName?: string;
+  /** Set for an entry that is not a skill: `command` (Claude Code's `.claude/commands` files). */
+  kind?: 'command';
 }
 
 export interface ViewRecord {
@@ -165,15 +195,24 @@ export interface AgentView {
 export interface AgentSpec {
   info: AgentInfo & { id: AgentId };
   /** The roots in the agent's order, with the warnings their placement gives. */
-  roots(
-    ctx: AgentContext,
-  ): Promise<{ roots: AgentRoot[]; warnings: SkillWarning[]; files?: string[]; dirs?: string[] }>;
+  roots(ctx: AgentContext): Promise<{
+    roots: AgentRoot[];
+    warnings: SkillWarning[];
+    files?: string[];
+    dirs?: string[];
+    /** A name the agent's settings keep from loading (Gemini CLI's `skills.disabled`): why, else undefined. */
+    refuseName?: (name: string) => string | undefined;
+  }>;
   /** One file found twice: `inode` (same device and inode), `path` (the reported path) or `lexical`. */
   identity: 'inode' | 'path' | 'lexical';
   /** Reads one SKILL.md. */
   read(text: string, found: Found): ReadOutcome;
   /** A file next to the SKILL.md that changes the outcome (Codex's `agents/openai.yaml`). */
-  sidecar?(found: Found): Promise<{ hide?: boolean; invalid?: string; warning?: string } | undefined>;
+  sidecar?(
+    found: Found,
+  ): Promise<{ hide?: boolean; invalid?: string; warning?: string; namePrefix?: string } | undefined>;
+  /** Why a name qualified by a sidecar's `namePrefix` is rejected, if it is (Codex's plugin namespaces). */
+  qualifiedNameError?(name: string): string | undefined;
   /** Message of a file that could not be read at all, or null when silent. */
   readError?: (error: string, found: Found) => string;
   /** Who wins a name: the first found, the last found, or everyone (Codex). */
@@ -201,6 +240,18 @@ export interface AgentSpec {
   defaultWindow?: number;
   /** The model assumed when the query names none (the agent's default without a login); absent: no model matters. */
   defaultModel?: string;
+  /** Each loaded skill keeps `walkedPath`, its path below the root as walked (Codex's aliased catalog paths). */
+  keepsWalkedPath?: true;
+  /**
+   * The agent has no size limit: a SKILL.md over the daemon's read cap is read by its first this many bytes (the
+   * frontmatter is at the top) instead of being rejected (OpenCode).
+   */
+  largeFileHead?: number;
+  /**
+   * The agent works in realpath(cwd): a workspace reached through a symbolic link is walked (and reported) as its
+   * real directory, its repository root and linked worktree found from there.
+   */
+  realWorkspace?: true;
 }
 
 export type EntryStatus = 'full' | 'truncated' | 'name-only' | 'dropped';

@@ -90,9 +90,12 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<Roo
       if (dir.depth === 0) out.error = (error as Error).message;
       continue;
     }
-    listing.sort((a, b) => compareCodeUnits(a.name, b.name));
+    listing.sort((a, b) => (layout.descending === true ? -1 : 1) * compareCodeUnits(a.name, b.name));
     let hasSubdir = false;
     let stopped = false;
+    // `leaf` layouts: the sub-directories are queued only once the listing shows no SKILL.md file.
+    let isLeaf = false;
+    const subdirs: QueuedDir[] = [];
     for (const entry of listing) {
       entries++;
       if (layout.limits !== undefined && entries > layout.limits.entries) {
@@ -101,10 +104,29 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<Roo
         break;
       }
       const lexical = join(dir.lexical, entry.name);
-      if (entry.name === SKILL_FILE) {
+      if (layout.markdownFiles === true && isMarkdownFile(entry)) {
         if (dir.depth < layout.minDepth) continue;
-        const file = await skillFile(lexical, entry, layout.fileLinks, dir.real, links);
+        const file = await markdownFile(lexical, entry, layout.fileLinks, dir.real, links);
         if (file === undefined) continue;
+        if (typeof file !== 'string') {
+          out.refused.push({ path: layout.canonical ? join(dir.shown, entry.name) : lexical, why: file.why });
+          continue;
+        }
+        const filePath = join(dir.shown, entry.name);
+        out.found.push({ filePath, lexicalPath: lexical, realPath: file, baseDir: dir.shown, root, rootShown });
+        continue;
+      }
+      const leafFile =
+        layout.leaf === true && entry.name === SKILL_FILE
+          ? await skillFile(lexical, entry, layout.fileLinks, dir.real, links)
+          : undefined;
+      const skillDir = layout.skillDirs === true && entry.name === SKILL_FILE && entry.isDirectory();
+      if (entry.name === SKILL_FILE && !skillDir && (layout.leaf !== true || leafFile !== undefined)) {
+        if (dir.depth < layout.minDepth) continue;
+        const file =
+          layout.leaf === true ? leafFile : await skillFile(lexical, entry, layout.fileLinks, dir.real, links);
+        if (file === undefined) continue;
+        isLeaf = true;
         if (typeof file !== 'string') {
           out.refused.push({ path: layout.canonical ? join(dir.shown, SKILL_FILE) : lexical, why: file.why });
           continue;
@@ -129,19 +151,24 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<Roo
         continue;
       }
       hasSubdir = true;
-      if (visited.has(childReal)) continue;
+      const walked = visited.has(childReal);
+      if (walked && !(layout.everyPath === true && layout.maxDepth !== null)) continue;
       visited.add(childReal);
-      if (!childReal.startsWith(`${real}/`)) out.reals.push(childReal);
-      queue.push({
+      if (!walked && !childReal.startsWith(`${real}/`)) out.reals.push(childReal);
+      subdirs.push({
         lexical,
         shown: layout.canonical ? childReal : lexical,
         real: childReal,
         depth: dir.depth + 1,
       });
     }
+    if (layout.leaf !== true || !isLeaf) queue.push(...subdirs);
+    // A leaf's sub-directories were not walked: reached again through a link elsewhere, they are.
+    else for (const sub of subdirs) visited.delete(sub.real);
     if (hasSubdir && dir.depth > 0) out.innerDirs.push(dir.lexical);
     if (stopped) break;
   }
+  if (layout.pathOrder === true) out.found.sort((a, b) => compareCodeUnits(a.lexicalPath, b.lexicalPath));
   return out;
 }
 
@@ -177,6 +204,38 @@ async function skillFile(
     };
   }
   return real;
+}
+
+/** A `*.md` entry that is not a directory (a `markdownFiles` layout's candidates). */
+function isMarkdownFile(entry: Dirent): boolean {
+  return entry.name.endsWith('.md') && entry.name !== '.md' && !entry.isDirectory();
+}
+
+/** `skillFile` for any `*.md` name: the realpath of a regular file (or a followed link to one), or why it is refused. */
+async function markdownFile(
+  path: string,
+  entry: Dirent,
+  followLinks: boolean,
+  realDir: string,
+  links: LinkPolicy | undefined,
+): Promise<string | { why: string } | undefined> {
+  if (entry.isFile()) return join(realDir, entry.name);
+  if (!entry.isSymbolicLink() || !followLinks) return undefined;
+  try {
+    const target = await stat(path);
+    if (!target.isFile()) return undefined;
+    const real = await realpath(path);
+    const refused = links === undefined ? undefined : await linkRefused(path, target);
+    if (refused !== undefined) return refused;
+    if (links?.contain === true && !namedFileAllowed(real, entry.name, [realDir, ...links.roots])) {
+      return {
+        why: `${entry.name} is a symbolic link to ${real}, outside the workspace and its repository ("symlinks": "contain")`,
+      };
+    }
+    return real;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -37,6 +37,11 @@ export const AgentSkillSchema = Type.Object(
     baseDir: Type.String(),
     hide: Type.Boolean(),
     source: AgentSkillSourceSchema,
+    kind: Type.Optional(
+      Type.Literal('command', {
+        description: 'A Claude Code command (`.claude/commands/*.md`): listed with the skills, not a SKILL.md',
+      }),
+    ),
   },
   { title: 'AgentSkill' },
 );
