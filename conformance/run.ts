@@ -126,9 +126,12 @@ async function main(): Promise<void> {
   let failed = false;
   for (const agent of agents) {
     const mine = results.filter((r) => r.agent === agent);
-    const counted = mine.filter((r) => r.racy === undefined && r.error === undefined);
+    const counted = mine.filter((r) => r.error === undefined);
     const figures = ASPECTS.map((aspect) => {
-      const asked = counted.filter((r) => r.comparison!.outcome[aspect] !== 'not-asked');
+      // A racy scenario counts for its loaded set only (judged by skillsd's candidates).
+      const asked = counted.filter(
+        (r) => (aspect === 'set' || r.racy === undefined) && r.comparison!.outcome[aspect] !== 'not-asked',
+      );
       const agree = asked.filter((r) => r.comparison!.outcome[aspect] === 'agree').length;
       return `${aspect} ${agree}/${asked.length}`;
     });
@@ -136,7 +139,8 @@ async function main(): Promise<void> {
     const errors = mine.filter((r) => r.error !== undefined).length;
     console.log(
       `${agent} ${installedAgent(agent).version}: agree ${figures.join(', ')}` +
-        `${racy ? `; ${racy} racy (not counted)` : ''}${errors ? `; ${errors} errors` : ''}`,
+        `${racy ? `; ${racy} racy (their descriptions and catalogs not counted)` : ''}` +
+        `${errors ? `; ${errors} errors` : ''}`,
     );
   }
   const unknown = results.filter((r) => r.error !== undefined || r.verdicts.some((v) => v.verdict !== 'known'));
@@ -161,15 +165,18 @@ async function main(): Promise<void> {
     const issue = Number(writeKnown);
     if (!Number.isInteger(issue) || issue <= 0) fail('--write-known takes the number of the issue that will fix them');
     const found: KnownDifference[] = results.flatMap((r) =>
-      (r.racy === undefined ? (r.comparison?.differences ?? []) : []).map((d) => ({
-        agent: r.agent,
-        scenario: r.scenario,
-        aspect: d.aspect,
-        issue:
-          known.find((k) => k.agent === r.agent && k.scenario === r.scenario && k.aspect === d.aspect)?.issue ?? issue,
-        skillsdAnswer: d.skillsd,
-        agentAnswer: d.agent,
-      })),
+      (r.comparison?.differences ?? [])
+        .filter((d) => r.racy === undefined || d.aspect === 'set')
+        .map((d) => ({
+          agent: r.agent,
+          scenario: r.scenario,
+          aspect: d.aspect,
+          issue:
+            known.find((k) => k.agent === r.agent && k.scenario === r.scenario && k.aspect === d.aspect)?.issue ??
+            issue,
+          skillsdAnswer: d.skillsd,
+          agentAnswer: d.agent,
+        })),
     );
     writeKnownDifferences(known, (agent, scenario) => ranKeys.has(`${agent}/${scenario}`), found);
     console.log(`known-differences.json written: ${found.length} differences of this run`);
@@ -215,13 +222,11 @@ async function runScenario(
     result.skillsd = await askSkillsd(laid, agent, catalog, scratch);
     result.answer = await askAgent(agent, driver, scenario, endpoint, catalog);
     result.comparison = compareAnswers(result.skillsd, result.answer, laid.root);
-    // A racy scenario's differences are reported, never judged: the agent itself answers it differently each run.
-    if (scenario.racy === undefined) {
-      result.verdicts = result.comparison.differences.map((d) => ({
-        aspect: d.aspect,
-        verdict: judge(known, agent, scenario.id, d),
-      }));
-    }
+    // A racy scenario's descriptions and catalog are reported, never judged: the agent itself answers them
+    // differently from run to run. Its loaded set is judged: the agent's pick must be among skillsd's candidates.
+    result.verdicts = result.comparison.differences
+      .filter((d) => scenario.racy === undefined || d.aspect === 'set')
+      .map((d) => ({ aspect: d.aspect, verdict: judge(known, agent, scenario.id, d) }));
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
   }
@@ -361,7 +366,7 @@ function formatLine(result: ScenarioResult): string {
   if (differences.length === 0) return `${head}: ok`;
   const parts = differences.map((d) => {
     const verdict = result.verdicts.find((v) => v.aspect === d.aspect)?.verdict;
-    return `${d.aspect} differs (${result.racy === undefined ? verdict : 'racy'}) ${firstDivergence(d.skillsd, d.agent)}`;
+    return `${d.aspect} differs (${verdict ?? 'racy, not judged'}) ${firstDivergence(d.skillsd, d.agent)}`;
   });
   return `${head}: ${parts.join('; ')}`;
 }

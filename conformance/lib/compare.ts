@@ -19,10 +19,11 @@ export interface Comparison {
   differences: Difference[];
 }
 
-export function compareAnswers(skillsd: Answer, agent: Answer, root: string): Comparison {
+export function compareAnswers(given: Answer, agent: Answer, root: string): Comparison {
   const differences: Difference[] = [];
   const outcome = { set: 'agree', descriptions: 'agree', catalog: 'not-asked' } as Comparison['outcome'];
   const local = (text: string) => text.replaceAll(root, '{root}');
+  const skillsd = resolveRaces(given, agent);
 
   const ours = loadedSet(skillsd, local);
   const theirs = loadedSet(agent, local);
@@ -72,4 +73,20 @@ export function firstDivergence(a: unknown, b: unknown): string {
   const from = Math.max(0, i - 30);
   const show = (text: string) => JSON.stringify(text.slice(from, i + 50));
   return `at ${i}: skillsd ${show(left)} / agent ${show(right)}`;
+}
+
+/**
+ * Where skillsd names the files the agent picks among at random (`candidates`), the agent's pick agrees when it is one
+ * of them: skillsd's entry then stands for the file the agent loaded, with that file's description (descriptions are
+ * compared where the agent's choice is determined).
+ */
+function resolveRaces(skillsd: Answer, agent: Answer): Answer {
+  if (!skillsd.skills.some((skill) => skill.candidates !== undefined)) return skillsd;
+  const skills = skillsd.skills.map((skill) => {
+    if (skill.candidates === undefined) return skill;
+    const pick = agent.skills.find((other) => other.name === skill.name && skill.candidates?.includes(other.path));
+    if (pick === undefined || pick.path === skill.path) return skill;
+    return { ...skill, path: pick.path, description: pick.description };
+  });
+  return { ...skillsd, skills };
 }

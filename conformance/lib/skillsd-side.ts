@@ -14,7 +14,7 @@ const START_MS = 60_000;
 const ANSWER_MS = 60_000;
 
 interface SkillsBody {
-  skills: Array<{ name: string; filePath: string; description: string }>;
+  skills: Array<{ name: string; filePath: string; description: string; candidates?: string[] }>;
   warnings?: Array<{ message?: string } | string>;
 }
 
@@ -78,6 +78,7 @@ export async function askSkillsd(
         name: skill.name,
         path: skill.filePath,
         description: skill.description,
+        ...(skill.candidates === undefined ? {} : { candidates: skill.candidates }),
       })),
       catalog: null,
       notes: (skills.warnings ?? []).map((warning) =>

@@ -71,6 +71,8 @@ export interface LoadedSkill {
   name: string;
   path: string;
   description: string;
+  /** skillsd only: where the agent picks at random, every file it could load under this name. */
+  candidates?: string[];
 }
 
 /** What one side (an agent or skillsd) answers for one scenario. */

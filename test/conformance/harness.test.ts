@@ -76,6 +76,23 @@ describe('compareAnswers', () => {
     ]);
   });
 
+  it("agrees where the agent's random pick is one of skillsd's candidates, and only then", () => {
+    const a = `${ROOT}/home/.agents/skills/d/SKILL.md`;
+    const b = `${ROOT}/home/proj/.claude/skills/d/SKILL.md`;
+    const c = `${ROOT}/home/proj/.agents/skills/d/SKILL.md`;
+    const ours = answer([{ name: 'd', path: b, description: 'project', candidates: [a, b] }]);
+    const picked = compareAnswers(ours, answer([{ name: 'd', path: a, description: 'user' }]), ROOT);
+    assert.deepEqual(picked.outcome, { set: 'agree', descriptions: 'agree', catalog: 'not-asked' });
+    const outside = compareAnswers(ours, answer([{ name: 'd', path: c, description: 'user' }]), ROOT);
+    assert.deepEqual(outside.differences, [
+      {
+        aspect: 'set',
+        skillsd: ['d {root}/home/proj/.claude/skills/d/SKILL.md'],
+        agent: ['d {root}/home/proj/.agents/skills/d/SKILL.md'],
+      },
+    ]);
+  });
+
   it('says where two texts part', () => {
     assert.equal(firstDivergence('abcdef', 'abcxef'), 'at 3: skillsd "abcdef" / agent "abcxef"');
   });

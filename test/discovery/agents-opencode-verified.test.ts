@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { agentCatalog } from '../../src/discovery/agents/answers.js';
+import { agentCatalog, agentSkills } from '../../src/discovery/agents/answers.js';
 import {
   BUILT_IN_DESCRIPTION,
   fallbackSanitization,
@@ -226,4 +226,6 @@ test('duplicates race whatever their phase: every file of the name is named, the
     { skillPath: config, message: 'duplicate skill name' },
     { skillPath: '', message: `[skillsd] OpenCode loads one of these at random: ${user}, ${project}, ${config}` },
   ]);
+  assert.deepEqual(view?.skills[0]?.candidates, [user, project, config]);
+  assert.deepEqual(agentSkills(w.views, OC).skills[0]?.candidates, [user, project, config]);
 });

@@ -28,6 +28,7 @@ function servedSkill(skill: AgentSkill) {
     hide: skill.hide,
     source: skill.source,
     ...(skill.kind === undefined ? {} : { kind: skill.kind }),
+    ...(skill.candidates === undefined ? {} : { candidates: skill.candidates }),
   };
 }
 

@@ -170,6 +170,7 @@ export const opencode: AgentSpec = {
     return skills.flatMap((skill) => {
       const candidates = candidatesOf.get(skill);
       if (candidates === undefined) return [];
+      skill.candidates = candidates;
       return [{ skillPath: '', message: `[skillsd] OpenCode loads one of these at random: ${candidates.join(', ')}` }];
     });
   },

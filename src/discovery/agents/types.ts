@@ -146,6 +146,11 @@ export interface AgentSkill {
   displayName?: string;
   /** Set for an entry that is not a skill: `command` (Claude Code's `.claude/commands` files). */
   kind?: 'command';
+  /**
+   * Where the agent's own choice is a race (OpenCode reads every root at once): every file that could be the one
+   * loaded under this name, `filePath` among them (docs/agents.md "OpenCode").
+   */
+  candidates?: string[];
 }
 
 export interface ViewRecord {

@@ -42,6 +42,11 @@ export const AgentSkillSchema = Type.Object(
         description: 'A Claude Code command (`.claude/commands/*.md`): listed with the skills, not a SKILL.md',
       }),
     ),
+    candidates: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Where the agent picks at random (OpenCode): every file that could be the one it loads',
+      }),
+    ),
   },
   { title: 'AgentSkill' },
 );
