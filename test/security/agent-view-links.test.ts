@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
+import { VIEW_IDS } from '../../src/discovery/agents/agents.js';
 import { canSwitchUsers, requestAs } from '../helpers/as-user.js';
 import { waitUntil } from '../helpers/deadlines.js';
 import { type RunningDaemon, startDaemon } from '../helpers/spawn-daemon.js';
@@ -19,18 +20,7 @@ import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 const ANSWER_MS = 30_000;
 const MARK = `ghp_${randomUUID().replace(/-/g, '')}`;
 const CREDENTIALS = `https://octocat:${MARK}@github.com\n`;
-const VIEWS = [
-  'claude-code',
-  'codex',
-  'opencode',
-  'gemini-cli',
-  'copilot-cli',
-  'vscode',
-  'goose',
-  'musepi',
-  'omp',
-  'xcsh',
-];
+const VIEWS = VIEW_IDS;
 
 interface Warning {
   skillPath: string;
