@@ -97,7 +97,8 @@ test('precedence: OpenCode’s later load wins (an ancestor beats a closer direc
   assert.deepEqual(row?.views.opencode, {
     status: 'shadowed',
     filePath: near,
-    reason: 'shadowed by ~/work/proj/.claude/skills/x (later location wins)',
+    reason:
+      'may be the one loaded: OpenCode picks one of the files of this name at random (skillsd shows ~/work/proj/.claude/skills/x)',
   });
   // Claude Code and Copilot CLI: the nearer one wins.
   assert.deepEqual(

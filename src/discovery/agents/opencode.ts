@@ -158,7 +158,8 @@ export const opencode: AgentSpec = {
   },
   precedence: 'last',
   shadowReason(winner, _loser, ctx) {
-    return `shadowed by ${shown(winner.baseDir, ctx.home)} (later location wins)`;
+    // Not a precedence: OpenCode's own pick is a race (see onDuplicate), so the doctor says so in words.
+    return `may be the one loaded: OpenCode picks one of the files of this name at random (skillsd shows ${shown(winner.baseDir, ctx.home)})`;
   },
   onDuplicate(winner, loser) {
     // Every root is read at once and the last parse to finish wins, whatever its phase (measured: both files of each
