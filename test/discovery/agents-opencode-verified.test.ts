@@ -229,3 +229,20 @@ test('duplicates race whatever their phase: every file of the name is named, the
   assert.deepEqual(view?.skills[0]?.candidates, [user, project, config]);
   assert.deepEqual(agentSkills(w.views, OC).skills[0]?.candidates, [user, project, config]);
 });
+
+test('a workspace reached through a symbolic link: OpenCode reports the real paths of its project skills', async () => {
+  const w = await world(
+    ({ H }) => ({
+      [`${H}/real/.git/HEAD`]: 'ref: refs/heads/main\n',
+      [`${H}/real/.opencode/skills/po/SKILL.md`]: skill('po'),
+      [`${H}/real/.agents/skills/pa/SKILL.md`]: skill('pa'),
+      [`${H}/linked`]: { symlink: `${H}/real` },
+    }),
+    { cwd: 'home/linked' },
+  );
+  const skills = w.views.views.get(OC)?.skills ?? [];
+  assert.deepEqual(skills.map((s) => [s.name, s.filePath]).sort(), [
+    ['pa', `${w.H}/real/.agents/skills/pa/SKILL.md`],
+    ['po', `${w.H}/real/.opencode/skills/po/SKILL.md`],
+  ]);
+});
