@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { agentSkills } from '../../src/discovery/agents/answers.js';
 import { agentWorlds, loadedNames, S, skill } from '../helpers/agent-trees.js';
+import type { TreeEntry } from '../helpers/temp-tree.js';
 
 const world = agentWorlds();
 
@@ -111,4 +112,37 @@ test('the agent’s own registry is not Claude Code’s: its plugins stay out of
     [`${T}/own/skills/y/SKILL.md`]: skill('y'),
   }));
   assert.deepEqual(loadedNames(w, 'claude-code'), []);
+});
+
+/** A plugin `office` of a marketplace `acme` whose source is the directory `${T}/market`, installed at `${T}/cache`. */
+function directoryMarketplace(T: string, H: string, known: TreeEntry): Record<string, TreeEntry> {
+  return {
+    [`${H}/.claude/plugins/installed_plugins.json`]: registry({
+      'office@acme': [{ scope: 'user', installPath: `${T}/cache/office` }],
+    }),
+    [`${H}/.claude/plugins/known_marketplaces.json`]: known,
+    [`${T}/market/.claude-plugin/marketplace.json`]: JSON.stringify({
+      name: 'acme',
+      plugins: [{ name: 'office', source: './office' }],
+    }),
+    [`${T}/market/office/skills/xlsx/SKILL.md`]: skill('from the marketplace folder'),
+    [`${T}/cache/office/skills/xlsx/SKILL.md`]: skill('from the install cache'),
+    [`${T}/cache/office/skills/charts/SKILL.md`]: skill('only in the install cache'),
+  };
+}
+
+test('a plugin of a marketplace of source directory is read from that directory, not its install copy', async () => {
+  const w = await world(({ T, H }) =>
+    directoryMarketplace(T, H, JSON.stringify({ acme: { source: { source: 'directory', path: `${T}/market` } } })),
+  );
+  const answer = agentSkills(w.views, 'claude-code');
+  assert.deepEqual(
+    answer.skills.map((s) => [s.name, s.description, s.filePath]),
+    [['office:xlsx', 'from the marketplace folder does things', `${w.T}/market/office/skills/xlsx/SKILL.md`]],
+  );
+});
+
+test('a known_marketplaces.json that is not a regular file (a link to /dev/zero) is not read: the install copy is used', async () => {
+  const w = await world(({ T, H }) => directoryMarketplace(T, H, { symlink: '/dev/zero' }));
+  assert.deepEqual(loadedNames(w, 'claude-code'), ['office:charts', 'office:xlsx']);
 });

@@ -3,7 +3,6 @@
 // §4a step 1), each plugin's skills directories placed by the same manifest rules. The agent's own registry and the
 // project registry are the daemon's, not Claude Code's: they play no part here.
 
-import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { claudePluginSkillDirs, listClaudeRegistryRoots } from '../plugins/claude-plugins.js';
 import { resolvePluginContext } from '../plugins/plugin-context.js';
@@ -12,13 +11,22 @@ import { defaultSettings } from '../settings.js';
 import type { Profile } from '../types.js';
 import { resolveWorkspaceContext } from '../workspace-context.js';
 import { envPath } from './agent-context.js';
+import { readSideFile } from './side-file.js';
 import type { AgentContext, ClaudePluginDirs } from './types.js';
 
-/** A JSON file's value, or undefined when it is missing or does not parse (it is watched either way). */
+/** Marketplace files are a few KiB; 1 MiB is the cap of the daemon's own settings files. */
+const MAX_MARKETPLACE_BYTES = 1024 * 1024;
+
+/**
+ * A JSON file's value, or undefined when it is missing, fails a guard of the one guarded reader (a FIFO, a link to
+ * /dev/zero: never waited on, never read whole) or does not parse. It is watched either way.
+ */
 async function readJson(path: string, inputs: PluginInputs): Promise<unknown> {
   inputs.files.add(path);
+  const read = await readSideFile(path, MAX_MARKETPLACE_BYTES);
+  if (read.status !== 'ok') return undefined;
   try {
-    return JSON.parse(await readFile(path, 'utf8'));
+    return JSON.parse(read.text);
   } catch {
     return undefined;
   }
