@@ -87,6 +87,8 @@ interface ScenarioResult {
   agent: ConformanceAgent;
   scenario: string;
   racy?: string;
+  /** The aspects this scenario is judged on (see `judgedAspects`). */
+  judged: Aspect[];
   error?: string;
   comparison?: Comparison;
   verdicts: Array<{ aspect: Aspect; verdict: Verdict }>;
@@ -128,10 +130,7 @@ async function main(): Promise<void> {
     const mine = results.filter((r) => r.agent === agent);
     const counted = mine.filter((r) => r.error === undefined);
     const figures = ASPECTS.map((aspect) => {
-      // A racy scenario counts for its loaded set only (judged by skillsd's candidates).
-      const asked = counted.filter(
-        (r) => (aspect === 'set' || r.racy === undefined) && r.comparison!.outcome[aspect] !== 'not-asked',
-      );
+      const asked = counted.filter((r) => r.judged.includes(aspect) && r.comparison!.outcome[aspect] !== 'not-asked');
       const agree = asked.filter((r) => r.comparison!.outcome[aspect] === 'agree').length;
       return `${aspect} ${agree}/${asked.length}`;
     });
@@ -139,7 +138,7 @@ async function main(): Promise<void> {
     const errors = mine.filter((r) => r.error !== undefined).length;
     console.log(
       `${agent} ${installedAgent(agent).version}: agree ${figures.join(', ')}` +
-        `${racy ? `; ${racy} racy (their descriptions and catalogs not counted)` : ''}` +
+        `${racy ? `; ${racy} racy (only what the agent answers the same every run is counted)` : ''}` +
         `${errors ? `; ${errors} errors` : ''}`,
     );
   }
@@ -166,7 +165,7 @@ async function main(): Promise<void> {
     if (!Number.isInteger(issue) || issue <= 0) fail('--write-known takes the number of the issue that will fix them');
     const found: KnownDifference[] = results.flatMap((r) =>
       (r.comparison?.differences ?? [])
-        .filter((d) => r.racy === undefined || d.aspect === 'set')
+        .filter((d) => r.judged.includes(d.aspect))
         .map((d) => ({
           agent: r.agent,
           scenario: r.scenario,
@@ -212,8 +211,9 @@ async function runScenario(
   known: KnownDifference[],
 ): Promise<ScenarioResult> {
   const started = Date.now();
-  const result: ScenarioResult = { agent, scenario: scenario.id, verdicts: [], seconds: 0 };
-  if (scenario.racy !== undefined) result.racy = scenario.racy;
+  const result: ScenarioResult = { agent, scenario: scenario.id, verdicts: [], judged: [...ASPECTS], seconds: 0 };
+  const racy = scenario.racy ?? scenario.racyOrder;
+  if (racy !== undefined) result.racy = racy;
   const catalog = catalogQuestion(scenario);
   try {
     // skillsd first: the agents write their own files into HOME when they start.
@@ -222,10 +222,9 @@ async function runScenario(
     result.skillsd = await askSkillsd(laid, agent, catalog, scratch);
     result.answer = await askAgent(agent, driver, scenario, endpoint, catalog);
     result.comparison = compareAnswers(result.skillsd, result.answer, laid.root);
-    // A racy scenario's descriptions and catalog are reported, never judged: the agent itself answers them
-    // differently from run to run. Its loaded set is judged: the agent's pick must be among skillsd's candidates.
+    result.judged = judgedAspects(scenario, result.skillsd);
     result.verdicts = result.comparison.differences
-      .filter((d) => scenario.racy === undefined || d.aspect === 'set')
+      .filter((d) => result.judged.includes(d.aspect))
       .map((d) => ({ aspect: d.aspect, verdict: judge(known, agent, scenario.id, d) }));
   } catch (error) {
     result.error = error instanceof Error ? error.message : String(error);
@@ -282,7 +281,7 @@ async function selfCheck(
   endpoint: Awaited<ReturnType<typeof startModelEndpoint>>,
 ) {
   for (const scenario of scenarios) {
-    if (scenario.racy !== undefined) continue;
+    if (scenario.racy !== undefined || scenario.racyOrder !== undefined) continue;
     const laid = materialiseScenario(scenario, join(WORK, agent));
     const skillsd = await askSkillsd(laid, agent, false, freshScratch(agent, scenario.id));
     const first = skillsd.skills[0];
@@ -339,6 +338,18 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * What a scenario is judged on. A racy one (the agent answers it differently from run to run) is reported whole and
+ * judged only where the answer is still determined: its loaded set when skillsd names the files the agent picks among
+ * (`candidates`), and, where only the order of one root's files is left to chance (`racyOrder`), everything but the
+ * catalog, whose entries follow that order.
+ */
+function judgedAspects(scenario: Scenario, skillsd: Answer): Aspect[] {
+  if (scenario.racyOrder !== undefined) return ['set', 'descriptions'];
+  if (scenario.racy === undefined) return [...ASPECTS];
+  return skillsd.skills.some((skill) => skill.candidates !== undefined) ? ['set'] : [];
 }
 
 function catalogQuestion(scenario: Scenario): DriverContext['catalog'] {

@@ -55,6 +55,11 @@ export interface Scenario {
    * are reported, never counted as a difference. Say why.
    */
   racy?: string;
+  /**
+   * Only the order in which the agent takes the files of one root is left to chance (Gemini CLI takes them as its
+   * glob walk yields them): the loaded set and descriptions are judged, the catalog, which follows that order, is not.
+   */
+  racyOrder?: string;
 }
 
 /** A scenario as laid out on disk. Paths are absolute, exactly as created (not resolved through links). */

@@ -356,6 +356,7 @@ export const scenarios: Scenario[] = [
   // ---- Layout (§4.3; AGENT-CONFORMANCE.md §2) ----
   {
     id: 'layout-descending-order',
+    racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
     rule: 'Inside a root, <root>/SKILL.md comes first, then folders in descending name order; that is the catalog order.',
     env: TRUST,
     tree: {
@@ -369,6 +370,7 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'layout-descending-order-decides-duplicates',
+    racy: 'Which of two paths of one name in one root wins follows the order of the glob walk, which is not fixed',
     rule: 'Inside one root the later folder in descending order (the alphabetically first) wins a duplicate name.',
     env: TRUST,
     tree: {
@@ -416,6 +418,7 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'links-folder-outside',
+    racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
     rule: 'A link to a skill folder outside the root is followed, and the skill is reported at the link path.',
     env: TRUST,
     tree: {
@@ -427,6 +430,7 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'links-two-paths-one-folder',
+    racy: 'Which of two paths of one name in one root wins follows the order of the glob walk, which is not fixed',
     rule: 'Every path to a folder is its own skill: two links to one folder load it twice, the later path wins with a conflict warning.',
     env: TRUST,
     catalog: false,
@@ -438,6 +442,7 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'links-to-dot',
+    racy: 'Which of two paths of one name in one root wins follows the order of the glob walk, which is not fixed',
     rule: 'A link to . inside a root makes <root>/<link>/SKILL.md a second path to <root>/SKILL.md.',
     env: TRUST,
     catalog: false,
@@ -487,6 +492,7 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'frontmatter-crlf',
+    racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
     rule: 'CRLF line ends are accepted, and a description ending the block keeps no carriage return.',
     env: TRUST,
     tree: {
@@ -497,6 +503,7 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'frontmatter-unquoted-colon-fallback',
+    racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
     rule: 'An unquoted ": " fails the YAML; the line fallback takes the trimmed text after description: and its indented continuation lines.',
     env: TRUST,
     tree: {
@@ -568,6 +575,7 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'frontmatter-block-scalars',
+    racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
     rule: 'YAML block scalars keep their line breaks in the description; the catalog collapses three or more newlines to two.',
     env: TRUST,
     tree: {
@@ -590,6 +598,7 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'names-unsafe-characters',
+    racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
     rule: 'Each of : \\ / < > * ? " | in a name becomes -; spaces, dots and unicode stay; there is no folder rule.',
     env: TRUST,
     tree: {
@@ -606,6 +615,7 @@ export const scenarios: Scenario[] = [
   },
   {
     id: 'descriptions-markup-unescaped',
+    racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
     rule: 'The catalog puts names, descriptions and paths in its XML as they are, without escaping.',
     env: TRUST,
     tree: {
@@ -617,6 +627,7 @@ export const scenarios: Scenario[] = [
   // ---- Duplicates (§4.5) ----
   {
     id: 'duplicates-later-root-wins',
+    racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
     rule: 'A later root replaces an earlier skill of the same name, with a conflict warning; the catalog keeps the first place.',
     env: TRUST,
     tree: {
@@ -661,6 +672,7 @@ export const scenarios: Scenario[] = [
   // ---- Settings: skills.enabled, skills.disabled (AGENT-CONFORMANCE.md §2) ----
   {
     id: 'settings-skills-disabled',
+    racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
     rule: 'skills.disabled in the user settings keeps those names (case-insensitive) from being loaded and from the catalog.',
     env: TRUST,
     tree: {
