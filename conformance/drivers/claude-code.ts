@@ -1,4 +1,4 @@
-// Claude Code: one `claude -p` process in stream-json mode answers all three questions (AGENT-CONFORMANCE.md §1).
+// Claude Code: one `claude -p` process in stream-json mode answers all three questions (docs/conformance.md "How each agent is asked").
 // - `get_skills_dialog` (a control request, no model call): the rows of the /skills menu, i.e. every loaded skill and
 //   `.claude/commands` entry with its name (the folder or file stem), display name, description and source.
 // - `get_context_usage` (detail `summary`, so no token-count calls): the model's listing with each entry's file path.

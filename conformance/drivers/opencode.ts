@@ -15,7 +15,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { AgentDriver, Answer, DriverContext, LoadedSkill, RecordedRequest } from '../lib/types.js';
 
-/** The built-in skill (AGENT-CONFORMANCE.md §1), left out of `skills`; a file skill of that name keeps its path. */
+/** The built-in skill (docs/conformance.md "How each agent is asked"), left out of `skills`; a file skill of that name keeps its path. */
 const BUILT_IN_LOCATION = '<built-in>';
 const CATALOG_START = 'Skills provide specialized instructions and workflows for specific tasks.';
 const CATALOG_END = '\n</available_skills>';

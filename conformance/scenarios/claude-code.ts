@@ -1,4 +1,4 @@
-// Claude Code 2.1.328 scenarios: AGENT-VIEWS.md §1 and AGENT-CONFORMANCE.md §2 "Claude Code", one rule each.
+// Claude Code 2.1.328 scenarios: docs/agents.md "Claude Code", one rule each.
 // Default layout: HOME = <root>/home, workspace = <root>/home/proj.
 
 import type { Scenario, TreeEntry } from '../lib/types.js';

@@ -1,4 +1,4 @@
-// Codex CLI scenarios: AGENT-VIEWS.md §2 and the Codex paragraph of AGENT-CONFORMANCE.md §2. Default layout: HOME =
+// Codex CLI scenarios: docs/agents.md "Codex CLI". Default layout: HOME =
 // <root>/home, workspace = <root>/home/proj (a repository where `git` says so). `P` below is the workspace's project.
 
 import type { Scenario, TreeEntry } from '../lib/types.js';
@@ -643,7 +643,7 @@ export const scenarios: Scenario[] = [
     },
   },
 
-  // ---- Plugin namespaces (AGENT-CONFORMANCE.md §2) ----
+  // ---- Plugin namespaces (docs/agents.md) ----
   {
     id: 'plugin-manifests',
     rule: 'A skill under a folder with .codex-plugin/ or .claude-plugin/plugin.json is named <plugin>:<skill>.',

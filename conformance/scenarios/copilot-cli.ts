@@ -1,4 +1,4 @@
-// GitHub Copilot CLI scenarios: AGENT-VIEWS.md §5 and the Copilot CLI rules measured on the pinned release
+// GitHub Copilot CLI scenarios: docs/agents.md and the Copilot CLI rules measured on the pinned release
 // (docs/agents.md "GitHub Copilot CLI"). Default layout: HOME = home, workspace = home/proj.
 
 import type { Scenario } from '../lib/types.js';

@@ -1,4 +1,4 @@
-// Gemini CLI scenarios: AGENT-VIEWS.md §4 and the Gemini CLI paragraph of AGENT-CONFORMANCE.md §2. Default layout:
+// Gemini CLI scenarios: docs/agents.md "Gemini CLI". Default layout:
 // HOME = <root>/home, workspace = <root>/home/proj. Headless Gemini CLI refuses to run in an untrusted folder, so a
 // scenario whose workspace is not trusted asks no catalog (the driver says why).
 
@@ -108,7 +108,7 @@ export const scenarios: Scenario[] = [
     },
   },
 
-  // ---- Trust (§4.1; AGENT-CONFORMANCE.md §2) ----
+  // ---- Trust (docs/agents.md "Gemini CLI") ----
   {
     id: 'trust-env-false',
     rule: 'GEMINI_CLI_TRUST_WORKSPACE=false makes the workspace untrusted even with folder trust switched off.',
@@ -286,7 +286,7 @@ export const scenarios: Scenario[] = [
     },
   },
 
-  // ---- .env files (AGENT-CONFORMANCE.md §2) ----
+  // ---- .env files (docs/agents.md) ----
   {
     id: 'dotenv-trusted-moves-home',
     rule: 'In a trusted workspace C/.gemini/.env is loaded before the roots are found: its GEMINI_CLI_HOME moves the user roots.',
@@ -353,7 +353,7 @@ export const scenarios: Scenario[] = [
     },
   },
 
-  // ---- Layout (§4.3; AGENT-CONFORMANCE.md §2) ----
+  // ---- Layout (docs/agents.md "Gemini CLI") ----
   {
     id: 'layout-descending-order',
     racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
@@ -476,7 +476,7 @@ export const scenarios: Scenario[] = [
     },
   },
 
-  // ---- Frontmatter, name, description (§4.4; AGENT-CONFORMANCE.md §2) ----
+  // ---- Frontmatter, name, description (docs/agents.md "Gemini CLI") ----
   {
     id: 'frontmatter-must-open-file',
     rule: 'The block must open the file: a BOM, a blank first line or a missing closing fence means no skill.',
@@ -669,7 +669,7 @@ export const scenarios: Scenario[] = [
     },
   },
 
-  // ---- Settings: skills.enabled, skills.disabled (AGENT-CONFORMANCE.md §2) ----
+  // ---- Settings: skills.enabled, skills.disabled (docs/agents.md) ----
   {
     id: 'settings-skills-disabled',
     racyOrder: 'Gemini CLI takes the files of one root in the order its glob walk yields them, which is not fixed',
@@ -714,7 +714,7 @@ export const scenarios: Scenario[] = [
     },
   },
 
-  // ---- Catalog (§4.6; AGENT-CONFORMANCE.md §2) ----
+  // ---- Catalog (docs/agents.md "Gemini CLI") ----
   {
     id: 'catalog-empty',
     rule: 'With no file skill the catalog holds nothing but the built-in skills, which views leave out: "".',

@@ -1,4 +1,4 @@
-// OpenCode 1.18.33: the rules of AGENT-VIEWS.md §3 and AGENT-CONFORMANCE.md §2 "OpenCode", one small tree each.
+// OpenCode 1.18.33: the rules of docs/agents.md "OpenCode", one small tree each.
 // Default layout: HOME = <root>/home, workspace = <root>/home/proj. Without a repository OpenCode's walk goes up to
 // `/`, so most trees make the workspace a repository to keep the walk inside the scenario root.
 

@@ -1,4 +1,4 @@
-// Claude Code's rules as the real agent (2.1.328) showed them in the conformance harness (AGENT-CONFORMANCE.md §2
+// Claude Code's rules as the real agent (2.1.328) showed them in the conformance harness (docs/agents.md
 // "Claude Code", docs/agents.md "Claude Code"): each on a real temp tree, with exact expected values.
 
 import assert from 'node:assert/strict';

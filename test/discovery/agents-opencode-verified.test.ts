@@ -1,4 +1,4 @@
-// OpenCode's rules as measured against opencode-ai 1.18.33 (docs/agents.md "OpenCode", AGENT-CONFORMANCE.md §2):
+// OpenCode's rules as measured against opencode-ai 1.18.33 (docs/agents.md "OpenCode"):
 // flags, the repository walk, gray-matter + js-yaml 3 frontmatter, and the catalog text.
 
 import assert from 'node:assert/strict';

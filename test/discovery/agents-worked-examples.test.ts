@@ -280,7 +280,7 @@ test('8. descriptions: required by some agents, optional for others', async () =
   assert.equal(row?.views.codex.reason, 'missing field `description`');
   assert.ok(w.views.views.get('codex')?.warnings.some((x) => x.message === 'missing field `description`'));
   assert.equal(row?.views['gemini-cli'].status, 'invalid');
-  // OpenCode 1.18.33 requires only `name` (AGENT-CONFORMANCE.md §2).
+  // OpenCode 1.18.33 requires only `name` (docs/agents.md).
   for (const id of ['goose', 'vscode', 'copilot-cli', 'opencode'] as const) {
     assert.deepEqual(
       w.views.views.get(id)?.skills.map((s) => [s.name, s.description]),

@@ -146,7 +146,7 @@ function loserLabel(scope: Scope): string {
   return scope === 'user' ? 'personal' : scope;
 }
 
-/** Over this many bytes a SKILL.md is skipped (AGENT-CONFORMANCE.md §2 "Claude Code"). */
+/** Over this many bytes a SKILL.md is skipped (docs/agents.md "Claude Code"). */
 const MAX_FILE_BYTES = 1_000_000;
 const MAX_NAME_LENGTH = 256;
 /** `<`, `>`, control and format (hidden, direction-changing) characters, and every blank but the plain space. */
@@ -248,7 +248,7 @@ function dedupe(roots: AgentRoot[]): AgentRoot[] {
   return roots.filter((root) => !seen.has(root.path) && seen.add(root.path) !== undefined);
 }
 
-/** The opening of the listing (AGENT-CONFORMANCE.md §2 "Claude Code"). */
+/** The opening of the listing (docs/agents.md "Claude Code"). */
 const CATALOG_HEAD = 'The following skills are available for use with the Skill tool:\n\n';
 
 /**

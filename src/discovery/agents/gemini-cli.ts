@@ -51,7 +51,7 @@ export const geminiCli: AgentSpec = {
     describes: 'Gemini CLI 0.61.0 (verified)',
     confidence: 'verified',
   },
-  // Gemini CLI works in process.cwd(), the real directory (AGENT-CONFORMANCE.md §2, "All agents").
+  // Gemini CLI works in process.cwd(), the real directory (docs/agents.md "Gemini CLI").
   realWorkspace: true,
   // Without a login the CLI's model is `auto` (Gemini 3): the current catalog sentence.
   defaultModel: 'auto',

@@ -1,4 +1,4 @@
-// OpenCode (docs/agents.md "OpenCode"): measured at opencode-ai 1.18.33 (AGENT-CONFORMANCE.md §2 "OpenCode"). Three
+// OpenCode (docs/agents.md "OpenCode"): measured at opencode-ai 1.18.33. Three
 // scan phases over every root at once; a later parse of a name replaces the earlier one.
 
 import { stat } from 'node:fs/promises';
