@@ -106,7 +106,7 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<Roo
       const lexical = join(dir.lexical, entry.name);
       if (layout.markdownFiles === true && isMarkdownFile(entry)) {
         if (dir.depth < layout.minDepth) continue;
-        const file = await markdownFile(lexical, entry, layout.fileLinks, dir.real, links);
+        const file = await skillFile(lexical, entry, layout.fileLinks, dir.real, links);
         if (file === undefined) continue;
         if (typeof file !== 'string') {
           out.refused.push({ path: layout.canonical ? join(dir.shown, entry.name) : lexical, why: file.why });
@@ -173,8 +173,9 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<Roo
 }
 
 /**
- * The realpath of a SKILL.md entry that is a regular file (or a link to one, when links are read); the reason when
- * the link rules refuse it; undefined for anything else.
+ * The realpath of a file entry named `entry.name` that is a regular file (or a link to one, when links are read); the
+ * reason when the link rules refuse it; undefined for anything else. A SKILL.md may also lead to another file named
+ * SKILL.md (`namedFileAllowed`); a command file (`*.md`, a `markdownFiles` layout) must stay inside.
  */
 async function skillFile(
   path: string,
@@ -183,7 +184,7 @@ async function skillFile(
   realDir: string,
   links: LinkPolicy | undefined,
 ): Promise<string | { why: string } | undefined> {
-  if (entry.isFile()) return join(realDir, SKILL_FILE);
+  if (entry.isFile()) return join(realDir, entry.name);
   if (!entry.isSymbolicLink() || !followLinks) return undefined;
   let real: string;
   try {
@@ -195,47 +196,20 @@ async function skillFile(
   } catch {
     return undefined;
   }
-  if (links === undefined) return real;
-  if (links.contain && !namedFileAllowed(real, SKILL_FILE, [realDir, ...links.roots])) {
-    return {
-      why:
-        `SKILL.md is a symbolic link to ${real}, which is outside the skill's directory, the workspace and its ` +
-        'repository, and not a file named SKILL.md ("symlinks": "contain")',
-    };
+  if (links === undefined || !links.contain || namedFileAllowed(real, entry.name, [realDir, ...links.roots])) {
+    return real;
   }
-  return real;
+  const why =
+    entry.name === SKILL_FILE
+      ? `SKILL.md is a symbolic link to ${real}, which is outside the skill's directory, the workspace and its ` +
+        'repository, and not a file named SKILL.md ("symlinks": "contain")'
+      : `${entry.name} is a symbolic link to ${real}, outside the workspace and its repository ("symlinks": "contain")`;
+  return { why };
 }
 
 /** A `*.md` entry that is not a directory (a `markdownFiles` layout's candidates). */
 function isMarkdownFile(entry: Dirent): boolean {
   return entry.name.endsWith('.md') && entry.name !== '.md' && !entry.isDirectory();
-}
-
-/** `skillFile` for any `*.md` name: the realpath of a regular file (or a followed link to one), or why it is refused. */
-async function markdownFile(
-  path: string,
-  entry: Dirent,
-  followLinks: boolean,
-  realDir: string,
-  links: LinkPolicy | undefined,
-): Promise<string | { why: string } | undefined> {
-  if (entry.isFile()) return join(realDir, entry.name);
-  if (!entry.isSymbolicLink() || !followLinks) return undefined;
-  try {
-    const target = await stat(path);
-    if (!target.isFile()) return undefined;
-    const real = await realpath(path);
-    const refused = links === undefined ? undefined : await linkRefused(path, target);
-    if (refused !== undefined) return refused;
-    if (links?.contain === true && !namedFileAllowed(real, entry.name, [realDir, ...links.roots])) {
-      return {
-        why: `${entry.name} is a symbolic link to ${real}, outside the workspace and its repository ("symlinks": "contain")`,
-      };
-    }
-    return real;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
