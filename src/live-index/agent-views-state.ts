@@ -1,5 +1,5 @@
-// The per-agent views of one workspace as the index keeps them (docs/agents.md "Live"): computed on the first
-// request, then again with every build; each answer serialised once per state, with its ETag.
+// The per-agent views of one workspace as the index keeps them (docs/agents.md "Live"): one computation of the views
+// under one generation, each answer serialised once per state, with its ETag.
 
 import { createHash } from 'node:crypto';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
@@ -12,21 +12,32 @@ export interface AgentAnswer {
 export class AgentViewsState {
   readonly views: AgentViews;
   readonly generation: number;
-  /** What the answers of this state depend on: equal fingerprints, equal answers. */
-  readonly fingerprint: string;
-  private readonly answers = new Map<string, AgentAnswer>();
-  /** Catalogs by agent and context window, least recently used first: see `boundedAnswer`. */
-  private readonly catalogs = new Map<string, AgentAnswer>();
+  private readonly answers: Map<string, AgentAnswer>;
+  /** Catalogs by agent and context window, least recently used first: see `catalogAnswer`. */
+  private readonly catalogs: Map<string, AgentAnswer>;
 
-  constructor(views: AgentViews, generation: number, fingerprint: string) {
+  constructor(
+    views: AgentViews,
+    generation: number,
+    kept?: { answers: Map<string, AgentAnswer>; catalogs: Map<string, AgentAnswer> },
+  ) {
     this.views = views;
     this.generation = generation;
-    this.fingerprint = fingerprint;
+    this.answers = kept?.answers ?? new Map();
+    this.catalogs = kept?.catalogs ?? new Map();
   }
 
   /** A state with the same views under a new generation. */
   withGeneration(generation: number): AgentViewsState {
-    return new AgentViewsState(this.views, generation, this.fingerprint);
+    return new AgentViewsState(this.views, generation);
+  }
+
+  /**
+   * The same answers from a new computation (an update that changed nothing): the serialised answers are kept, the
+   * new computation's walks and records are what the next update starts from.
+   */
+  withViews(views: AgentViews): AgentViewsState {
+    return new AgentViewsState(views, this.generation, { answers: this.answers, catalogs: this.catalogs });
   }
 
   /** The answer for `key` (route and query), built by `make` once per state. */
@@ -71,18 +82,3 @@ export class AgentViewsState {
 
 /** Catalogs one state of the views keeps (per agent and context window). */
 export const MAX_CATALOG_ANSWERS = 16;
-
-/** The fingerprint of views: everything any answer is built from. */
-export function viewsFingerprint(views: AgentViews): string {
-  const hash = createHash('sha256');
-  for (const [id, view] of views.views) {
-    hash.update(id);
-    hash.update(JSON.stringify(view.skills));
-    hash.update(JSON.stringify(view.warnings));
-    hash.update(JSON.stringify(view.collisions));
-    hash.update(JSON.stringify(view.diagnostics));
-    hash.update(JSON.stringify(view.rootOrder));
-  }
-  hash.update(JSON.stringify(views.rows));
-  return hash.digest('hex');
-}

@@ -159,10 +159,14 @@ export function isEmptyDiff(diff: SnapshotDiff): boolean {
   );
 }
 
-function diffCollisions(previous: readonly Collision[], next: readonly Collision[]): CollisionChange[] {
+/** Collisions that appeared, changed or went away, by name (the default view's, or one agent view's). */
+export function diffCollisions<C extends { name: string }>(
+  previous: readonly C[],
+  next: readonly C[],
+): Array<{ name: string; state: CollisionState; collision: C }> {
   const before = new Map(previous.map((collision) => [collision.name, collision]));
   const nextNames = new Set(next.map((collision) => collision.name));
-  const changes: CollisionChange[] = [];
+  const changes: Array<{ name: string; state: CollisionState; collision: C }> = [];
   for (const collision of next) {
     const old = before.get(collision.name);
     if (old === undefined) changes.push({ name: collision.name, state: 'new', collision });

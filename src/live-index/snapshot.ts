@@ -125,6 +125,7 @@ export class WorkspaceSnapshot {
   readonly etag: string;
   readonly builtAt: number;
   private readonly content: SnapshotContent;
+  private readonly input: SnapshotInput;
   private bodyBytes: Buffer | undefined;
   // Built on first use: a reload that nobody reads between (a burst of edits) does not pay for them.
   private byName: ReadonlyMap<string, Skill> | undefined;
@@ -152,8 +153,14 @@ export class WorkspaceSnapshot {
     this.skillRoots = result.skillRoots ?? new Map();
     this.contentHash = content.hash;
     this.content = content;
+    this.input = input;
     this.etag = `"${input.generation}-${content.hash.slice(0, 20)}"`;
     this.builtAt = Date.now();
+  }
+
+  /** The same answer under another generation: another view changed (docs/api.md "Agent views"). */
+  withGeneration(generation: number): WorkspaceSnapshot {
+    return new WorkspaceSnapshot({ ...this.input, generation, content: this.content });
   }
 
   /** The unfiltered `GET /skills` body, UTF-8 encoded: `generation` first, then the content exactly as hashed. */

@@ -1,16 +1,26 @@
-// The per-agent views of one workspace (docs/agents.md "Live"): computed on the first request, then kept current by
-// every build of the index (workspace-index.ts), which counts them as part of its answer. This file holds what they
-// are computed from and keep between builds (the agents' files and root walks, the other profiles' discoveries).
+// The per-agent views of one workspace (docs/agents.md "Live"): computed on the first request, then kept current
+// after every build of the default view — the build sends the default view's event first, then brings the views
+// up to date (workspace-index.ts) — while someone uses them; dropped after IDLE_VIEWS_MS without a request or a
+// stream, and computed again on the next request. This file holds what they are computed from and keep between
+// updates (the agents' files and root walks, the other profiles' discoveries) and each view's event log.
 
+import { createHash } from 'node:crypto';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
+import type { AgentView, ViewId } from '../discovery/agents/types.js';
 import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
 import { SkillsdError } from '../discovery/errors.js';
+import { sameJson } from '../discovery/same-json.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan/scan-memo.js';
 import { createSkillFileCache, type SkillFileCache } from '../discovery/scan/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Profile, Settings } from '../discovery/types.js';
-import { AgentViewsState, viewsFingerprint } from './agent-views-state.js';
+import { AgentViewsState } from './agent-views-state.js';
+import { EventLog } from './event-log.js';
+import { viewChangeEvents } from './view-changes.js';
 import type { DiscoverFn } from './workspace-index-options.js';
+
+/** Views nobody asked for (and no stream follows) for this long are dropped (docs/agents.md "Live"). */
+export const IDLE_VIEWS_MS = 10 * 60 * 1000;
 
 export interface WorkspaceAgentViewsOptions {
   home: string;
@@ -22,39 +32,76 @@ export interface WorkspaceAgentViewsOptions {
   discoveryContext: () => DiscoveryContext;
   /** Told once the first views are set: they name roots the default view does not read. */
   onFirstViews: () => Promise<void>;
+  /** The workspace's generation now (the views' answers carry it). */
+  generation: () => number;
+  /** Views unused for this long are dropped (default IDLE_VIEWS_MS). */
+  idleMs?: number;
+}
+
+/** What an update of the views changed: the ids of the views whose answers differ. */
+export interface ViewsChange {
+  changed: ViewId[];
 }
 
 export class WorkspaceAgentViews {
-  /** The views of the last build that computed them; undefined until they are first requested and computed. */
+  /** The views as last computed; undefined until first requested, and again once dropped for idleness. */
   state: AgentViewsState | undefined;
-  /** The views were requested once: every build computes them from then on. */
-  requested = false;
-  /** The last build's discovery and settings: what a first request of the agent views starts from. */
+  /** The last build's discovery and settings: what the views are computed from. */
   lastResult: { result: DiscoveryResult; settings: Settings } | undefined;
   private first: Promise<AgentViewsState> | null = null;
-  /** Grows whenever a build sets the agent views: a first computation overtaken by a build is dropped. */
-  private epoch = 0;
-  private readonly texts = new AgentFileTexts();
-  /** The agents' root walks kept between builds: a change re-walks only the roots it can touch. */
-  private readonly walks = new RootWalkMemo();
+  /** The update the last build started, until it is applied: a read waits for it (the views are always current). */
+  private updating: Promise<void> | null = null;
+  /** Grows with every build: a first computation that a build overtook is computed again. */
+  private builds = 0;
+  private lastUse = 0;
+  private holds = 0;
+  /** Per view, its event stream (created when a client first follows that view). */
+  private readonly logs = new Map<ViewId, EventLog>();
+  private texts = new AgentFileTexts();
+  /** The agents' root walks kept between updates: a change re-walks only the roots it can touch. */
+  private walks = new RootWalkMemo();
   /** Per other profile, its discovery's file cache and directory scans, kept like the daemon's own. */
-  private readonly profileMemos = new Map<Profile, { cache: SkillFileCache; scans: ScanMemo }>();
+  private profileMemos = new Map<Profile, { cache: SkillFileCache; scans: ScanMemo }>();
+  private readonly idleMs: number;
 
-  constructor(private readonly options: WorkspaceAgentViewsOptions) {}
+  constructor(private readonly options: WorkspaceAgentViewsOptions) {
+    this.idleMs = options.idleMs ?? IDLE_VIEWS_MS;
+  }
+
+  private now(): number {
+    return performance.now();
+  }
+
+  /** The views are kept current after each build: they exist and were used within IDLE_VIEWS_MS (or are held). */
+  get armed(): boolean {
+    return this.state !== undefined && (this.holds > 0 || this.now() - this.lastUse < this.idleMs);
+  }
+
+  /** Keeps the views armed until the returned function is called (a stream following a view). */
+  hold(): () => void {
+    this.holds++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.holds--;
+      this.lastUse = this.now();
+    };
+  }
 
   /**
-   * The views once the first index is there: computed on the first call, at `generation` (the current snapshot's),
-   * then kept current by every build.
+   * The current views: computed on the first call (or the first after they were dropped), waiting out the update of
+   * a build in progress. A first computation longer than `timeoutMs` goes on in the background and the call answers
+   * 503 NotReady meanwhile (docs/api.md §Errors).
    */
-  async request(timeoutMs: number, generation: number): Promise<AgentViewsState> {
-    if (this.state !== undefined) return this.state;
-    this.requested = true;
-    this.first ??= this.firstViews(generation).finally(() => {
+  async request(timeoutMs: number): Promise<AgentViewsState> {
+    this.lastUse = this.now();
+    if (this.updating !== null) await this.updating;
+    if (this.state !== undefined) return this.followGeneration(this.state);
+    this.first ??= this.firstViews().finally(() => {
       this.first = null;
     });
     const first = this.first;
-    // A first computation that takes longer than a request may wait goes on in the background: 503 NotReady with
-    // Retry-After meanwhile, as for a workspace's first index (docs/api.md §Errors).
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((resolve) => {
       timer = setTimeout(resolve, timeoutMs, undefined);
@@ -64,36 +111,116 @@ export class WorkspaceAgentViews {
     throw new SkillsdError('NotReady', `The agent views of ${this.options.cwd} are still being computed`);
   }
 
-  private async firstViews(generation: number): Promise<AgentViewsState> {
-    const epoch = this.epoch;
-    const last = this.lastResult as { result: DiscoveryResult; settings: Settings };
-    const views = await this.compute(last.result, last.settings);
-    if (this.epoch !== epoch && this.state !== undefined) return this.state;
-    this.state = new AgentViewsState(views, generation, viewsFingerprint(views));
-    // The views name roots the default view does not read: the watcher follows them from now on.
-    await this.options.onFirstViews();
+  /** One view's event log, created on first use from the current state (docs/api.md §GET /events). */
+  async events(id: ViewId, timeoutMs: number): Promise<{ log: EventLog; state: AgentViewsState }> {
+    const state = await this.request(timeoutMs);
+    let log = this.logs.get(id);
+    if (log === undefined) {
+      log = new EventLog();
+      log.begin(viewHash(state.views.views.get(id) as AgentView));
+      this.logs.set(id, log);
+    }
+    return { log, state };
+  }
+
+  /**
+   * Called by every build before it tells clients of its change: armed views start their update now, and a read
+   * arriving after the build's event waits for it; idle views are dropped. When some answer changed, `apply` is
+   * called (synchronously with the new views being set) with the generation the workspace gives the change.
+   * Resolves to whether the views now depend on other directories or files (the watcher must follow them).
+   */
+  update(full: boolean, paths: ReadonlySet<string>, apply: (change: ViewsChange) => number): Promise<boolean> {
+    this.builds++;
+    if (this.state === undefined) return Promise.resolve(false);
+    if (!this.armed) {
+      this.drop();
+      return Promise.resolve(false);
+    }
+    const previous = this.state;
+    const run = (async () => {
+      await this.invalidate(full, paths);
+      const last = this.lastResult as { result: DiscoveryResult; settings: Settings };
+      const views = await this.compute(last.result, last.settings);
+      if (this.state !== previous) return false;
+      const watchChanged = !sameWatch(previous.views.watch, views.watch);
+      const changed: ViewId[] = [];
+      for (const [id, view] of views.views) {
+        const before = previous.views.views.get(id);
+        if (before === undefined || !sameView(before, view)) changed.push(id);
+      }
+      if (changed.length === 0 && sameRows(previous.views, views)) {
+        // Same answers: the serialised ones stay.
+        this.state = previous.withViews(views);
+        return watchChanged;
+      }
+      const generation = apply({ changed });
+      for (const id of changed) {
+        const log = this.logs.get(id);
+        if (log === undefined) continue;
+        const before = previous.views.views.get(id) as AgentView;
+        const after = views.views.get(id) as AgentView;
+        log.appendChange(viewHash(after), viewChangeEvents(before, after, generation));
+      }
+      this.state = new AgentViewsState(views, generation);
+      return watchChanged;
+    })();
+    const waited: Promise<void> = run.then(
+      () => {
+        if (this.updating === waited) this.updating = null;
+      },
+      () => {
+        if (this.updating === waited) this.updating = null;
+      },
+    );
+    this.updating = waited;
+    return run;
+  }
+
+  /** The state under the workspace's current generation (a default-view change moves it, not the views). */
+  private followGeneration(state: AgentViewsState): AgentViewsState {
+    const generation = this.options.generation();
+    if (state.generation === generation) return state;
+    this.state = state.withGeneration(generation);
     return this.state;
   }
 
-  /** A build's views (`compute`), under the build's generation: a new state only when the views changed. */
-  follow(views: AgentViews, fingerprint: string, viewsChanged: boolean, generation: number): void {
-    this.epoch++;
-    this.state =
-      viewsChanged || this.state === undefined
-        ? new AgentViewsState(views, generation, fingerprint)
-        : this.state.generation === generation
-          ? this.state
-          : this.state.withGeneration(generation);
+  private async firstViews(): Promise<AgentViewsState> {
+    // A build that ran while the views were computed may have been missed by them: computed again then (bounded; a
+    // later change is then the next build's update).
+    for (let round = 0; ; round++) {
+      const builds = this.builds;
+      const last = this.lastResult as { result: DiscoveryResult; settings: Settings };
+      const views = await this.compute(last.result, last.settings);
+      if (this.state !== undefined) return this.followGeneration(this.state);
+      if (this.builds !== builds && round < 2) {
+        await this.invalidate(true, new Set());
+        continue;
+      }
+      this.state = new AgentViewsState(views, this.options.generation());
+      this.lastUse = this.now();
+      // The views name roots the default view does not read: the watcher follows them from now on.
+      await this.options.onFirstViews();
+      return this.state;
+    }
+  }
+
+  /** Forgets the views and everything kept for them (docs/agents.md "Live": idle views are dropped). */
+  private drop(): void {
+    this.state = undefined;
+    this.logs.clear();
+    this.texts = new AgentFileTexts();
+    this.walks = new RootWalkMemo();
+    this.profileMemos = new Map();
   }
 
   /** Forgets what the reported `paths` may have changed: the other profiles' scans and the agents' root walks. */
-  async invalidate(full: boolean, paths: ReadonlySet<string>): Promise<void> {
+  private async invalidate(full: boolean, paths: ReadonlySet<string>): Promise<void> {
     for (const memo of this.profileMemos.values()) if (full || !memo.scans.invalidate(paths)) memo.scans.clear();
     if (full) this.walks.clear();
     else await this.walks.invalidate(paths);
   }
 
-  async compute(result: DiscoveryResult, settings: Settings): Promise<AgentViews> {
+  private async compute(result: DiscoveryResult, settings: Settings): Promise<AgentViews> {
     const { home, cwd, env, cache } = this.options;
     // Loaded with the first views asked for: an answer that never needs them (`skillsd ls` answered in-process)
     // does not pay for every agent's rules (docs/performance.md "In-process answers").
@@ -131,4 +258,45 @@ export class WorkspaceAgentViews {
       },
     });
   }
+}
+
+/** The directories and files two computations of the views depend on are the same. */
+function sameWatch(a: AgentViews['watch'], b: AgentViews['watch']): boolean {
+  return sameList(a.dirs, b.dirs) && sameList(a.files, b.files);
+}
+
+/** The matrix of two computations is the same. */
+function sameRows(a: AgentViews, b: AgentViews): boolean {
+  return JSON.stringify(a.rows) === JSON.stringify(b.rows);
+}
+
+/** Two computations of one view give the same answers. */
+function sameView(a: AgentView, b: AgentView): boolean {
+  return (
+    sameList(a.skills, b.skills) &&
+    sameList(a.collisions, b.collisions) &&
+    sameList(a.warnings, b.warnings) &&
+    sameList(a.diagnostics, b.diagnostics) &&
+    sameList(a.rootOrder, b.rootOrder)
+  );
+}
+
+function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    if (!sameJson(a[i], b[i])) return false;
+  }
+  return true;
+}
+
+/** The content hash of one view's answer: its stream's event ids derive from it (event-log.ts). */
+function viewHash(view: AgentView): string {
+  const hash = createHash('sha256');
+  hash.update(view.agent.id);
+  hash.update(JSON.stringify(view.skills));
+  hash.update(JSON.stringify(view.collisions));
+  hash.update(JSON.stringify(view.warnings));
+  hash.update(JSON.stringify(view.diagnostics));
+  return hash.digest('hex');
 }

@@ -58,4 +58,6 @@ export interface WorkspaceIndexOptions {
    * loop. Absent: armed right after the first index.
    */
   armAfter?: Promise<unknown>;
+  /** Per-agent views nobody used for this long are dropped (default 10 minutes; docs/agents.md "Live"). */
+  agentViewsIdleMs?: number;
 }

@@ -5,13 +5,14 @@
 // The parts a build drives live beside this file: the watcher (workspace-watcher.ts), the agent views
 // (workspace-agent-views.ts), the live doctor (workspace-diagnostics.ts) and the generation rule (snapshot-generation.ts).
 
+import type { ViewId } from '../discovery/agents/types.js';
 import { SkillsdError } from '../discovery/errors.js';
 import { discoverSkillChange } from '../discovery/pipeline/discover-skills.js';
 import { createScanMemo } from '../discovery/scan/scan-memo.js';
 import type { SkillFileCache } from '../discovery/scan/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryEnv, Settings, SkillDiscovery, WinnerChange } from '../discovery/types.js';
 import type { WatchMode } from '../watch/watch-presence.js';
-import { type AgentViewsState, viewsFingerprint } from './agent-views-state.js';
+import type { AgentViewsState } from './agent-views-state.js';
 import type { DiagnosticTracker } from './diagnostic-tracker.js';
 import { changeEvents, diffSnapshots } from './diff-snapshots.js';
 import { EventLog, type PendingEvent } from './event-log.js';
@@ -114,6 +115,8 @@ export class WorkspaceIndex {
       onFirstViews: async () => {
         if (this.watcher.armed) await this.watcher.sync();
       },
+      generation: () => this.current?.generation ?? 0,
+      ...(options.agentViewsIdleMs === undefined ? {} : { idleMs: options.agentViewsIdleMs }),
     });
     this.watcher = new WorkspaceWatcher({
       cwd: this.cwd,
@@ -213,7 +216,23 @@ export class WorkspaceIndex {
    */
   async agentViews(timeoutMs: number): Promise<AgentViewsState> {
     await this.whenReady(timeoutMs);
-    return this.agents.request(timeoutMs, this.current?.generation ?? 0);
+    return this.agents.request(timeoutMs);
+  }
+
+  /** One view's event log (docs/api.md §GET /events `agent=`), with the current views; requests them like `agentViews`. */
+  async agentEvents(id: ViewId, timeoutMs: number): Promise<{ log: EventLog; state: AgentViewsState }> {
+    await this.whenReady(timeoutMs);
+    return this.agents.events(id, timeoutMs);
+  }
+
+  /** The per-agent views are computed and kept current (requested, not dropped for idleness). */
+  get agentViewsKept(): boolean {
+    return this.agents.armed;
+  }
+
+  /** Keeps the views current (not dropped for idleness) until the returned function is called: a stream follows them. */
+  holdViews(): () => void {
+    return this.agents.hold();
   }
 
   /** The parsed SKILL.md files shared with discovery, when there is such a cache. */
@@ -343,31 +362,19 @@ export class WorkspaceIndex {
     if (this.isClosed) return;
     const { result } = discovery;
     this.agents.lastResult = { result, settings };
-    // Requested views follow every build and count as part of the answer (docs/agents.md "Live").
-    const views = this.agents.requested ? await this.agents.compute(result, settings) : undefined;
-    if (this.isClosed) return;
-    const fingerprint = views === undefined ? undefined : viewsFingerprint(views);
-    const viewsChanged = fingerprint !== undefined && fingerprint !== this.agents.state?.fingerprint;
     const content = this.serializer.content(this.cwd, settings.profile, result);
     const previous = this.current;
-    const defaultChanged = previous === undefined || previous.contentHash !== content.hash;
-    const changed = defaultChanged || viewsChanged;
+    const changed = previous === undefined || previous.contentHash !== content.hash;
     const generation = nextGeneration(settings, previous, changed, content.hash);
     // Always swap: an unchanged answer may still come with new settings (symlink mode) or new watched dirs.
     const next = new WorkspaceSnapshot({ generation, cwd: this.cwd, settings, result, content });
     this.current = next;
     this.search.follow(next, { full, paths });
-    if (views !== undefined && fingerprint !== undefined) {
-      this.agents.follow(views, fingerprint, viewsChanged, generation);
-    }
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
-    // Only another view changed: an index event that adds, removes and changes nothing of the default view.
-    const pending =
-      previous === undefined || !changed
-        ? []
-        : defaultChanged
-          ? this.diffEvents(previous, next, discovery.change)
-          : [{ type: 'index' as const, data: { generation, added: [], removed: [], changed: [] } }];
+    const pending = previous === undefined || !changed ? [] : this.diffEvents(previous, next, discovery.change);
+    // Views in use follow the default view, after its event (docs/agents.md "Live"): started here, before the event,
+    // so that a read of a view arriving once the event is out waits for them.
+    const views = this.agents.update(full, paths, (change) => this.viewsChanged(change.changed));
     // The watcher follows the new answer's directories and files before clients hear of it: a client that edits a
     // file the answer now depends on (a new plugin's manifest) as soon as the event arrives is then seen.
     // The answer is told even when following it failed (the failure is the build's error, as before).
@@ -378,11 +385,30 @@ export class WorkspaceIndex {
         if (previous === undefined) this.events.begin(next.contentHash);
         // The last event takes the id of the state it leads to (event-log.ts).
         else if (pending.length > 0) this.events.appendChange(next.contentHash, pending);
-        this.onBuild?.((performance.now() - started) / 1000, changed);
         // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
         this.diagnostics?.schedule(next);
       }
     }
+    // Views that now read other directories (a skill folder added deep in a walked tree): the watcher follows them.
+    if ((await views) && this.watcher.armed && !this.isClosed) await this.watcher.sync();
+    if (!this.isClosed) this.onBuild?.((performance.now() - started) / 1000, changed);
+  }
+
+  /**
+   * Some requested views changed with no change of the default view in the same step: the workspace's generation
+   * moves (their answers carry it) and the default stream names them in an `index` event that adds, removes and
+   * changes nothing of the default view (docs/api.md §GET /events). Returns the generation of the change.
+   */
+  private viewsChanged(ids: ViewId[]): number {
+    const previous = this.current as WorkspaceSnapshot;
+    if (this.isClosed) return previous.generation;
+    const generation = nextGeneration(this.settings, previous, true, previous.contentHash);
+    const next = previous.withGeneration(generation);
+    this.current = next;
+    this.events.appendChange(next.contentHash, [
+      { type: 'index', data: { generation, added: [], removed: [], changed: [], views: ids } },
+    ]);
+    return generation;
   }
 
   /**
@@ -392,7 +418,6 @@ export class WorkspaceIndex {
    */
   private async invalidate(full: boolean, paths: ReadonlySet<string>): Promise<void> {
     if (full || !this.scans.invalidate(paths)) this.scans.clear();
-    await this.agents.invalidate(full, paths);
     if (!full) await settleRewrites(paths, new Set(this.pluginInputs.files));
   }
 

@@ -206,7 +206,7 @@ test('catalogs are kept per state and context window, at most 16 of them', async
   const w = await world(({ P }) => ({
     [`${P}/.claude/skills/alpha/SKILL.md`]: S({ name: 'alpha', description: 'first' }),
   }));
-  const state = new AgentViewsState(w.views, 7, 'f');
+  const state = new AgentViewsState(w.views, 7);
   const first = agentCatalogAnswer(state, 'claude-code', 1000);
   assert.equal(agentCatalogAnswer(state, 'claude-code', 1000), first);
   for (let window = 2000; window < 2100; window++) agentCatalogAnswer(state, 'claude-code', window);

@@ -181,11 +181,17 @@ test('live: a skill added where only other agents look appears in their views an
   });
   const after = await getJson(`${server.base}/agents`);
   assert.ok(after.body.generation > generation);
-  // The event stream describes the default view: the change is an index event that adds nothing there.
+  // The default stream names the views that changed: an index event that adds nothing to the default view.
   const event = await events.next(
     (e) => e.event === 'index' && JSON.parse(e.data).generation === after.body.generation,
   );
-  assert.deepEqual(JSON.parse(event.data), { generation: after.body.generation, added: [], removed: [], changed: [] });
+  assert.deepEqual(JSON.parse(event.data), {
+    generation: after.body.generation,
+    added: [],
+    removed: [],
+    changed: [],
+    views: ['goose'],
+  });
   const row = after.body.skills.find((r: { name: string }) => r.name === 'gz');
   assert.equal(row.views.goose.status, 'loaded');
   assert.equal(row.views.codex.status, 'unseen');

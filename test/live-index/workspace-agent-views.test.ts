@@ -1,0 +1,172 @@
+// The per-agent views as the live index keeps them (docs/agents.md "Live"): brought current after each build of the
+// default view, each with its own event log; a change names the views it changed on the default stream; idle views
+// are dropped and come back the same.
+
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { describe, it, type TestContext } from 'node:test';
+import type { AgentView, ViewId } from '../../src/discovery/agents/types.js';
+import { defaultSettings } from '../../src/discovery/settings.js';
+import type { IndexEvent } from '../../src/live-index/event-log.js';
+import { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
+import type { WorkspaceIndexOptions } from '../../src/live-index/workspace-index-options.js';
+import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+const VIEW_IDS: ViewId[] = [
+  'claude-code',
+  'codex',
+  'opencode',
+  'gemini-cli',
+  'copilot-cli',
+  'vscode',
+  'goose',
+  'musepi',
+  'omp',
+  'xcsh',
+];
+const WAIT = 60_000;
+
+type Reported = { rebuildFor(paths: readonly string[]): Promise<void> };
+
+async function openIndex(
+  t: TestContext,
+  tree: Parameters<typeof writeTree>[1],
+  options: Partial<WorkspaceIndexOptions> = {},
+): Promise<{ index: WorkspaceIndex; root: string; cwd: string; events: IndexEvent[] }> {
+  const { dir: root, cleanup } = await makeTempDir();
+  await writeTree(root, { 'home/.keep': '', 'work/.git/HEAD': 'x', ...tree });
+  const cwd = `${root}/work`;
+  const index = new WorkspaceIndex({
+    home: `${root}/home`,
+    cwd,
+    env: {},
+    settings: defaultSettings(),
+    watch: false,
+    ...options,
+  });
+  t.after(async () => {
+    await index.close();
+    await cleanup();
+  });
+  const events: IndexEvent[] = [];
+  index.events.subscribe((event) => events.push(event));
+  await index.ready;
+  return { index, root, cwd, events };
+}
+
+/** The parts of a view its answers are made of. */
+function answerOf(view: AgentView | undefined): string {
+  assert.ok(view !== undefined);
+  const { skills, warnings, collisions, diagnostics, rootOrder } = view;
+  return JSON.stringify({ skills, warnings, collisions, diagnostics, rootOrder });
+}
+
+describe('the per-agent views of a live index', () => {
+  it('an edit under a root only Goose reads changes the Goose view and its stream, and no other', async (t) => {
+    const { index, cwd, events } = await openIndex(t, {
+      'work/.goose/skills/gz/SKILL.md': SK({ name: 'gz', description: 'before' }),
+      'work/.agents/skills/shared/SKILL.md': SK({ name: 'shared', description: 'read by many' }),
+    });
+    const streams = new Map<ViewId, IndexEvent[]>();
+    for (const id of VIEW_IDS) {
+      const { log } = await index.agentEvents(id, WAIT);
+      const got: IndexEvent[] = [];
+      log.subscribe((event) => got.push(event));
+      streams.set(id, got);
+    }
+    const path = `${cwd}/.goose/skills/gz/SKILL.md`;
+    await writeFile(path, SK({ name: 'gz', description: 'after' }));
+    await (index as unknown as Reported).rebuildFor([path]);
+
+    const generation = index.snapshot?.generation as number;
+    assert.deepEqual(
+      events.map((event) => [event.type, event.data]),
+      [['index', { generation, added: [], removed: [], changed: [], views: ['goose'] }]],
+    );
+    for (const id of VIEW_IDS) {
+      const expected =
+        id === 'goose' ? [['index', { generation, added: [], removed: [], changed: ['gz'] }]] : ([] as unknown[]);
+      assert.deepEqual(
+        streams.get(id)?.map((event) => [event.type, event.data]),
+        expected,
+        id,
+      );
+    }
+    const state = await index.agentViews(WAIT);
+    assert.equal(state.generation, generation);
+    assert.equal(state.views.views.get('goose')?.skills.find((skill) => skill.name === 'gz')?.description, 'after');
+  });
+
+  it('a read of a view once the default event is out already sees the edit', async (t) => {
+    const { index, cwd } = await openIndex(t, {
+      'work/.agents/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'one' }),
+    });
+    await index.agentViews(WAIT);
+    const path = `${cwd}/.agents/skills/pdf/SKILL.md`;
+    const reads: Array<Promise<string | undefined>> = [];
+    // Read as soon as the default view's event is logged, before anything else runs.
+    const stop = index.events.subscribe((event) => {
+      if (event.type !== 'index') return;
+      reads.push(index.agentViews(WAIT).then((state) => state.views.views.get('codex')?.skills[0]?.description));
+    });
+    t.after(stop);
+    for (const description of ['two', 'three', 'four']) {
+      await writeFile(path, SK({ name: 'pdf', description }));
+      await (index as unknown as Reported).rebuildFor([path]);
+    }
+    // Each edit: the default view's event, then the event naming the views; every read saw its edit or a later one.
+    const seen = await Promise.all(reads);
+    assert.equal(seen.length, 6);
+    assert.deepEqual(seen, ['two', 'two', 'three', 'three', 'four', 'four']);
+  });
+
+  it('views stay current through a burst of 500 edits', async (t) => {
+    const { index, cwd } = await openIndex(t, {
+      'work/.agents/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'start' }),
+    });
+    const first = await index.agentViews(WAIT);
+    const readers = VIEW_IDS.filter((id) => first.views.views.get(id)?.skills.some((skill) => skill.name === 'pdf'));
+    assert.deepEqual(readers, ['codex', 'opencode', 'copilot-cli', 'vscode', 'goose', 'musepi', 'omp', 'xcsh']);
+    const path = `${cwd}/.agents/skills/pdf/SKILL.md`;
+    const builds: Array<Promise<void>> = [];
+    for (let i = 1; i <= 500; i++) {
+      await writeFile(path, SK({ name: 'pdf', description: `edit ${i}` }));
+      builds.push((index as unknown as Reported).rebuildFor([path]));
+    }
+    await Promise.all(builds);
+    const state = await index.agentViews(WAIT);
+    for (const id of readers) assert.equal(state.views.views.get(id)?.skills[0]?.description, 'edit 500', id);
+    assert.equal(state.generation, index.snapshot?.generation);
+  });
+
+  it('views unused past the idle time are dropped, then come back identical; a stream keeps them', async (t) => {
+    const { index, cwd } = await openIndex(
+      t,
+      {
+        'work/.agents/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'PDF tools' }),
+        'work/.claude/skills/pdf/SKILL.md': SK({ name: 'pdf', description: 'Claude copy' }),
+        'home/.gemini/skills/bad/SKILL.md': 'no frontmatter',
+      },
+      { agentViewsIdleMs: 0 },
+    );
+    const first = await index.agentViews(WAIT);
+    const before = VIEW_IDS.map((id) => answerOf(first.views.views.get(id)));
+    const path = `${cwd}/.agents/skills/pdf/SKILL.md`;
+    // Held by a stream: kept current across a build.
+    const release = index.holdViews();
+    assert.equal(index.agentViewsKept, true);
+    await (index as unknown as Reported).rebuildFor([path]);
+    assert.equal(index.agentViewsKept, true);
+    release();
+    // Unused (idle time 0): the next build drops them.
+    await (index as unknown as Reported).rebuildFor([path]);
+    assert.equal(index.agentViewsKept, false);
+    const again = await index.agentViews(WAIT);
+    assert.notEqual(again, first);
+    assert.deepEqual(
+      VIEW_IDS.map((id) => answerOf(again.views.views.get(id))),
+      before,
+    );
+    assert.equal(JSON.stringify(again.views.rows), JSON.stringify(first.views.rows));
+  });
+});
