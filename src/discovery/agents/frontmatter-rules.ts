@@ -2,6 +2,7 @@
 // daemon's YAML 1.2 reader, frontmatter-yaml.ts), and the small value rules agents differ on.
 
 import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
+import { NESTED_MAPPING, readAgentsSimpleBlock } from '../frontmatter/frontmatter-fast-path.js';
 import { parseYaml } from '../frontmatter/frontmatter-yaml.js';
 
 export interface Fenced {
@@ -68,23 +69,44 @@ export function takeRefusedBlockSize(): number {
  * loop for seconds. It reads as a block that does not parse, and each agent's own fallback applies.
  */
 export function readYamlMapping(block: string): YamlRead {
-  if (block.length > MAX_YAML_BLOCK_CHARACTERS) {
-    refusedBlockSize = Math.max(refusedBlockSize, block.length);
-    return {
-      ok: false,
-      error: `frontmatter of ${block.length} characters, more than the ${MAX_YAML_BLOCK_CHARACTERS} skillsd parses as YAML`,
-      tooLarge: true,
-    };
-  }
+  if (block.length > MAX_YAML_BLOCK_CHARACTERS) return refuseLarge(block);
   const known = readBlocks.get(block);
   if (known !== undefined) return known;
-  const read = readYamlUncached(block);
+  const read = readSimpleOrYaml(block);
   if (readBlocks.size >= READ_BLOCKS_CAP) readBlocks.clear();
   readBlocks.set(block, read);
   return read;
 }
 
-function readYamlUncached(block: string): YamlRead {
+/** `readYamlMapping` without its memo and fast path: what every read must equal. */
+export function readYamlMappingWithYaml(block: string): YamlRead {
+  if (block.length > MAX_YAML_BLOCK_CHARACTERS) return refuseLarge(block);
+  return readWithYaml(block);
+}
+
+function refuseLarge(block: string): YamlRead {
+  refusedBlockSize = Math.max(refusedBlockSize, block.length);
+  return {
+    ok: false,
+    error: `frontmatter of ${block.length} characters, more than the ${MAX_YAML_BLOCK_CHARACTERS} skillsd parses as YAML`,
+    tooLarge: true,
+  };
+}
+
+/**
+ * The simple shapes most blocks have are read by the default view's fast path (frontmatter-fast-path.ts), to the
+ * value the YAML reader gives; a block whose map values hold an unquoted `": "` (half of some trees' descriptions) is
+ * known to fail with the reader's first error, which is what the reader would say without building its error and
+ * its stack (docs/performance.md "Agent views").
+ */
+function readSimpleOrYaml(block: string): YamlRead {
+  const simple = readAgentsSimpleBlock(block);
+  if (simple === NESTED_MAPPING) return { ok: false, error: NESTED_MAPPING };
+  if (simple !== undefined) return { ok: true, value: simple };
+  return readWithYaml(block);
+}
+
+function readWithYaml(block: string): YamlRead {
   try {
     const value = parseYaml(block);
     if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: true, value: {} };

@@ -96,6 +96,7 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<Roo
     // `leaf` layouts: the sub-directories are queued only once the listing shows no SKILL.md file.
     let isLeaf = false;
     const subdirs: QueuedDir[] = [];
+    const listed: Listed = { real: dir.real, searchable: false };
     for (const entry of listing) {
       entries++;
       if (layout.limits !== undefined && entries > layout.limits.entries) {
@@ -144,7 +145,7 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<Roo
       if (layout.maxDepth !== null && dir.depth + 1 > layout.maxDepth) continue;
       if (layout.hidden === 'skip' && entry.name.startsWith('.')) continue;
       if (layout.skipNames?.includes(entry.name) === true) continue;
-      const childReal = await directoryTarget(lexical, entry, links);
+      const childReal = await directoryTarget(lexical, entry, listed, links);
       if (childReal === undefined) continue;
       if (typeof childReal !== 'string') {
         out.refused.push({ path: lexical, why: childReal.why });
@@ -212,15 +213,26 @@ function isMarkdownFile(entry: Dirent): boolean {
   return entry.name.endsWith('.md') && entry.name !== '.md' && !entry.isDirectory();
 }
 
+/** A directory being listed: its real path, and whether a `realpath` of one of its entries has succeeded. */
+interface Listed {
+  real: string;
+  searchable: boolean;
+}
+
 /**
  * The realpath of a directory entry (or of a link's target directory); the reason when the link rules refuse the link;
- * undefined for anything else.
+ * undefined for anything else. A directory that is no link lies where its listing's real directory is, as a regular
+ * file does (`skillFile`), once one `realpath` below the listing has shown that its entries can be reached at all (a
+ * directory readable but not searchable lists names whose `realpath` fails): a tree of 10,000 skill folders paid
+ * 10,000 `realpath`s, each resolving every component of the path again.
  */
 async function directoryTarget(
   path: string,
   entry: Dirent,
+  listed: Listed,
   links: LinkPolicy | undefined,
 ): Promise<string | { why: string } | undefined> {
+  if (entry.isDirectory() && listed.searchable) return join(listed.real, entry.name);
   if (!entry.isDirectory() && !entry.isSymbolicLink()) return undefined;
   try {
     if (entry.isSymbolicLink()) {
@@ -229,7 +241,9 @@ async function directoryTarget(
       const refused = links === undefined ? undefined : await linkRefused(path, target);
       if (refused !== undefined) return refused;
     }
-    return await realpath(path);
+    const real = await realpath(path);
+    listed.searchable = true;
+    return real;
   } catch {
     return undefined;
   }

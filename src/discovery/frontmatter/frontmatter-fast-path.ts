@@ -77,6 +77,21 @@ export function readQuotedSimpleBlock(block: string): { value: Record<string, un
   return read === undefined || read.quotedLine === 0 ? undefined : { value: read.value, line: read.quotedLine };
 }
 
+/** `yaml`'s message for a map value holding `": "` (`key: a: b`): its first error on every such block taken here. */
+export const NESTED_MAPPING = 'Nested mappings are not allowed in compact mappings';
+
+/**
+ * The agents' YAML reading of a block (`parseYaml`, as `readYamlMapping` of agents/frontmatter-rules.ts calls it) for
+ * the simple shapes: the value, or NESTED_MAPPING for a block whose map values hold `": "` (the reader's first error
+ * there, see `readQuotedSimpleBlock`); undefined for any other block. The agents have no quoting pass of their own
+ * here, so the quoted reading is only what tells that the block fails, without building the error (docs/performance.md).
+ */
+export function readAgentsSimpleBlock(block: string): Record<string, unknown> | typeof NESTED_MAPPING | undefined {
+  const read = readShapes(block, true);
+  if (read === undefined) return undefined;
+  return read.quotedLine === 0 ? read.value : NESTED_MAPPING;
+}
+
 /**
  * What `readBlock` of frontmatter.ts keeps from a block without TABs, in one reading: the block read as the quoting
  * pass of rule 4 would have it (`quotedLine` 0 when the pass would change nothing, so that the reading is the

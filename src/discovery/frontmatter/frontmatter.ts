@@ -2,7 +2,7 @@
 
 import { flatCopy } from '../flat-string.js';
 import type { Profile } from '../types.js';
-import { readKeptBlock } from './frontmatter-fast-path.js';
+import { NESTED_MAPPING, readKeptBlock } from './frontmatter-fast-path.js';
 import {
   commentScanAffordable,
   FrontmatterLimitError,
@@ -52,6 +52,17 @@ const MAX_REASON_LENGTH = 200;
 /** `normalised`: rule 5's camel-cased keys (the skill record); `as-written`: the keys of the file (MCP face). */
 export type FrontmatterKeys = 'normalised' | 'as-written';
 
+/**
+ * All a profile changes in how a SKILL.md reads (docs/discovery.md §2): `repairing` (MusePi, OMP) quotes values
+ * holding `": "` and re-reads the values of the line fallback as YAML; `plain` (xcsh) does neither. Two profiles of
+ * one dialect read every file to the same frontmatter and notes, so they can share parsed files (skill-file-cache.ts).
+ */
+export type FrontmatterDialect = 'repairing' | 'plain';
+
+export function frontmatterDialect(profile: Profile): FrontmatterDialect {
+  return profile === 'xcsh' ? 'plain' : 'repairing';
+}
+
 const NO_KEYS: Record<string, unknown> = Object.freeze({});
 
 /**
@@ -65,12 +76,12 @@ export function parseFrontmatter(
   notes?: string[],
   keys: FrontmatterKeys = 'normalised',
 ): ParsedFrontmatter {
-  return parse(text, profile, notes, true, keys === 'normalised' ? camelKey : keyAsWritten);
+  return parse(text, frontmatterDialect(profile), notes, true, keys === 'normalised' ? camelKey : keyAsWritten);
 }
 
 /** `parseFrontmatter` without its fast paths: what every result (and note) must equal. */
 export function parseFrontmatterWithYaml(text: string, profile: Profile, notes?: string[]): ParsedFrontmatter {
-  return parse(text, profile, notes, false, camelKey);
+  return parse(text, frontmatterDialect(profile), notes, false, camelKey);
 }
 
 type Rename = (key: string) => string;
@@ -81,7 +92,7 @@ function keyAsWritten(key: string): string {
 
 function parse(
   text: string,
-  profile: Profile,
+  dialect: FrontmatterDialect,
   notes: string[] | undefined,
   fast: boolean,
   rename: Rename,
@@ -93,7 +104,7 @@ function parse(
   const block = findBlock(normalised, notes);
   if (!block) return { frontmatter: NO_KEYS, body: normalised.trim(), hasFrontmatter: false };
   return {
-    frontmatter: readBlock(block.yaml, profile, notes, fast, rename),
+    frontmatter: readBlock(block.yaml, dialect, notes, fast, rename),
     body: block.body,
     hasFrontmatter: true,
   };
@@ -145,38 +156,42 @@ function removeHtmlComments(text: string): string {
  */
 function readBlock(
   yaml: string,
-  profile: Profile,
+  dialect: FrontmatterDialect,
   notes: string[] | undefined,
   fast: boolean,
   rename: Rename,
 ): Record<string, unknown> {
   if (yaml.length > MAX_YAML_BLOCK_CHARACTERS) {
-    const { value, rawValues } = readLines(yaml, profile, rename);
+    const { value, rawValues } = readLines(yaml, dialect, rename);
     notes?.push(
       `frontmatter exceeds a safety limit (${yaml.length} characters, more than the ${MAX_YAML_BLOCK_CHARACTERS} ` +
         `parsed as YAML); ${LINE_BY_LINE}${rawTail(rawValues)}`,
     );
     return value;
   }
-  if (fast && profile !== 'xcsh' && !yaml.includes('\t')) {
+  if (fast && !yaml.includes('\t')) {
     // The simple shapes most blocks have, read once into the kept value (`readKeptBlock`). `description: Use when:
     // asked` is common: such a block is certainly not YAML, and its quoted reading is taken here without building
-    // the YAML error and parsing twice (the slow path gives the same value and note). The slow path's budgets
+    // the YAML error and parsing twice (the slow path gives the same value and note); without the quoting step
+    // (xcsh) the slow path reads it line by line after the same error, as done here. The slow path's budgets
     // (`expansionBudget`, the comment scan) bound what a simple block can cost: the first is never reached by one,
     // the second is checked as the slow path checks it.
     const quick = readKeptBlock(yaml, rename);
     if (quick !== undefined && commentScanAffordable(yaml)) {
-      if (quick.quotedLine !== 0) {
-        notes?.push(
-          `frontmatter is not valid YAML (line ${quick.quotedLine} of the block: ${NESTED_MAPPING}); ${QUOTED}`,
-        );
+      if (quick.quotedLine === 0) return quick.value;
+      const failure = `frontmatter is not valid YAML (line ${quick.quotedLine} of the block: ${NESTED_MAPPING})`;
+      if (dialect === 'repairing') {
+        notes?.push(`${failure}; ${QUOTED}`);
+        return quick.value;
       }
-      return quick.value;
+      const { value, rawValues } = readLines(yaml, dialect, rename);
+      notes?.push(`${failure}; ${LINE_BY_LINE}${rawTail(rawValues)}`);
+      return value;
     }
   }
   const parsed = tryBlock(yaml.replace(TAB, '  '), fast, rename);
   if (parsed.ok) return parsed.value;
-  if (profile !== 'xcsh') {
+  if (dialect === 'repairing') {
     const quoted = quoteColonValues(yaml);
     // Parsing an unchanged text again would only fail again (and a big block costs a second or so).
     const repaired = quoted === undefined ? undefined : tryBlock(quoted.replace(TAB, '  '), fast, rename);
@@ -185,15 +200,13 @@ function readBlock(
       return repaired.value;
     }
   }
-  const { value, rawValues } = readLines(yaml, profile, rename);
+  const { value, rawValues } = readLines(yaml, dialect, rename);
   notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; ${LINE_BY_LINE}${rawTail(rawValues)}`);
   return value;
 }
 
 const LINE_BY_LINE = 'read line by line';
 const QUOTED = 'read again with values containing ": " quoted';
-/** `yaml`'s message for `key: a: b`. */
-const NESTED_MAPPING = 'Nested mappings are not allowed in compact mappings';
 
 function rawTail(rawValues: number): string {
   return rawValues > 0 ? ` (the last ${rawValues} values kept as raw text, unparsed)` : '';
@@ -265,7 +278,7 @@ function quoteColonValues(yaml: string): string | undefined {
  */
 function readLines(
   yaml: string,
-  profile: Profile,
+  dialect: FrontmatterDialect,
   rename: Rename,
 ): { value: Record<string, unknown>; rawValues: number } {
   const result: Record<string, unknown> = {};
@@ -275,8 +288,8 @@ function readLines(
     const match = FALLBACK_LINE.exec(line);
     if (!match) continue;
     const raw = match[2]!.trim();
-    const reread = profile !== 'xcsh' && rereads++ < MAX_FALLBACK_REREADS;
-    if (profile !== 'xcsh' && !reread) rawValues++;
+    const reread = dialect === 'repairing' && rereads++ < MAX_FALLBACK_REREADS;
+    if (dialect === 'repairing' && !reread) rawValues++;
     const value = reread ? readScalar(raw, rename) : raw;
     Object.defineProperty(result, rename(match[1]!), {
       // A string cut from the block (or parsed out of it) is kept as a copy of its own (docs/memory.md).

@@ -1,9 +1,12 @@
 // Parsed SKILL.md frontmatter kept between scans, so a reload re-reads only the files that changed.
-// An entry is valid while the file's stat (mtime, ctime, size, inode) and the profile (xcsh parses differently)
-// are unchanged. Bounded by entries and by the bytes of text they came from; the least recently used go first.
-// Only frontmatter is kept, never the body: 10,000 skills must not pin 10,000 bodies.
+// An entry is valid while the file's stat (mtime, ctime, size, inode) and the frontmatter dialect of the profile
+// (`frontmatterDialect`: xcsh parses differently, MusePi and OMP alike) are unchanged, so the discoveries of two
+// profiles of one dialect can share a cache. One entry per path: a cache shared across dialects would only trade
+// entries back and forth. Bounded by entries and by the bytes of text they came from; the least recently used go
+// first. Only frontmatter is kept, never the body: 10,000 skills must not pin 10,000 bodies.
 
 import type { Stats } from 'node:fs';
+import { type FrontmatterDialect, frontmatterDialect } from '../frontmatter/frontmatter.js';
 import type { Profile } from '../types.js';
 
 export interface SkillFileStamp {
@@ -26,7 +29,10 @@ export interface CachedSkillFile {
 }
 
 export interface SkillFileCache {
-  /** The frontmatter parsed for `path` under `profile`, if the file still has this stamp. Counts a hit or a miss. */
+  /**
+   * The frontmatter parsed for `path` under `profile`'s dialect, if the file still has this stamp. Counts a hit or a
+   * miss.
+   */
   get(path: string, stamp: SkillFileStamp, profile: Profile): Record<string, unknown> | undefined;
   /** `get`, with the notes stored alongside. */
   lookup(path: string, stamp: SkillFileStamp, profile: Profile): CachedSkillFile | undefined;
@@ -50,7 +56,7 @@ export const DEFAULT_CACHE_TEXT_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   stamp: SkillFileStamp;
-  profile: Profile;
+  dialect: FrontmatterDialect;
   frontmatter: Record<string, unknown>;
   notes: readonly string[];
   weight: number;
@@ -80,7 +86,7 @@ export function createSkillFileCache(
 
   function lookup(path: string, stamp: SkillFileStamp, profile: Profile): CachedSkillFile | undefined {
     const entry = entries.get(path);
-    if (!entry || entry.profile !== profile || !sameStamp(entry.stamp, stamp)) {
+    if (!entry || entry.dialect !== frontmatterDialect(profile) || !sameStamp(entry.stamp, stamp)) {
       stats.misses++;
       return undefined;
     }
@@ -100,7 +106,13 @@ export function createSkillFileCache(
       const weight = Math.max(1, textLength);
       if (maxEntries < 1 || weight > maxTextBytes) return;
       const kept = notes.length === 0 ? NO_NOTES : Object.freeze([...notes]);
-      entries.set(path, { stamp: { ...stamp }, profile, frontmatter, notes: kept, weight });
+      entries.set(path, {
+        stamp: { ...stamp },
+        dialect: frontmatterDialect(profile),
+        frontmatter,
+        notes: kept,
+        weight,
+      });
       totalWeight += weight;
       for (const oldest of entries.keys()) {
         if (entries.size <= maxEntries && totalWeight <= maxTextBytes) break;

@@ -13,19 +13,23 @@ const STAMP: SkillFileStamp = { mtimeMs: 1000.5, ctimeMs: 1000.5, size: 42, ino:
 const FM = Object.freeze({ name: 'a' });
 
 describe('createSkillFileCache', () => {
-  it('hits only with the same path, stamp and profile', () => {
+  it('hits only with the same path, stamp and frontmatter dialect (MusePi and OMP read alike, xcsh not)', () => {
     const cache = createSkillFileCache();
     assert.equal(cache.get('/s/SKILL.md', STAMP, 'musepi'), undefined);
     cache.set('/s/SKILL.md', STAMP, 'musepi', FM, 42);
     assert.equal(cache.get('/s/SKILL.md', { ...STAMP }, 'musepi'), FM);
-    assert.equal(cache.get('/s/SKILL.md', STAMP, 'omp'), undefined);
+    assert.equal(cache.get('/s/SKILL.md', STAMP, 'omp'), FM);
     assert.equal(cache.get('/s/SKILL.md', STAMP, 'xcsh'), undefined);
     assert.equal(cache.get('/other/SKILL.md', STAMP, 'musepi'), undefined);
     for (const field of ['mtimeMs', 'ctimeMs', 'size', 'ino'] as const) {
       assert.equal(cache.get('/s/SKILL.md', { ...STAMP, [field]: STAMP[field] + 1 }, 'musepi'), undefined, field);
     }
-    assert.deepEqual(cache.stats, { hits: 1, misses: 8 });
+    assert.deepEqual(cache.stats, { hits: 2, misses: 7 });
     assert.equal(cache.size, 1);
+    cache.set('/x/SKILL.md', STAMP, 'xcsh', FM, 42);
+    assert.equal(cache.get('/x/SKILL.md', STAMP, 'xcsh'), FM);
+    assert.equal(cache.get('/x/SKILL.md', STAMP, 'omp'), undefined);
+    assert.equal(cache.get('/x/SKILL.md', STAMP, 'musepi'), undefined);
   });
 
   it('keeps at most maxEntries, dropping the least recently used', () => {
