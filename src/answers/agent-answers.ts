@@ -13,8 +13,9 @@ export interface AgentSkillsQuery extends AgentSkillsFilter {
   provider?: string;
 }
 
-export function agentMatrixAnswer(state: AgentViewsState): AgentAnswer {
-  return state.answer('agents', () => ({ generation: state.generation, ...agentMatrix(state.views) }));
+export async function agentMatrixAnswer(state: AgentViewsState): Promise<AgentAnswer> {
+  const matrix = await state.views.matrix();
+  return state.answer('agents', () => ({ generation: state.generation, ...agentMatrix(state.views, matrix) }));
 }
 
 export function agentCatalogAnswer(

@@ -2,9 +2,9 @@
 // snapshot (what loaded, who lost to whom) and a look at its directories.
 
 import { doctorAgents } from '../discovery/agents/answers.js';
+import type { AgentMatrix } from '../discovery/agents/compute-views.js';
 import { diagnoseName, diagnoseWorkspace } from '../discovery/doctor/diagnose-workspace.js';
 import type { Finding, WorkspaceDiagnosis } from '../discovery/doctor/types.js';
-import type { AgentViewsState } from '../live-index/agent-views-state.js';
 import type { WorkspaceView } from './workspace-view.js';
 
 /** The look at the workspace's directories behind both reports: the costly part, which a caller may share. */
@@ -37,14 +37,14 @@ export function nameReport(
   { snapshot }: WorkspaceView,
   name: string,
   diagnosis: WorkspaceDiagnosis,
-  agents: AgentViewsState,
+  agents: AgentMatrix,
 ) {
   const report = diagnoseName(name, diagnosis, snapshot.skill(name));
   return {
     ...report,
     candidates: report.candidates.map((candidate) => ({ ...candidate, findings: candidate.findings.map(inOrder) })),
     findings: report.findings.map(inOrder),
-    agents: doctorAgents(agents.views, name) ?? {},
+    agents: doctorAgents(agents, name) ?? {},
   };
 }
 

@@ -158,13 +158,13 @@ export class InProcessAnswers {
     const view = await this.view(cwd);
     const diagnosis = await this.diagnosis(view);
     const state = await view.workspace.agentViews(READY_WAIT_MS);
-    return json(JSON.stringify(nameReport(view, name, diagnosis, state)));
+    return json(JSON.stringify(nameReport(view, name, diagnosis, await state.views.matrix())));
   }
 
   private async agents(cwd: string | undefined): Promise<Answer> {
     const { agentMatrixAnswer } = await import('../answers/agent-answers.js');
     const { workspace } = await this.view(cwd);
-    return json(agentMatrixAnswer(await workspace.agentViews(READY_WAIT_MS)).body);
+    return json((await agentMatrixAnswer(await workspace.agentViews(READY_WAIT_MS))).body);
   }
 
   private async catalog(query: URLSearchParams, cwd: string | undefined): Promise<Answer> {

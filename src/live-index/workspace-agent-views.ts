@@ -5,11 +5,14 @@
 // updates (the agents' files and root walks, the other profiles' discoveries) and each view's event log.
 
 import { createHash } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
 import type { AgentView, ViewId } from '../discovery/agents/types.js';
 import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
+import { FileFindingsMemo } from '../discovery/doctor/file-findings-memo.js';
 import { SkillsdError } from '../discovery/errors.js';
+import { frontmatterDialect } from '../discovery/frontmatter/frontmatter.js';
 import { sameJson } from '../discovery/same-json.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan/scan-memo.js';
 import { createSkillFileCache, type SkillFileCache } from '../discovery/scan/skill-file-cache.js';
@@ -62,6 +65,8 @@ export class WorkspaceAgentViews {
   private walks = new RootWalkMemo();
   /** Per other profile, its discovery's file cache and directory scans, kept like the daemon's own. */
   private profileMemos = new Map<Profile, { cache: SkillFileCache; scans: ScanMemo }>();
+  /** The doctor's findings per SKILL.md, kept until a change is reported for the file. */
+  private fileFindings = new FileFindingsMemo();
   private readonly idleMs: number;
 
   constructor(private readonly options: WorkspaceAgentViewsOptions) {
@@ -148,7 +153,7 @@ export class WorkspaceAgentViews {
         const before = previous.views.views.get(id);
         if (before === undefined || !sameView(before, view)) changed.push(id);
       }
-      if (changed.length === 0 && sameRows(previous.views, views)) {
+      if (changed.length === 0) {
         // Same answers: the serialised ones stay.
         this.state = previous.withViews(views);
         return watchChanged;
@@ -211,11 +216,16 @@ export class WorkspaceAgentViews {
     this.texts = new AgentFileTexts();
     this.walks = new RootWalkMemo();
     this.profileMemos = new Map();
+    this.fileFindings = new FileFindingsMemo();
   }
 
   /** Forgets what the reported `paths` may have changed: the other profiles' scans and the agents' root walks. */
   private async invalidate(full: boolean, paths: ReadonlySet<string>): Promise<void> {
     for (const memo of this.profileMemos.values()) if (full || !memo.scans.invalidate(paths)) memo.scans.clear();
+    // Texts are kept by real path: a change reported through a link is also forgotten where it really is.
+    const reals = await Promise.all([...paths].map((path) => realpath(path).catch(() => path)));
+    this.texts.invalidate(full, [...paths, ...reals]);
+    this.fileFindings.invalidate(full, [...paths, ...reals]);
     if (full) this.walks.clear();
     else await this.walks.invalidate(paths);
   }
@@ -242,6 +252,7 @@ export class WorkspaceAgentViews {
             skills: result.skills,
             collisions: result.collisions,
             ...(cache === undefined ? {} : { cache }),
+            fileFindings: this.fileFindings,
           })
         ).findings,
       walks: this.walks,
@@ -252,8 +263,14 @@ export class WorkspaceAgentViews {
           memo = { cache: createSkillFileCache(), scans: createScanMemo() };
           this.profileMemos.set(profile, memo);
         }
+        // A profile that reads frontmatter as the daemon's own does shares its parsed files (skill-file-cache.ts keys
+        // them by dialect); another dialect keeps its own cache, so that neither evicts the other's entries.
+        const files =
+          cache !== undefined && frontmatterDialect(profile) === frontmatterDialect(settings.profile)
+            ? cache
+            : memo.cache;
         return this.options
-          .discover({ home, cwd, env, settings: { ...settings, profile } }, { cache: memo.cache, scans: memo.scans })
+          .discover({ home, cwd, env, settings: { ...settings, profile } }, { cache: files, scans: memo.scans })
           .then((discovery) => discovery.result);
       },
     });
@@ -265,20 +282,29 @@ function sameWatch(a: AgentViews['watch'], b: AgentViews['watch']): boolean {
   return sameList(a.dirs, b.dirs) && sameList(a.files, b.files);
 }
 
-/** The matrix of two computations is the same. */
-function sameRows(a: AgentViews, b: AgentViews): boolean {
-  return JSON.stringify(a.rows) === JSON.stringify(b.rows);
-}
-
-/** Two computations of one view give the same answers. */
+/**
+ * Two computations of one view give the same answers, the matrix's cells included: its records (each file's status
+ * there) and the files it found.
+ */
 function sameView(a: AgentView, b: AgentView): boolean {
   return (
+    sameMap(a.records, b.records) &&
+    sameMap(a.found, b.found) &&
     sameList(a.skills, b.skills) &&
     sameList(a.collisions, b.collisions) &&
     sameList(a.warnings, b.warnings) &&
     sameList(a.diagnostics, b.diagnostics) &&
     sameList(a.rootOrder, b.rootOrder)
   );
+}
+
+function sameMap<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [key, value] of a) {
+    const other = b.get(key);
+    if (other === undefined || !sameJson(value, other)) return false;
+  }
+  return true;
 }
 
 function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {

@@ -405,9 +405,9 @@ export class WorkspaceIndex {
     const generation = nextGeneration(this.settings, previous, true, previous.contentHash);
     const next = previous.withGeneration(generation);
     this.current = next;
-    this.events.appendChange(next.contentHash, [
-      { type: 'index', data: { generation, added: [], removed: [], changed: [], views: ids } },
-    ]);
+    // The default view's state is unchanged, so its state id would repeat the previous event's: a chained id lets a
+    // client resuming from that event receive this one (event-log.ts).
+    this.events.append('index', { generation, added: [], removed: [], changed: [], views: ids });
     return generation;
   }
 

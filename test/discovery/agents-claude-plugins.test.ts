@@ -45,13 +45,13 @@ test('the Claude registry’s plugins: one level per skills directory, named <pl
   // Namespaced: the personal `pdf` and the plugin's `pdf` do not collide.
   assert.deepEqual(answer.collisions, []);
   // The daemon's provider also counts a SKILL.md directly in a skills directory; Claude Code reads one level only.
-  const top = w.views.rows.find((row) => row.filePath === `${w.T}/cache/docs-kit/skills/SKILL.md`);
+  const top = w.rows.find((row) => row.filePath === `${w.T}/cache/docs-kit/skills/SKILL.md`);
   assert.deepEqual(top?.views['claude-code'], {
     status: 'unseen',
     reason: `Claude Code ignores a SKILL.md directly in ${w.T}/cache/docs-kit/skills`,
   });
   assert.equal(top?.views.musepi.status, 'loaded');
-  const pdfRow = w.views.rows.find((row) => row.filePath === `${w.T}/cache/docs-kit/skills/pdf/SKILL.md`);
+  const pdfRow = w.rows.find((row) => row.filePath === `${w.T}/cache/docs-kit/skills/pdf/SKILL.md`);
   assert.deepEqual(pdfRow?.views['claude-code'], {
     status: 'loaded',
     filePath: `${w.T}/cache/docs-kit/skills/pdf/SKILL.md`,

@@ -93,7 +93,7 @@ test('precedence: OpenCode’s later load wins (an ancestor beats a closer direc
     { skillPath: far, message: 'duplicate skill name' },
     { skillPath: '', message: `[skillsd] OpenCode loads one of these at random: ${near}, ${far}` },
   ]);
-  const row = w.views.rows.find((r) => r.filePath === near);
+  const row = w.rows.find((r) => r.filePath === near);
   assert.deepEqual(row?.views.opencode, {
     status: 'shadowed',
     filePath: near,
@@ -121,7 +121,7 @@ test('name rules: Copilot CLI ASCII only, Codex 64 characters, Goose no slash, G
     [`${H}/.gemini/trustedFolders.json`]: JSON.stringify({ [P]: 'TRUST_FOLDER' }),
   }));
   const cell = (folder: string, id: 'copilot-cli' | 'codex' | 'goose') =>
-    w.views.rows.find((r) => r.filePath.endsWith(`/${folder}/SKILL.md`))?.views[id];
+    w.rows.find((r) => r.filePath.endsWith(`/${folder}/SKILL.md`))?.views[id];
   assert.deepEqual(cell('cafe', 'copilot-cli'), {
     status: 'invalid',
     filePath: `${w.P}/.agents/skills/cafe/SKILL.md`,
@@ -142,7 +142,7 @@ test('broken YAML: Copilot CLI rejects, VS Code reads an empty header, OpenCode 
     [`${P}/.agents/skills/broken/SKILL.md`]: '---\nname: broken\ndescription: "open\n---\n\nBody\n',
     [`${P}/.agents/skills/colon/SKILL.md`]: '---\nname: colon\ndescription: use it: now\n---\n\nBody\n',
   }));
-  const row = (folder: string) => w.views.rows.find((r) => r.filePath.endsWith(`/${folder}/SKILL.md`));
+  const row = (folder: string) => w.rows.find((r) => r.filePath.endsWith(`/${folder}/SKILL.md`));
   assert.deepEqual(row('broken')?.views['copilot-cli'], {
     status: 'invalid',
     filePath: `${w.P}/.agents/skills/broken/SKILL.md`,
@@ -215,7 +215,7 @@ test('OpenCode flags and Codex side files', async () => {
     { env: { OPENCODE_DISABLE_EXTERNAL_SKILLS: '1' } },
   );
   assert.deepEqual(loadedNames(w, 'opencode'), ['own']);
-  const ext = w.views.rows.find((r) => r.name === 'ext');
+  const ext = w.rows.find((r) => r.name === 'ext');
   assert.deepEqual(ext?.views.opencode, {
     status: 'unseen',
     reason: 'OpenCode does not read .claude and .agents skills while OPENCODE_DISABLE_EXTERNAL_SKILLS is set',
@@ -226,7 +226,7 @@ test('OpenCode flags and Codex side files', async () => {
     [['quiet', true]],
   );
   assert.deepEqual(agentCatalog(w.views, 'codex', undefined).entries, []);
-  const other = w.views.rows.find((r) => r.name === 'other-product');
+  const other = w.rows.find((r) => r.name === 'other-product');
   assert.equal(other?.views.codex.reason, '[skillsd] Codex skips a skill whose policy.products excludes codex');
 });
 

@@ -74,14 +74,14 @@ test('1. roots: each agent loads exactly the roots it reads', async () => {
   }));
   assert.deepEqual(loadedNames(trusted, 'gemini-cli'), ['p-agents', 'p-gemini', 'u-agents', 'u-gemini']);
   // The matrix says why: Codex does not read .claude/skills; Claude Code does not read ~/.agents/skills.
-  const row = w.views.rows.find((r) => r.name === 'p-claude');
+  const row = w.rows.find((r) => r.name === 'p-claude');
   assert.deepEqual(row?.views.codex, { status: 'unseen', reason: 'Codex does not read .claude/skills' });
-  const user = w.views.rows.find((r) => r.name === 'u-agents');
+  const user = w.rows.find((r) => r.name === 'u-agents');
   assert.deepEqual(user?.views['claude-code'], {
     status: 'unseen',
     reason: 'Claude Code does not read ~/.agents/skills',
   });
-  const gem = w.views.rows.find((r) => r.name === 'p-gemini');
+  const gem = w.rows.find((r) => r.name === 'p-gemini');
   assert.deepEqual(gem?.views['gemini-cli'], {
     status: 'unseen',
     reason: 'Gemini CLI reads workspace skills only in a trusted folder',
@@ -142,9 +142,9 @@ test('4. depth: one level, six levels, or any depth', async () => {
   assert.deepEqual(loadedNames(w, 'codex'), ['deep6', 'top']);
   assert.deepEqual(loadedNames(w, 'opencode'), ['deep6', 'deep7', 'flat', 'inner', 'top']);
   assert.deepEqual(loadedNames(w, 'goose'), ['deep6', 'deep7', 'flat', 'inner', 'top']);
-  const inner = w.views.rows.find((r) => r.name === 'inner');
+  const inner = w.rows.find((r) => r.name === 'inner');
   assert.equal(inner?.views['claude-code'].reason, 'Claude Code reads only one level below ~/work/proj/.claude/skills');
-  const deep7 = w.views.rows.find((r) => r.name === 'deep7');
+  const deep7 = w.rows.find((r) => r.name === 'deep7');
   assert.equal(deep7?.views.codex.reason, 'Codex finds a SKILL.md at most 6 levels below ~/work/proj/.agents/skills');
 });
 
@@ -160,12 +160,12 @@ test('5. hidden directories and links', async () => {
   assert.deepEqual(loadedNames(w, 'opencode'), ['hid', 'inner', 'linked', 'ok']);
   assert.deepEqual(loadedNames(w, 'goose'), ['hid', 'inner', 'linked', 'ok']);
   assert.deepEqual(loadedNames(w, 'vscode'), ['.hidden', 'linked', 'ok']);
-  const linked = w.views.rows.find((r) => r.name === 'linked');
+  const linked = w.rows.find((r) => r.name === 'linked');
   assert.deepEqual(linked?.views.codex, {
     status: 'unseen',
     reason: 'Codex ignores a SKILL.md that is a symbolic link',
   });
-  const hid = w.views.rows.find((r) => r.name === 'hid');
+  const hid = w.rows.find((r) => r.name === 'hid');
   assert.deepEqual(hid?.views.codex, { status: 'unseen', reason: 'Codex skips hidden directories' });
 
   const alias = await world(({ H, P }) => ({
@@ -220,7 +220,7 @@ test('6. the same name everywhere: each agent picks its own winner', async () =>
   const { H, P } = w;
   const paths = (id: Parameters<typeof loadedNames>[1]) => w.views.views.get(id)?.skills.map((s) => s.filePath);
   assert.deepEqual(paths('claude-code'), [`${H}/.claude/skills/pdf/SKILL.md`]);
-  const claudeRow = w.views.rows.find((r) => r.filePath === `${P}/.claude/skills/pdf/SKILL.md`);
+  const claudeRow = w.rows.find((r) => r.filePath === `${P}/.claude/skills/pdf/SKILL.md`);
   assert.deepEqual(claudeRow?.views['claude-code'], {
     status: 'shadowed',
     filePath: `${P}/.claude/skills/pdf/SKILL.md`,
@@ -264,9 +264,9 @@ test('7. names: folder names or frontmatter names', async () => {
   assert.deepEqual(loadedNames(w, 'opencode'), ['other-name']);
   assert.deepEqual(loadedNames(w, 'goose'), ['other-name']);
   assert.deepEqual(loadedNames(w, 'codex'), ['anon']);
-  const anon = w.views.rows.find((r) => r.name === 'anon');
+  const anon = w.rows.find((r) => r.name === 'anon');
   for (const id of ['goose', 'opencode', 'gemini-cli'] as const) assert.equal(anon?.views[id].status, 'invalid');
-  const folder = w.views.rows.find((r) => r.name === 'other-name');
+  const folder = w.rows.find((r) => r.name === 'other-name');
   assert.equal(folder?.views['claude-code'].reason, 'loaded as folder-a: Claude Code names skills by their folder');
 });
 
@@ -275,7 +275,7 @@ test('8. descriptions: required by some agents, optional for others', async () =
     [`${P}/.agents/skills/nodesc/SKILL.md`]: S({ name: 'nodesc' }),
     [`${H}/.gemini/trustedFolders.json`]: JSON.stringify({ [P]: 'TRUST_FOLDER' }),
   }));
-  const row = w.views.rows.find((r) => r.name === 'nodesc');
+  const row = w.rows.find((r) => r.name === 'nodesc');
   assert.equal(row?.views.codex.status, 'invalid');
   assert.equal(row?.views.codex.reason, 'missing field `description`');
   assert.ok(w.views.views.get('codex')?.warnings.some((x) => x.message === 'missing field `description`'));
@@ -304,14 +304,14 @@ test('9. broken YAML: empty metadata, invalid, or the line fallback', async () =
   assert.deepEqual(claudeWarnings, [
     `[skillsd] Claude Code could not parse the frontmatter of ${w.P}/.claude/skills/broken/SKILL.md; it loads the skill with empty metadata`,
   ]);
-  const row2 = w.views.rows.find((r) => r.filePath.endsWith('broken2/SKILL.md'));
+  const row2 = w.rows.find((r) => r.filePath.endsWith('broken2/SKILL.md'));
   assert.equal(row2?.views.codex.status, 'invalid');
   assert.match(row2?.views.codex.reason ?? '', /^invalid YAML: /);
   assert.deepEqual(
     w.views.views.get('gemini-cli')?.skills.map((s) => [s.name, s.description]),
     [['broken2', '"unterminated']],
   );
-  const row1 = w.views.rows.find((r) => r.filePath.endsWith('/broken/SKILL.md'));
+  const row1 = w.rows.find((r) => r.filePath.endsWith('/broken/SKILL.md'));
   assert.equal(row1?.views.goose.status, 'invalid');
   assert.equal(row2?.views.goose.status, 'invalid');
   assert.match(row2?.views.goose.reason ?? '', /^Failed to parse skill frontmatter: /);
@@ -372,7 +372,7 @@ test('14. a SKILL.md directly in ~/.agents/skills', async () => {
   for (const id of ['codex', 'gemini-cli', 'opencode', 'goose'] as const)
     assert.deepEqual(loadedNames(w, id), ['rootskill']);
   assert.deepEqual(loadedNames(w, 'vscode'), []);
-  const row = w.views.rows.find((r) => r.name === 'rootskill');
+  const row = w.rows.find((r) => r.name === 'rootskill');
   assert.deepEqual(row?.views.vscode, {
     status: 'unseen',
     reason: 'VS Code ignores a SKILL.md directly in ~/.agents/skills',

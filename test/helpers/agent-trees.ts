@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { after, before } from 'node:test';
 import { agentEnv } from '../../src/discovery/agents/agent-context.js';
-import { type AgentViews, computeAgentViews } from '../../src/discovery/agents/compute-views.js';
+import { type AgentViews, computeAgentViews, type MatrixRow } from '../../src/discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../../src/discovery/agents/file-texts.js';
 import type { ViewId } from '../../src/discovery/agents/types.js';
 import { diagnoseWorkspace } from '../../src/discovery/doctor/diagnose-workspace.js';
@@ -17,6 +17,8 @@ export interface AgentWorld {
   H: string;
   P: string;
   views: AgentViews;
+  /** The matrix rows of `GET /agents`. */
+  rows: MatrixRow[];
 }
 
 export interface WorldOptions {
@@ -67,7 +69,8 @@ export function agentWorlds(): (
         return (await diagnoseWorkspace({ ctx, skills: result.skills, collisions: result.collisions })).findings;
       },
     });
-    return { T, H, P, views };
+    const { rows } = await views.matrix();
+    return { T, H, P, views, rows };
   };
 }
 

@@ -167,6 +167,6 @@ describe('the per-agent views of a live index', () => {
       VIEW_IDS.map((id) => answerOf(again.views.views.get(id))),
       before,
     );
-    assert.equal(JSON.stringify(again.views.rows), JSON.stringify(first.views.rows));
+    assert.equal(JSON.stringify((await again.views.matrix()).rows), JSON.stringify((await first.views.matrix()).rows));
   });
 });

@@ -3,7 +3,7 @@
 
 import { compareSkills } from '../pipeline/sort-skills.js';
 import { agentSpec, isProfile, VIEW_IDS } from './agents.js';
-import type { AgentViews, MatrixCell } from './compute-views.js';
+import type { AgentMatrix, AgentViews, MatrixCell } from './compute-views.js';
 import { profileCatalog } from './profiles.js';
 import type { AgentInfo, AgentSkill, AgentView, CatalogAnswer, ViewId } from './types.js';
 
@@ -67,18 +67,18 @@ export function agentCatalog(views: AgentViews, id: ViewId, contextWindow: numbe
   return { agent: publicInfo(view.agent), model: assumed ?? null, ...answer };
 }
 
-export function agentMatrix(views: AgentViews) {
+export function agentMatrix(views: AgentViews, matrix: AgentMatrix) {
   return {
     agents: VIEW_IDS.map((id) => publicInfo((views.views.get(id) as AgentView).agent)),
-    skills: views.rows,
+    skills: matrix.rows,
   };
 }
 
 const PREFERENCE = ['loaded', 'shadowed', 'invalid', 'unseen'] as const;
 
 /** Per agent, the best status any candidate of `name` has there; undefined when no candidate has that name. */
-export function doctorAgents(views: AgentViews, name: string): Record<ViewId, MatrixCell> | undefined {
-  const rows = views.rows.filter((row) => views.rowNames.get(row)?.has(name) === true);
+export function doctorAgents(matrix: AgentMatrix, name: string): Record<ViewId, MatrixCell> | undefined {
+  const rows = matrix.rows.filter((row) => matrix.rowNames.get(row)?.has(name) === true);
   if (rows.length === 0) return undefined;
   const out = {} as Record<ViewId, MatrixCell>;
   for (const id of VIEW_IDS) {

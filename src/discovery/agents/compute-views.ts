@@ -9,7 +9,7 @@ import type { DiscoveryResult, Profile, SymlinkMode } from '../types.js';
 import { resolveAgentContext } from './agent-context.js';
 import { AGENT_SPECS, PROFILE_IDS } from './agents.js';
 import { claudePluginDirs } from './claude-plugin-dirs.js';
-import type { AgentFileTexts } from './file-texts.js';
+import type { AgentFileTexts, TextRead } from './file-texts.js';
 import { fencedBlock, readYamlMapping } from './frontmatter-rules.js';
 import { profileView } from './profiles.js';
 import { runAgent } from './run-agent.js';
@@ -54,12 +54,21 @@ export interface MatrixRow {
   views: Record<ViewId, MatrixCell>;
 }
 
-export interface AgentViews {
-  ctx: AgentContext;
-  views: Map<ViewId, AgentView>;
+/** The candidates × views matrix of `GET /agents`. */
+export interface AgentMatrix {
   rows: MatrixRow[];
   /** Per row, the names the views that read its file give it (the doctor matches a name against them). */
   rowNames: Map<MatrixRow, Set<string>>;
+}
+
+export interface AgentViews {
+  ctx: AgentContext;
+  views: Map<ViewId, AgentView>;
+  /**
+   * The matrix, made on first use from this computation's views and texts: an update nobody asks the matrix of
+   * does not pay for every candidate × view (docs/agents.md "Live").
+   */
+  matrix(): Promise<AgentMatrix>;
   /** Directories and files the views depend on besides the default view's. */
   watch: { dirs: string[]; files: string[] };
 }
@@ -83,22 +92,32 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   if (findings !== undefined) await addDoctorFindings([...agentViews, ...profileViews], findings);
   const views = new Map<ViewId, AgentView>();
   for (const view of [...agentViews, ...profileViews]) views.set(view.agent.id, view);
-  const rowNames = new Map<MatrixRow, Set<string>>();
-  const rows = await matrixRows(views, ctx, input.texts, rowNames);
+  // The texts this computation read, as it read them: the matrix made later names rows from these, not from a file
+  // read again by a later update.
+  const reads = input.texts.reads();
   input.texts.end();
+  let matrix: Promise<AgentMatrix> | undefined;
+  const made = (): Promise<AgentMatrix> => {
+    matrix ??= (async () => {
+      const rowNames = new Map<MatrixRow, Set<string>>();
+      const rows = await matrixRows(views, ctx, (path) => reads.get(path) ?? input.texts.read(path), rowNames);
+      return { rows, rowNames };
+    })();
+    return matrix;
+  };
   const dirs = new Set<string>();
   const files = new Set<string>();
   for (const view of agentViews) {
     for (const dir of view.watch.dirs) dirs.add(dir);
     for (const file of view.watch.files) files.add(file);
   }
-  return { ctx, views, rows, rowNames, watch: { dirs: [...dirs], files: [...files] } };
+  return { ctx, views, matrix: made, watch: { dirs: [...dirs], files: [...files] } };
 }
 
 async function matrixRows(
   views: Map<ViewId, AgentView>,
   ctx: AgentContext,
-  texts: AgentFileTexts,
+  read: (path: string) => Promise<TextRead>,
   rowNames: Map<MatrixRow, Set<string>>,
 ): Promise<MatrixRow[]> {
   const candidates = new Map<string, { lexicalPaths: string[]; folder: string }>();
@@ -111,7 +130,7 @@ async function matrixRows(
   }
   const rows: MatrixRow[] = [];
   for (const [realPath, candidate] of candidates) {
-    const name = (await frontmatterName(realPath, texts)) ?? candidate.folder;
+    const name = (await frontmatterName(realPath, read)) ?? candidate.folder;
     const filePath = candidate.lexicalPaths[0] as string;
     const cells = {} as Record<ViewId, MatrixCell>;
     const names = new Set<string>([name]);
@@ -139,8 +158,11 @@ async function matrixRows(
 }
 
 /** A row's name: the frontmatter `name` when it is a non-blank string, else the folder. */
-async function frontmatterName(realPath: string, texts: AgentFileTexts): Promise<string | undefined> {
-  const read = await texts.read(realPath);
+async function frontmatterName(
+  realPath: string,
+  readText: (path: string) => Promise<TextRead>,
+): Promise<string | undefined> {
+  const read = await readText(realPath);
   if (!read.ok) return undefined;
   const fenced = fencedBlock(read.text, { bom: true });
   if (fenced === null) return undefined;

@@ -1,5 +1,8 @@
-// SKILL.md texts shared by every agent's view: one read per file and build, and none for a file unchanged since
-// the last build (same inode, size and modification time).
+// SKILL.md texts shared by every agent's view (docs/agents.md "Live"): one read per file, kept between updates.
+// A kept text is used without looking at the file again until the watcher reports a change at or above its path
+// (`invalidate`); after a full invalidation each file is looked at once more and re-read only when its inode, size or
+// modification time moved. The same read object is handed out while the file is unchanged: readings of it are
+// memoised by that identity (run-agent.ts).
 
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
@@ -13,20 +16,57 @@ export type TextRead = { ok: true; text: string } | { ok: false; error: string }
 interface Entry {
   key: string;
   read: TextRead;
+  /** `dev:ino` of the file read. */
+  inode: string;
 }
 
 export class AgentFileTexts {
   private readonly entries = new Map<string, Entry>();
+  /** Entries known current: no change was reported at or above their path since they were read or looked at. */
+  private readonly current = new Set<string>();
   private pending = new Map<string, Promise<TextRead>>();
+  /** Files read from disk since this cache was made (tests count them). */
+  diskReads = 0;
 
-  /** Starts one build: files are looked at again (once each). */
+  /** Starts one computation of the views: each file is read at most once during it. */
   begin(): void {
     this.pending = new Map();
   }
 
+  /**
+   * Forgets that the files at or under `paths` are current (all of them when `full`): they are looked at again on
+   * their next read.
+   */
+  invalidate(full: boolean, paths: Iterable<string>): void {
+    if (full) {
+      this.current.clear();
+      return;
+    }
+    for (const path of paths) {
+      if (this.current.delete(path)) continue;
+      const prefix = path.endsWith('/') ? path : `${path}/`;
+      for (const known of this.current) if (known.startsWith(prefix)) this.current.delete(known);
+    }
+  }
+
+  /** The reads of the computation under way (or the last one), by path. */
+  reads(): ReadonlyMap<string, Promise<TextRead>> {
+    return this.pending;
+  }
+
+  /** `dev:ino` of a file this computation read, without another `stat` (undefined when it could not be read). */
+  async inode(path: string): Promise<string | undefined> {
+    await this.read(path);
+    return this.entries.get(path)?.inode;
+  }
+
   /** Ends a build: files no view read this time are forgotten. */
   end(): void {
-    for (const path of this.entries.keys()) if (!this.pending.has(path)) this.entries.delete(path);
+    for (const path of this.entries.keys()) {
+      if (this.pending.has(path)) continue;
+      this.entries.delete(path);
+      this.current.delete(path);
+    }
   }
 
   read(path: string): Promise<TextRead> {
@@ -39,20 +79,26 @@ export class AgentFileTexts {
   }
 
   private async load(path: string): Promise<TextRead> {
+    const kept = this.entries.get(path);
+    if (kept !== undefined && this.current.has(path)) return kept.read;
     try {
       const info = await stat(path);
       const key = `${info.ino}:${info.size}:${info.mtimeMs}`;
       const known = this.entries.get(path);
+      this.current.add(path);
       if (known !== undefined && known.key === key) return known.read;
+      this.diskReads++;
       // Paths are real paths the walk judged: a link put in the last place since is not followed.
       const result = await readTextFile(path, undefined, true);
       const read: TextRead =
         result.status === 'ok'
           ? { ok: true, text: result.text }
           : { ok: false, error: result.status === 'too-large' ? FILE_TOO_LARGE : result.status };
-      this.entries.set(path, { key, read });
+      this.entries.set(path, { key, read, inode: `${info.dev}:${info.ino}` });
       return read;
     } catch (error) {
+      this.entries.delete(path);
+      this.current.delete(path);
       return { ok: false, error: (error as Error).message };
     }
   }

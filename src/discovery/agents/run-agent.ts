@@ -1,15 +1,23 @@
 // The engine every agent shares (docs/agents.md "Vocabulary"): place the roots, walk them by the
 // agent's layout, drop a file reached twice, read each file by the agent's rules, settle names by its precedence.
 
-import { stat } from 'node:fs/promises';
 import { basename, relative } from 'node:path';
 import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
 import type { LinkPolicy } from '../link-trust.js';
 import type { SkillWarning } from '../types.js';
 import { realWorkspaceContext } from './agent-context.js';
-import { type AgentFileTexts, FILE_TOO_LARGE, readFileHead } from './file-texts.js';
+import { type AgentFileTexts, FILE_TOO_LARGE, readFileHead, type TextRead } from './file-texts.js';
 import { takeRefusedBlockSize } from './frontmatter-rules.js';
-import type { AgentCollision, AgentContext, AgentSkill, AgentSpec, AgentView, Found, ViewRecord } from './types.js';
+import type {
+  AgentCollision,
+  AgentContext,
+  AgentSkill,
+  AgentSpec,
+  AgentView,
+  Found,
+  ReadOutcome,
+  ViewRecord,
+} from './types.js';
 import type { RootWalkMemo } from './walk-memo.js';
 import { walkRoot } from './walk-root.js';
 
@@ -38,13 +46,17 @@ export async function runAgent(
   const rootWalks = await Promise.all(placed.roots.map((root) => walks?.walk(root, links) ?? walkRoot(root, links)));
   // Every file is read (and every side file looked at) at once; the loop below then settles names in order.
   const readable = rootWalks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
+  const sidecar = spec.sidecar;
   const [, sidecars] = await Promise.all([
     Promise.all(readable.map((found) => texts.read(found.realPath))),
-    spec.sidecar === undefined
+    sidecar === undefined
       ? undefined
-      : Promise.all(readable.map(async (found) => [found, await spec.sidecar?.(found)] as const)).then(
-          (pairs) => new Map(pairs),
-        ),
+      : Promise.all(
+          readable.map(
+            async (found) =>
+              [found, await (walks?.sidecar(spec.info.id, found, sidecar) ?? sidecar.call(spec, found))] as const,
+          ),
+        ).then((pairs) => new Map(pairs)),
   ]);
   const loadedBy = new Map<AgentSkill, Found>();
   const byName = new Map<string, AgentSkill>();
@@ -79,7 +91,7 @@ export async function runAgent(
           frontmatterName: null,
         });
       if (root.blocked !== undefined) continue;
-      const identity = await identityOf(spec.identity, found);
+      const identity = await identityOf(spec.identity, found, texts);
       if (seenIdentity.has(identity)) {
         const first = seenIdentity.get(identity) ?? null;
         if (first !== null) {
@@ -107,10 +119,7 @@ export async function runAgent(
         seenIdentity.set(identity, null);
         continue;
       }
-      // The agent's reader is synchronous: the block size refused during it is this file's.
-      takeRefusedBlockSize();
-      const outcome = spec.read(text.text, found);
-      const refusedBlock = takeRefusedBlockSize();
+      const { outcome, refusedBlock } = readingOf(spec, text, found);
       if (refusedBlock > 0) {
         fileWarnings.push({
           skillPath: found.filePath,
@@ -226,13 +235,38 @@ function rank(record: ViewRecord): number {
   return record.status === 'loaded' ? 0 : record.status === 'shadowed' ? 1 : 2;
 }
 
-async function identityOf(kind: AgentSpec['identity'], found: Found): Promise<string> {
+async function identityOf(kind: AgentSpec['identity'], found: Found, texts: AgentFileTexts): Promise<string> {
   if (kind === 'lexical') return found.lexicalPath;
   if (kind === 'path') return found.filePath;
-  try {
-    const info = await stat(found.realPath);
-    return `${info.dev}:${info.ino}`;
-  } catch {
-    return found.realPath;
+  // The inode of the read that gave the text: no second `stat` per file.
+  return (await texts.inode(found.realPath)) ?? found.realPath;
+}
+
+interface Reading {
+  outcome: ReadOutcome;
+  /** The size of a frontmatter block skillsd refused to parse (0: none). */
+  refusedBlock: number;
+}
+
+/**
+ * The agents' readings of each file, by where it was found (a kept walk keeps its `Found` objects) and by agent: a
+ * reader is a pure function of the text and the place (`AgentSpec.read`), and an unchanged file keeps its read object
+ * (file-texts.ts), so an update reads again only the files that changed (docs/agents.md "Live").
+ */
+const readings = new WeakMap<Found, Map<string, { text: TextRead; reading: Reading }>>();
+
+function readingOf(spec: AgentSpec, text: TextRead & { ok: true }, found: Found): Reading {
+  let byAgent = readings.get(found);
+  if (byAgent === undefined) {
+    byAgent = new Map();
+    readings.set(found, byAgent);
   }
+  const known = byAgent.get(spec.info.id);
+  if (known !== undefined && known.text === text) return known.reading;
+  // The agent's reader is synchronous: the block size refused during it is this file's.
+  takeRefusedBlockSize();
+  const outcome = spec.read(text.text, found);
+  const reading = { outcome, refusedBlock: takeRefusedBlockSize() };
+  byAgent.set(spec.info.id, { text, reading });
+  return reading;
 }

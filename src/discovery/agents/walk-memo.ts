@@ -1,11 +1,18 @@
 // The walks of the agents' roots kept between builds (docs/agents.md "Live"): a rebuild walks again only the roots
 // that a reported path can change — a path inside the root, the root itself or one of its parents, or a path inside
-// a directory the walk reached through a link. Every other root's walk is the previous one.
+// a directory the walk reached through a link. Every other root's walk is the previous one. An edit of a SKILL.md a
+// walk found, still a regular file, changes no walk at all: only its text is read again (file-texts.ts).
+// The side files next to each SKILL.md (Codex's `agents/openai.yaml`, its plugin namespace) are kept the same way.
 
+import { lstat } from 'node:fs/promises';
+import { basename } from 'node:path';
 import type { LinkPolicy } from '../link-trust.js';
 import { isUnder } from './agent-context.js';
-import type { AgentRoot } from './types.js';
-import { type RootWalk, walkRoot } from './walk-root.js';
+import type { AgentRoot, AgentSpec, Found } from './types.js';
+import { type RootWalk, SKILL_FILE, walkRoot } from './walk-root.js';
+
+type Sidecar = NonNullable<AgentSpec['sidecar']>;
+type SidecarResult = Awaited<ReturnType<Sidecar>>;
 
 interface Entry {
   root: string;
@@ -18,6 +25,8 @@ export class RootWalkMemo {
   private epoch = 0;
   /** The roots walked from disk (not from memory) since `begin`, in the order they were asked for. */
   walked: string[] = [];
+  /** Side files looked at, by agent and SKILL.md. */
+  private readonly sidecars = new Map<string, Promise<SidecarResult>>();
 
   begin(): void {
     this.walked = [];
@@ -44,10 +53,24 @@ export class RootWalkMemo {
     return walk;
   }
 
+  /** What the agent's side files say about one SKILL.md (`AgentSpec.sidecar`), looked at once until a change. */
+  sidecar(agent: string, found: Found, read: Sidecar): Promise<SidecarResult> {
+    const key = `${agent}\0${found.filePath}\0${found.baseDir}`;
+    let known = this.sidecars.get(key);
+    if (known === undefined) {
+      known = read(found);
+      this.sidecars.set(key, known);
+      known.catch(() => this.sidecars.delete(key));
+    }
+    return known;
+  }
+
   /** Forgets the walks `paths` can change. */
   async invalidate(paths: Iterable<string>): Promise<void> {
     const list = [...paths];
     if (list.length === 0) return;
+    if (await this.onlyTextsChanged(list)) return;
+    this.sidecars.clear();
     this.epoch++;
     for (const [key, entry] of this.entries) {
       const walk = await entry.walk.catch(() => undefined);
@@ -64,5 +87,26 @@ export class RootWalkMemo {
   clear(): void {
     this.epoch++;
     this.entries.clear();
+    this.sidecars.clear();
+  }
+
+  /** Every path is a SKILL.md some kept walk found, and still a regular file there: no walk or side file changes. */
+  private async onlyTextsChanged(paths: readonly string[]): Promise<boolean> {
+    if (!paths.every((path) => basename(path) === SKILL_FILE)) return false;
+    const known = new Set<string>();
+    for (const entry of this.entries.values()) {
+      const walk = await entry.walk.catch(() => undefined);
+      if (walk === undefined) return false;
+      for (const found of walk.found) {
+        known.add(found.lexicalPath);
+        known.add(found.realPath);
+      }
+    }
+    for (const path of paths) {
+      if (!known.has(path)) return false;
+      const info = await lstat(path).catch(() => undefined);
+      if (info === undefined || !info.isFile()) return false;
+    }
+    return true;
   }
 }

@@ -15,8 +15,9 @@ import type { SkillFileCache } from '../scan/skill-file-cache.js';
 import type { Collision, DiscoveryContext, Level, Skill, SkillDiagnostic } from '../types.js';
 import { expandCustomDirectory, resolveWorkspaceContext } from '../workspace-context.js';
 import { explainOutcome, pipelineView } from './explain-outcome.js';
+import type { FileFindingsMemo } from './file-findings-memo.js';
 import { lookAtSkillsDirectory } from './near-misses.js';
-import { skillFileFindings } from './skill-file-findings.js';
+import { type SkillFileInput, skillFileFindings } from './skill-file-findings.js';
 import type { CandidateReport, DoctorDirectory, Finding, SkillDoctorReport, WorkspaceDiagnosis } from './types.js';
 
 export interface DiagnoseInput {
@@ -25,6 +26,8 @@ export interface DiagnoseInput {
   skills: readonly Skill[];
   collisions: readonly Collision[];
   cache?: SkillFileCache;
+  /** Findings of files looked at before, kept until a change is reported for them (the views' doctor). */
+  fileFindings?: FileFindingsMemo;
 }
 
 interface ScannedDir extends Pick<ProviderDir, 'plugin' | 'namePrefix' | 'includeSelf' | 'agentPlugin'> {
@@ -161,18 +164,26 @@ async function diagnoseDirectory(
   const findings = [...look.findings];
   const candidates: CandidateReport[] = [];
   const byFile = new Map(scan.skills.map((skill) => [skill.filePath, skill]));
+  // The scan's notes by file, grouped once: thousands of files with a note each are not filtered per file.
+  const notesByFile = new Map<string, string[]>();
+  for (const note of diagnostics) {
+    const notes = notesByFile.get(note.skillPath);
+    if (notes === undefined) notesByFile.set(note.skillPath, [note.message]);
+    else notes.push(note.message);
+  }
   for (const diskPath of skillFiles) {
     // Records name the file as the directory is written (shownDir); findings name it the same way.
     const filePath = dir.shownDir === undefined ? diskPath : join(dir.shownDir, relative(dir.path, diskPath));
     const skill = byFile.get(filePath);
-    const fileFindings = await skillFileFindings({
+    const fileInput = {
       filePath,
       skill,
-      diagnostics: diagnostics.filter((note) => note.skillPath === filePath).map((note) => note.message),
+      diagnostics: notesByFile.get(filePath) ?? [],
       requireDescription: dir.requireDescription,
       providerName: dir.providerName,
       profile,
-    });
+    };
+    const fileFindings = await memoisedFileFindings(fileInput, input.fileFindings);
     findings.push(...fileFindings);
     if (skill === undefined) {
       const cause = fileFindings.find((finding) => finding.severity === 'error') ??
@@ -212,6 +223,18 @@ async function diagnoseDirectory(
     findings,
     candidates,
   };
+}
+
+/** `skillFileFindings`, from the memo when the file and what the scan made of it are unchanged. */
+async function memoisedFileFindings(input: SkillFileInput, memo: FileFindingsMemo | undefined): Promise<Finding[]> {
+  if (memo === undefined) return skillFileFindings(input);
+  const { filePath, ...rest } = input;
+  const inputs = JSON.stringify(rest);
+  const known = memo.get(filePath, inputs);
+  if (known !== undefined) return [...known];
+  const findings = await skillFileFindings(input);
+  memo.set(filePath, inputs, findings);
+  return [...findings];
 }
 
 /**

@@ -41,7 +41,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const state = await agentState(app, request.query.cwd);
-      const answer = agentMatrixAnswer(state);
+      const answer = await agentMatrixAnswer(state);
       sendAnswer(reply, answer, request.headers['if-none-match']);
     },
   );

@@ -60,7 +60,7 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { name } = request.params;
       const diagnosis = await diagnose(view);
       const { agents: state } = await app.agentViewsOf(request.query.cwd);
-      return nameReport(view, name, diagnosis, state);
+      return nameReport(view, name, diagnosis, await state.views.matrix());
     },
   );
 };
