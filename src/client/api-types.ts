@@ -157,3 +157,25 @@ export interface SkillsdEvent {
   event: string;
   data: unknown;
 }
+
+/** The data of `hello`: first on every connection. */
+export interface HelloEventData {
+  generation: number;
+  /** Skills loaded (a count), in the view the stream follows. */
+  skills: number;
+  /** The agent whose view the stream follows; absent on the default stream. */
+  agent?: string;
+}
+
+/** The data of `index`: the skill names added, removed and changed (in the agent's view on an agent's stream). */
+export interface IndexEventData {
+  generation: number;
+  added: string[];
+  removed: string[];
+  changed: string[];
+  /**
+   * Default stream only: the agent views in use that changed, in an `index` event of its own with empty lists (after
+   * the default view's events of the same change). Absent: no agent view changed.
+   */
+  views?: string[];
+}

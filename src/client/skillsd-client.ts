@@ -83,6 +83,11 @@ export interface SubscribeOptions {
   onDisconnect?(error: unknown): void;
   /** Event types to receive (`hello` and `reset` always come). */
   types?: string[];
+  /**
+   * Follow one agent's view (`GET /events?agent=`, docs/api.md "Agent views") instead of the default view: its own
+   * ids, `index` and `collision` events of that view. An unknown agent is refused (400 `UnknownAgent`).
+   */
+  agent?: string;
   /** Resume after this event id. */
   lastEventId?: string;
   /** Delay before a reconnection; the daemon's `retry:` replaces it unless `maxRetryMs` caps it (default 3000). */
@@ -258,8 +263,8 @@ export class SkillsdClient {
   }
 
   /**
-   * `GET /events`, reconnecting after a drop with `Last-Event-ID` so that nothing is missed; a `reset` (the gap was
-   * too long, or the daemon restarted) calls `onReset`.
+   * `GET /events` (with `agent`, the stream of that agent's view), reconnecting after a drop with `Last-Event-ID` so
+   * that nothing is missed; a `reset` (the gap was too long, or the daemon restarted) calls `onReset`.
    */
   subscribe(options: SubscribeOptions): Subscription {
     const controller = new AbortController();
@@ -282,7 +287,10 @@ export class SkillsdClient {
         }
         first = false;
         try {
-          const query: Record<string, string> = options.types === undefined ? {} : { types: options.types.join(',') };
+          const query: Record<string, string> = {
+            ...(options.types === undefined ? {} : { types: options.types.join(',') }),
+            ...(options.agent === undefined ? {} : { agent: options.agent }),
+          };
           const headers: Record<string, string> = { accept: 'text/event-stream' };
           if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
           const response = await target.request('/events', query, { headers, signal: controller.signal });

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
@@ -231,6 +231,46 @@ describe('the page at /ui in a browser', {
     const claude = matrix.agents.findIndex((agent) => agent.id === 'claude-code');
     const review = expected.find((row) => row[0] === 'review');
     assert.equal(review?.[2 + claude], 'loaded');
+    onlyOwnOrigin(watched, s.base);
+    assert.deepEqual(watched.errors, []);
+  });
+
+  it('shows one agent’s view from the matrix, kept up to date from that view’s own stream', async (t) => {
+    const s = await startServer(t, {
+      tree: { ...TREE, 'work/.goose/skills/gz/SKILL.md': SK({ name: 'gz', description: 'Goose only' }) },
+      watch: true,
+    });
+    const list = await open(t, `${s.base}/ui`);
+    await list.page.waitForFunction(() => document.querySelectorAll('#agents-matrix tr[data-matrix-skill]').length > 0);
+    const href = await list.page.$$eval('#agents-matrix thead th a', (links) =>
+      links.map((link) => link.getAttribute('href')).find((value) => value.includes('goose')),
+    );
+    assert.equal(href, '/ui?agent=goose');
+    const watched = await open(t, `${s.base}${href}`);
+    const { page } = watched;
+    await page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'live');
+    await page.waitForSelector('#agent-skill-rows tr[data-skill="gz"]');
+    const answer = (await getJson(`${s.base}/skills?agent=goose`)).body as {
+      agent: { name: string };
+      skills: { name: string; description: string; filePath: string; source: { scope: string } }[];
+    };
+    const rows = () =>
+      page.$$eval('#agent-skill-rows tr', (items) =>
+        items.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
+      );
+    assert.deepEqual(
+      await rows(),
+      answer.skills.map((skill) => [skill.name, skill.description, skill.source.scope, skill.filePath]),
+    );
+    assert.equal(await page.$eval('#agent-name', (element) => element.textContent), answer.agent.name);
+    // A skill only Goose sees: the default view does not change, the view's stream says so and the page reads it.
+    await mkdir(`${s.root}/staging`);
+    await mkdir(`${s.root}/staging/zip`);
+    await writeFile(`${s.root}/staging/zip/SKILL.md`, SK({ name: 'zip', description: 'Archives' }));
+    await rename(`${s.root}/staging/zip`, `${s.cwd}/.goose/skills/zip`);
+    await page.waitForSelector('#agent-skill-rows tr[data-skill="zip"]');
+    assert.ok(watched.requests.includes(`${s.base}/events?agent=goose`));
+    assert.ok(!watched.requests.includes(`${s.base}/events`));
     onlyOwnOrigin(watched, s.base);
     assert.deepEqual(watched.errors, []);
   });

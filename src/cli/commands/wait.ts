@@ -8,6 +8,10 @@
 // What "past GEN" means depends on the daemon's generations (`generationMode` of `GET /health`): counter generations
 // grow, so a greater one is past GEN; content generations (`--generation content`) are hashes that do not grow, so
 // any other one is.
+//
+// With `--agent ID` the wait follows that agent's view (GET /events?agent=): its `index` events are that view's
+// changes. The generation is the workspace's, one for every view, so a `hello` already past GEN returns at once even
+// when the change was another view's: never late, sometimes early (docs/cli.md "`wait` never misses a change").
 
 import type { SkillsdApiError } from '../../client/errors.js';
 import { CliError } from '../cli-error.js';
@@ -15,12 +19,14 @@ import { formatJsonLine } from '../output.js';
 import { type ClientCommand, EXIT, refusal } from './command.js';
 
 export const waitCommand: ClientCommand = {
-  usage: 'wait [--since GEN] [--timeout S] [--json]',
+  usage: 'wait [--since GEN] [--agent ID] [--timeout S] [--json]',
   summary: 'Waits until the index moves past generation GEN (default: the current one) and prints the new one.',
-  options: { since: { type: 'string' }, timeout: { type: 'string' } },
+  options: { since: { type: 'string' }, timeout: { type: 'string' }, agent: { type: 'string' } },
   optionHelp: [
     '--since GEN       return once the generation has moved past GEN (at once if it already has): greater than GEN,',
     '                  or, against a --generation content daemon, different from it',
+    '--agent ID        wait for a change of that agent’s view (claude-code, codex, opencode, gemini-cli,',
+    '                  copilot-cli, vscode, goose, musepi, omp or xcsh)',
     '--timeout S       give up after S seconds (exit 124)',
   ],
   positionals: { min: 0, max: 0 },
@@ -62,6 +68,7 @@ export const waitCommand: ClientCommand = {
       };
       const subscription = client.subscribe({
         types: ['index'],
+        ...(typeof values.agent === 'string' ? { agent: values.agent } : {}),
         maxRetryMs: 500,
         ...(relocate === undefined ? {} : { relocate }),
         onEvent: (event) => check(event.event, (event.data as { generation?: unknown } | null)?.generation),
@@ -91,7 +98,8 @@ export const waitCommand: ClientCommand = {
     if (reached === undefined) {
       const generation = threshold === undefined ? 'its current generation' : `generation ${threshold}`;
       const past = byContent ? `change from ${generation}` : `move past ${generation}`;
-      output.err(`skillsd: wait: timed out after ${timeoutS} s: the index did not ${past}\n`);
+      const what = typeof values.agent === 'string' ? `the view of ${values.agent}` : 'the index';
+      output.err(`skillsd: wait: timed out after ${timeoutS} s: ${what} did not ${past}\n`);
       return EXIT.timeout;
     }
     output.out(values.json === true ? formatJsonLine({ generation: reached }) : `${reached}\n`);

@@ -2,7 +2,8 @@
 // resumed with `Last-Event-ID`, so nothing is missed; when the daemon cannot replay the gap it says `reset`, printed
 // like any other event. A lost daemon is looked up again (its runtime file) before each reconnection, so a daemon
 // started with `--port 0` is followed to its new port (docs/cli.md "Following the daemon"). Runs until interrupted
-// (exit 0).
+// (exit 0). With `--agent ID`, the changes of that agent's view (GET /events?agent=); the daemon refuses an unknown id
+// (400 `UnknownAgent`, exit 2) as it does for `ls --agent` and `catalog --agent`.
 
 import type { SkillsdEvent } from '../../client/api-types.js';
 import type { SkillsdApiError } from '../../client/errors.js';
@@ -11,10 +12,14 @@ import { formatJsonLine, inline, paint } from '../output.js';
 import { type ClientCommand, EXIT, refusal } from './command.js';
 
 export const watchCommand: ClientCommand = {
-  usage: 'watch [--json] [--types index,collision,...]',
+  usage: 'watch [--json] [--agent ID] [--types index,collision,...]',
   summary: 'Prints one line per change of the index until interrupted; resumes after a dropped connection.',
-  options: { types: { type: 'string' } },
-  optionHelp: ['--types LIST      only these event types (hello and reset always come)'],
+  options: { types: { type: 'string' }, agent: { type: 'string' } },
+  optionHelp: [
+    '--agent ID        the changes of that agent’s view (claude-code, codex, opencode, gemini-cli, copilot-cli,',
+    '                  vscode, goose, musepi, omp or xcsh)',
+    '--types LIST      only these event types (hello and reset always come)',
+  ],
   positionals: { min: 0, max: 0 },
   inProcess: false,
   async run({ client, output, values, relocate }) {
@@ -27,6 +32,7 @@ export const watchCommand: ClientCommand = {
     let stop = () => {};
     const subscription = client.subscribe({
       ...(typeof values.types === 'string' ? { types: values.types.split(',') } : {}),
+      ...(typeof values.agent === 'string' ? { agent: values.agent } : {}),
       maxRetryMs: 1000,
       ...(relocate === undefined ? {} : { relocate }),
       onRelocate(next) {
@@ -77,13 +83,17 @@ export function describe(event: SkillsdEvent, output: Output): string {
   const of = (record: Record<string, unknown>, key: string) => shown(record[key]);
   const list = (value: unknown) => (Array.isArray(value) ? value.map(shown).join(', ') : '');
   switch (event.event) {
-    case 'hello':
-      return `watching: generation ${of(data, 'generation')}, ${of(data, 'skills')} skills`;
+    case 'hello': {
+      const view = data.agent === undefined ? '' : ` in ${of(data, 'agent')}'s view`;
+      return `watching: generation ${of(data, 'generation')}, ${of(data, 'skills')} skills${view}`;
+    }
     case 'index': {
       const parts = [`generation ${of(data, 'generation')}:`];
       if (list(data.added) !== '') parts.push(`${paint(output, 'green', 'added')} ${list(data.added)}`);
       if (list(data.removed) !== '') parts.push(`${paint(output, 'red', 'removed')} ${list(data.removed)}`);
       if (list(data.changed) !== '') parts.push(`${paint(output, 'yellow', 'changed')} ${list(data.changed)}`);
+      // The default stream names the agent views in use that changed (docs/api.md §GET /events).
+      if (list(data.views) !== '') parts.push(`agent views changed: ${list(data.views)}`);
       // No loaded skill differs: what moved the generation is a losing candidate (its collision line follows) or a
       // reference warning (docs/cli.md "Commands").
       if (parts.length === 1) parts.push('no skill added, removed or changed (a collision or a warning changed)');
@@ -118,7 +128,8 @@ function shown(value: unknown): string {
 
 interface CollisionCandidate {
   filePath?: string;
-  source?: { id?: string };
+  /** The default view's source (`id`), or an agent view's (`agent`, `scope`). */
+  source?: { id?: string; agent?: string; scope?: string };
 }
 
 /** `: <winner> (<source>) over <loser> (<source>), …`, or nothing for a resolved collision. */
@@ -127,7 +138,9 @@ function describeCollision(value: unknown): string {
     | { winner?: CollisionCandidate; shadowed?: CollisionCandidate[] }
     | undefined;
   if (collision?.winner === undefined) return '';
-  const one = (candidate: CollisionCandidate) => `${shown(candidate.filePath)} (${shown(candidate.source?.id)})`;
+  const source = (candidate: CollisionCandidate) =>
+    candidate.source?.id ?? `${shown(candidate.source?.agent)}:${shown(candidate.source?.scope)}`;
+  const one = (candidate: CollisionCandidate) => `${shown(candidate.filePath)} (${shown(source(candidate))})`;
   const losers = (collision.shadowed ?? []).map(one).join(', ');
   return `: ${one(collision.winner)} wins${losers === '' ? '' : ` over ${losers}`}`;
 }

@@ -1,24 +1,15 @@
-// `GET /events`: the index's changes as Server-Sent Events (docs/api.md §GET /events).
-//
-// Order on connect: `hello` (with `retry:`), then either the replay of every held event after `Last-Event-ID`
-// (header or `lastEventId` query) or, when that id is too old or unknown, `reset`; then live events. Reading the
-// snapshot, computing the replay and subscribing happen in one synchronous step, so no event falls between them.
+// `GET /events`: the index's changes as Server-Sent Events (docs/api.md §GET /events), and with `agent=` the changes
+// of that agent's view (docs/api.md "Agent views"). Both are served by one stream (event-stream.ts) over their own
+// event log.
 //
 // Ids are derived from the index's content (event-log.ts), so an id from another replica serving the same files
-// resumes here: replayed when this daemon holds that position, `reset` when it does not. `hello` carries the
-// position the stream continues from (the resumed id, or the workspace's current position), which is also the right
-// value for a client to send back as `Last-Event-ID`; `reset` carries the current position.
+// resumes here: replayed when this daemon holds that position, `reset` when it does not.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
-import { SkillsdError } from '../../discovery/errors.js';
-import type { IndexEvent } from '../../live-index/event-log.js';
+import { parseViewId } from '../../discovery/agents/agents.js';
+import { serveEventStream } from '../event-stream.js';
 import { errorResponses } from '../schemas/common.js';
-import { EventsHeaders, EventsOk, EventsQuery, type EventType } from '../schemas/events.js';
-
-/** A client this far behind is cut off; it resumes with `Last-Event-ID` once it reads again. */
-const MAX_BUFFERED_BYTES = 1024 * 1024;
-const EVENT_ID = /^[0-9]{1,16}$/;
+import { EventsHeaders, EventsOk, EventsQuery } from '../schemas/events.js';
 
 export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -32,7 +23,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Index changes as Server-Sent Events',
         description:
           '`hello` is sent first (and `reset` when the resumed id is too old), whatever `types` says. ' +
-          'Resume with `Last-Event-ID` or `lastEventId`: at least the last 1000 events of a workspace are held.',
+          'Resume with `Last-Event-ID` or `lastEventId`: at least the last 1000 events of a workspace are held. ' +
+          'With `agent`, the changes of that agent’s view, with ids of their own; an unknown agent is 400 `UnknownAgent`.',
         querystring: EventsQuery,
         headers: EventsHeaders,
         response: { 200: EventsOk, ...errorResponses(406) },
@@ -44,105 +36,60 @@ export const eventsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { cwd, types, lastEventId } = request.query;
-      const { workspace } = await app.workspaceView(cwd);
-      // Closed while this request waited (evicted, or refused by a new allow-list): nothing would ever arrive.
-      if (workspace.closed) throw new SkillsdError('NotReady', `The workspace ${workspace.cwd} was closed; retry`);
-      const wanted = types === undefined ? null : new Set(types.split(',') as EventType[]);
-      const resumeFrom = lastEventId ?? headerValue(request.headers['last-event-id']);
-
-      // A stream is quiet between events and pings by design: the idle timeout that closes silent sockets
-      // (connection-limits.ts) does not apply to it. The 1 MiB cap below still bounds a client that stopped reading.
-      request.raw.socket.setTimeout(0);
-
-      // A stream owns its connection: when it ends (client gone, daemon closing) the socket goes too, instead of
-      // idling in a keep-alive pool that would hold `app.close()` until the client drops it.
-      reply.header('connection', 'close');
-
-      // One synchronous step from here to `subscribe`: nothing can be logged in between.
-      const log = workspace.events;
-      const snapshot = workspace.snapshot!;
-      const resumeId =
-        resumeFrom === undefined ? undefined : EVENT_ID.test(resumeFrom) ? Number(resumeFrom) : Number.NaN;
-      const replay = resumeId === undefined ? undefined : log.since(resumeId);
-      const write = writer(reply);
-      const helloId = replay?.kind === 'replay' ? resumeId! : log.headId;
-      write(
-        helloId,
-        'hello',
-        JSON.stringify({ generation: snapshot.generation, skills: snapshot.skills.length }),
-        app.eventStreams.retryMs,
-      );
-      if (replay?.kind === 'reset') {
-        write(log.headId, 'reset', JSON.stringify({ generation: snapshot.generation }));
-      } else if (replay !== undefined) {
-        for (const event of replay.events) if (accepts(wanted, event)) write(event.id, event.type, event.json);
+      const { cwd, types, lastEventId, agent } = request.query;
+      if (agent === undefined) {
+        const { workspace } = await app.workspaceView(cwd);
+        serveEventStream(app, request, reply, {
+          workspace,
+          types,
+          lastEventId,
+          state: () => {
+            const snapshot = workspace.snapshot!;
+            const hello = { generation: snapshot.generation, skills: snapshot.skills.length };
+            return { log: workspace.events, hello, generation: snapshot.generation };
+          },
+        });
+        return;
       }
-      const unsubscribe = log.subscribe((event) => {
-        if (accepts(wanted, event)) write(event.id, event.type, event.json);
+      // Refused before any workspace is opened, as the other routes that take an agent do.
+      const id = parseViewId(agent);
+      // Waits for the views as `GET /skills?agent=` does (503 `NotReady` past the request wait); they are there when
+      // the view's log is asked for.
+      const { workspace } = await app.agentViewsOf(cwd);
+      const { log, state } = await workspace.agentEvents(id, 0);
+      serveEventStream(app, request, reply, {
+        workspace,
+        types,
+        lastEventId,
+        state: () => {
+          const skills = state.views.views.get(id)?.skills.length ?? 0;
+          // Followed by this stream: the views are kept current until it ends, however long it is quiet.
+          const releaseViews = workspace.holdViews();
+          // An open stream of the workspace's own log is what keeps a workspace from being closed as idle
+          // (workspace-registry.ts); this stream counts as one, as the default stream does.
+          const unpin = workspace.events.subscribe(() => {});
+          const release = () => {
+            unpin();
+            releaseViews();
+          };
+          return {
+            log,
+            hello: { generation: state.generation, skills, agent: id },
+            generation: state.generation,
+            release,
+          };
+        },
       });
-
-      const ping = setInterval(() => {
-        if (reply.sse.isConnected) reply.raw.write(': ping\n\n');
-      }, app.eventStreams.heartbeatMs);
-      ping.unref();
-      const close = () => reply.sse.close();
-      // Kept now: the response lets go of its socket once it ends.
-      const socket = request.raw.socket;
-      const untrack = app.eventStreams.track(close);
-      const unwatchClose = workspace.onClose(close);
-      let cleaned = false;
-      const cleanup = () => {
-        if (cleaned) return;
-        cleaned = true;
-        clearInterval(ping);
-        unsubscribe();
-        untrack();
-        unwatchClose();
-        workspace.touch();
-        // The connection served this stream only; left open it would idle until the client drops it.
-        socket.destroySoon();
-      };
-      reply.sse.onClose(cleanup);
-      // A client gone while this request waited for its workspace: its close has already fired.
-      if (!reply.sse.isConnected) cleanup();
-      reply.sse.keepAlive();
     },
   );
 };
 
 /** `HEAD /events`: the headers a stream would start with, and no stream (nothing is opened or watched). */
 export const eventsHeadRoute: FastifyPluginAsyncTypebox = async (app) => {
-  app.head('/events', { schema: { hide: true, querystring: EventsQuery } }, async (_request, reply) => {
+  app.head('/events', { schema: { hide: true, querystring: EventsQuery } }, async (request, reply) => {
+    // The same refusal a stream of an unknown agent gets.
+    if (request.query.agent !== undefined) parseViewId(request.query.agent);
     reply.header('cache-control', 'no-cache').type('text/event-stream').code(200);
     return reply.send();
   });
 };
-
-/** Writes one event; a client that stopped reading is disconnected rather than buffered without bound. */
-function writer(reply: FastifyReply) {
-  return (id: number, event: string, data: string, retry?: number) => {
-    if (!reply.sse.isConnected) return;
-    if (reply.raw.writableLength > MAX_BUFFERED_BYTES) {
-      reply.sse.close();
-      return;
-    }
-    if (reply.raw.writableNeedDrain) {
-      // Backed up: @fastify/sse's send() would add a 'drain' and an 'error' listener per event until the client reads
-      // (thousands of small events for a stalled client). The same frame goes straight into the buffer instead; the
-      // cap above still bounds it. `data` is one line of JSON.
-      reply.raw.write(`id: ${id}\nevent: ${event}\ndata: ${data}\n${retry === undefined ? '' : `retry: ${retry}\n`}\n`);
-      return;
-    }
-    const message = retry === undefined ? { id: String(id), event, data } : { id: String(id), event, data, retry };
-    reply.sse.send(message).catch(() => reply.sse.close());
-  };
-}
-
-function accepts(wanted: Set<EventType> | null, event: IndexEvent): boolean {
-  return wanted === null || wanted.has(event.type);
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}

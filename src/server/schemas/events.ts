@@ -1,8 +1,10 @@
 // `GET /events`: the Server-Sent Events stream (docs/api.md §GET /events). Each event type's `data` has a named
 // schema, and the stream is documented as the union of its frames (`{ id, event, data }` with `data` parsed), so a
-// generated client gets one type per event instead of plain strings.
+// generated client gets one type per event instead of plain strings. With `agent=`, the stream of that agent's view:
+// the same frames, its `hello` naming the agent and its log holding `index` and `collision` events of that view.
 
 import { type TSchema, Type } from 'typebox';
+import { AgentCollisionSchema } from './agents.js';
 import { CwdProperty } from './common.js';
 import { FindingSchema } from './doctor.js';
 import { CollisionSchema } from './skill.js';
@@ -14,15 +16,39 @@ const ConfigFile = Type.String({ description: 'The config file' });
 /** The `data` of every event type, by type, in the order docs/api.md lists them. */
 export const EVENT_PAYLOADS = {
   hello: Type.Object(
-    { generation: Generation, skills: Type.Integer({ description: 'Skills loaded (a count)' }) },
+    {
+      generation: Generation,
+      skills: Type.Integer({ description: 'Skills loaded (a count), in the view the stream follows' }),
+      agent: Type.Optional(Type.String({ description: 'The agent whose view the stream follows (`agent=`)' })),
+    },
     { title: 'HelloEvent', description: 'First on every connection, whatever `types` says' },
   ),
   index: Type.Object(
-    { generation: Generation, added: Names, removed: Names, changed: Names },
-    { title: 'IndexEvent', description: 'The index changed: skill names added, removed and changed' },
+    {
+      generation: Generation,
+      added: Names,
+      removed: Names,
+      changed: Names,
+      views: Type.Optional(
+        Type.Array(Type.String(), {
+          description:
+            'Default stream only: the agent views in use that changed (then `added`, `removed` and `changed` are empty)',
+        }),
+      ),
+    },
+    {
+      title: 'IndexEvent',
+      description: 'The index changed: skill names added, removed and changed (in the agent’s view with `agent=`)',
+    },
   ),
   collision: Type.Object(
-    { name: Type.String(), state: Type.Enum(['new', 'changed', 'resolved']), collision: CollisionSchema },
+    {
+      name: Type.String(),
+      state: Type.Enum(['new', 'changed', 'resolved']),
+      collision: Type.Union([CollisionSchema, AgentCollisionSchema], {
+        description: 'As in `GET /skills`, or in `GET /skills?agent=` on an agent’s stream',
+      }),
+    },
     { title: 'CollisionEvent', description: 'A collision appeared, changed or went away (as it last was)' },
   ),
   warning: Type.Object(
@@ -63,6 +89,13 @@ export const EventsQuery = Type.Object({
     Type.String({ pattern: '^[0-9]{1,16}$', description: 'Resume after this event id (like `Last-Event-ID`)' }),
   ),
   token: Type.Optional(Type.String({ description: 'The bearer token, for clients that cannot set headers' })),
+  agent: Type.Optional(
+    Type.String({
+      description:
+        'The stream of one agent’s view (claude-code, codex, …, musepi, omp, xcsh; docs/api.md "Agent views"), with ' +
+        'its own ids',
+    }),
+  ),
 });
 
 /** Request headers of the stream. Read by the handler; declared so that clients can send them. */
@@ -90,6 +123,7 @@ export const ServerSentEvent = Type.Union(
 export const EventsOk = {
   description:
     'An event stream: `hello` first, then `index`, `collision`, `warning`, `settings`, `settings-error`, `reset` and ' +
-    '`diagnostic` events, each with an `id` and one line of JSON data; `: ping` comments keep it alive',
+    '`diagnostic` events, each with an `id` and one line of JSON data; `: ping` comments keep it alive. An agent’s ' +
+    'stream (`agent=`) sends `index` and `collision` events of that view, and `reset`',
   content: { 'text/event-stream': { schema: ServerSentEvent } },
 };

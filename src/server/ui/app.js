@@ -1,5 +1,6 @@
 // The page at /ui (docs/api.md "GET /ui"): the skills of one workspace, a page per skill, collisions and the doctor's
-// findings, kept up to date from /events. Plain JavaScript with no dependency: the daemon serves this file as it is.
+// findings, kept up to date from /events; with `?agent=<id>`, one agent's view, kept up to date from its own stream
+// (/events?agent=<id>). Plain JavaScript with no dependency: the daemon serves this file as it is.
 // Everything a skill author wrote is put into the page as text (textContent); the one exception is the SKILL.md body,
 // which the daemon renders and sanitises (GET /ui/render/{name}) and the page's policy confines further.
 
@@ -16,6 +17,7 @@ const REASONS = {
 
 const features = new Set((document.documentElement.dataset.features ?? '').split(' ').filter((word) => word !== ''));
 const cwd = new URLSearchParams(location.search).get('cwd') ?? undefined;
+const agent = new URLSearchParams(location.search).get('agent') ?? undefined;
 const main = document.getElementById('main');
 const connection = document.getElementById('connection');
 const errorBox = document.getElementById('error');
@@ -25,7 +27,12 @@ document.getElementById('home').href = pageHref('/ui');
 document.getElementById('workspace').textContent = cwd ?? '';
 
 const skillPath = /^\/ui\/skill\/([^/]+)\/?$/.exec(location.pathname);
-const view = skillPath === null ? listView() : skillView(decodeURIComponent(skillPath[1]));
+const view =
+  skillPath !== null
+    ? skillView(decodeURIComponent(skillPath[1]))
+    : agent !== undefined
+      ? agentView(agent)
+      : listView();
 let shownGeneration;
 let refreshing;
 let refreshAgain = false;
@@ -59,8 +66,8 @@ function apiUrl(path, query = {}) {
 }
 
 /** A link to another view of the page, in the same workspace. */
-function pageHref(path) {
-  const target = apiUrl(path);
+function pageHref(path, query = {}) {
+  const target = apiUrl(path, query);
   return `${target.pathname}${target.search}`;
 }
 
@@ -175,9 +182,10 @@ function scheduleRefresh() {
 /**
  * The event stream: the browser reconnects on its own and resumes with Last-Event-ID. EventSource cannot send a
  * header, so a token goes as `?token=` on this one request (the daemon logs request paths without their query).
+ * An agent's view follows that view's own stream, whose events name its skills.
  */
 function follow() {
-  const source = new EventSource(apiUrl('/events', { token: token() }));
+  const source = new EventSource(apiUrl('/events', { token: token(), agent: view.agent }));
   source.addEventListener('hello', (event) => {
     const hello = JSON.parse(event.data);
     const reconnected = lost;
@@ -415,7 +423,13 @@ function renderMatrix(box, matrix) {
           {},
           h('th', { scope: 'col', text: 'Name' }),
           h('th', { scope: 'col', text: 'Location' }),
-          matrix.agents.map((agent) => h('th', { scope: 'col', title: agent.describes, text: agent.name })),
+          matrix.agents.map((agent) =>
+            h(
+              'th',
+              { scope: 'col', title: agent.describes },
+              h('a', { href: pageHref('/ui', { agent: agent.id }), text: agent.name }),
+            ),
+          ),
         ),
       ),
       h(
@@ -440,6 +454,95 @@ function renderMatrix(box, matrix) {
       ),
     ),
   );
+}
+
+/** One agent's view (`GET /skills?agent=`): what it loads and the collisions it settles, as it would. */
+function agentView(id) {
+  document.title = `skillsd: ${id}`;
+  const heading = h('h2', { id: 'agent-name', text: id });
+  const about = h('p', { id: 'agent-describes', class: 'muted' });
+  const rows = h('tbody', { id: 'agent-skill-rows' });
+  const collisionsBox = h('div', { id: 'agent-collisions' });
+  main.replaceChildren(
+    h('p', {}, h('a', { href: pageHref('/ui'), text: '← All skills' })),
+    heading,
+    about,
+    h(
+      'section',
+      { id: 'skills' },
+      h('h3', { text: 'Skills' }),
+      h(
+        'div',
+        { class: 'table-wrap' },
+        h(
+          'table',
+          { class: 'stack' },
+          h(
+            'thead',
+            {},
+            h(
+              'tr',
+              {},
+              ['Name', 'Description', 'Scope', 'File'].map((title) => h('th', { scope: 'col', text: title })),
+            ),
+          ),
+          rows,
+        ),
+      ),
+    ),
+    h('section', { id: 'collisions' }, h('h3', { text: 'Collisions' }), collisionsBox),
+  );
+
+  async function refresh() {
+    const answer = await json('/skills', { agent: id });
+    heading.textContent = answer.agent.name;
+    about.textContent = answer.agent.describes;
+    rows.replaceChildren(
+      ...answer.skills.map((skill) =>
+        h(
+          'tr',
+          { 'data-skill': skill.name },
+          h('td', { text: skill.name }),
+          h('td', { text: skill.description }),
+          h('td', { title: skill.source.root, text: skill.source.scope }),
+          h('td', { class: 'path', text: skill.filePath }),
+        ),
+      ),
+    );
+    const source = (candidate) => `${candidate.source.agent}:${candidate.source.scope}`;
+    collisionsBox.replaceChildren(
+      answer.collisions.length === 0
+        ? h('p', { class: 'muted', text: 'No name is claimed by more than one skill.' })
+        : h(
+            'ul',
+            {},
+            answer.collisions.map((collision) =>
+              h(
+                'li',
+                { 'data-collision': collision.name },
+                `${collision.name} won by `,
+                h('span', { class: 'path', text: collision.winner.filePath }),
+                ` (${source(collision.winner)})`,
+                h(
+                  'ul',
+                  {},
+                  collision.shadowed.map((loser) =>
+                    h(
+                      'li',
+                      { 'data-reason': loser.reason },
+                      h('span', { class: 'path', text: loser.filePath }),
+                      ` (${source(loser)}): ${reasonText(loser.reason)}`,
+                    ),
+                  ),
+                ),
+              ),
+            ),
+          ),
+    );
+    return answer.generation;
+  }
+  // The view's stream carries only that view's changes: each is worth reading again.
+  return { refresh, concerns: () => true, agent: id };
 }
 
 function skillView(name) {
