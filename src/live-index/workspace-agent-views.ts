@@ -10,7 +10,7 @@ import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
 import type { AgentView, ViewId } from '../discovery/agents/types.js';
 import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
-import { FileFindingsMemo } from '../discovery/doctor/file-findings-memo.js';
+import { DoctorMemo } from '../discovery/doctor/doctor-memo.js';
 import { SkillsdError } from '../discovery/errors.js';
 import { frontmatterDialect } from '../discovery/frontmatter/frontmatter.js';
 import { sameJson } from '../discovery/same-json.js';
@@ -19,6 +19,7 @@ import { createSkillFileCache, type SkillFileCache } from '../discovery/scan/ski
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Profile, Settings } from '../discovery/types.js';
 import { AgentViewsState } from './agent-views-state.js';
 import { EventLog } from './event-log.js';
+import { RunOnceQueueOne } from './run-once-queue-one.js';
 import { viewChangeEvents } from './view-changes.js';
 import type { DiscoverFn } from './workspace-index-options.js';
 
@@ -35,15 +36,16 @@ export interface WorkspaceAgentViewsOptions {
   discoveryContext: () => DiscoveryContext;
   /** Told once the first views are set: they name roots the default view does not read. */
   onFirstViews: () => Promise<void>;
+  /** Told when an update changed some views' answers: resolves to the generation the workspace gives the change. */
+  onViewsChanged: (ids: ViewId[]) => Promise<number>;
+  /** Told when an update made the views read other directories or files. */
+  onWatchChanged: () => Promise<void>;
+  /** Told when an update failed (the next one computes from scratch). */
+  onUpdateError: (error: unknown) => void;
   /** The workspace's generation now (the views' answers carry it). */
   generation: () => number;
   /** Views unused for this long are dropped (default IDLE_VIEWS_MS). */
   idleMs?: number;
-}
-
-/** What an update of the views changed: the ids of the views whose answers differ. */
-export interface ViewsChange {
-  changed: ViewId[];
 }
 
 export class WorkspaceAgentViews {
@@ -52,8 +54,10 @@ export class WorkspaceAgentViews {
   /** The last build's discovery and settings: what the views are computed from. */
   lastResult: { result: DiscoveryResult; settings: Settings } | undefined;
   private first: Promise<AgentViewsState> | null = null;
-  /** The update the last build started, until it is applied: a read waits for it (the views are always current). */
-  private updating: Promise<void> | null = null;
+  /** Updates run one at a time, the builds' changes gathered meanwhile answered by the next one. */
+  private readonly updates = new RunOnceQueueOne(() => this.runUpdate());
+  private pendingFull = false;
+  private pendingPaths = new Set<string>();
   /** Grows with every build: a first computation that a build overtook is computed again. */
   private builds = 0;
   private lastUse = 0;
@@ -65,8 +69,8 @@ export class WorkspaceAgentViews {
   private walks = new RootWalkMemo();
   /** Per other profile, its discovery's file cache and directory scans, kept like the daemon's own. */
   private profileMemos = new Map<Profile, { cache: SkillFileCache; scans: ScanMemo }>();
-  /** The doctor's findings per SKILL.md, kept until a change is reported for the file. */
-  private fileFindings = new FileFindingsMemo();
+  /** What the doctor looked at (directories, scans, each SKILL.md's findings), kept until a change is reported. */
+  private doctor = new DoctorMemo();
   private readonly idleMs: number;
 
   constructor(private readonly options: WorkspaceAgentViewsOptions) {
@@ -101,7 +105,8 @@ export class WorkspaceAgentViews {
    */
   async request(timeoutMs: number): Promise<AgentViewsState> {
     this.lastUse = this.now();
-    if (this.updating !== null) await this.updating;
+    // The views are always current: an update a build queued is waited for.
+    await this.updates.idle();
     if (this.state !== undefined) return this.followGeneration(this.state);
     this.first ??= this.firstViews().finally(() => {
       this.first = null;
@@ -129,36 +134,63 @@ export class WorkspaceAgentViews {
   }
 
   /**
-   * Called by every build before it tells clients of its change: armed views start their update now, and a read
-   * arriving after the build's event waits for it; idle views are dropped. When some answer changed, `apply` is
-   * called (synchronously with the new views being set) with the generation the workspace gives the change.
-   * Resolves to whether the views now depend on other directories or files (the watcher must follow them).
+   * Called by every build before it tells clients of its change: armed views queue an update for what the build saw
+   * (a read arriving after the build's event waits for it), idle views are dropped. The update runs beside the next
+   * builds, never before their events (docs/agents.md "Live").
    */
-  update(full: boolean, paths: ReadonlySet<string>, apply: (change: ViewsChange) => number): Promise<boolean> {
+  noteBuild(full: boolean, paths: ReadonlySet<string>): void {
     this.builds++;
-    if (this.state === undefined) return Promise.resolve(false);
+    if (this.state === undefined) return;
     if (!this.armed) {
       this.drop();
-      return Promise.resolve(false);
+      return;
     }
+    if (full) this.pendingFull = true;
+    for (const path of paths) this.pendingPaths.add(path);
+    this.updates.run().catch((error: unknown) => this.options.onUpdateError(error));
+  }
+
+  /** Resolves once every update queued so far is applied (tests; closing). */
+  idle(): Promise<void> {
+    return this.updates.idle();
+  }
+
+  /** One update: what the builds since the last one reported, applied to the views kept. */
+  private async runUpdate(): Promise<void> {
+    const full = this.pendingFull;
+    const paths = this.pendingPaths;
+    this.pendingFull = false;
+    this.pendingPaths = new Set();
     const previous = this.state;
-    const run = (async () => {
+    if (previous === undefined) return;
+    try {
       await this.invalidate(full, paths);
-      const last = this.lastResult as { result: DiscoveryResult; settings: Settings };
-      const views = await this.compute(last.result, last.settings);
-      if (this.state !== previous) return false;
-      const watchChanged = !sameWatch(previous.views.watch, views.watch);
-      const changed: ViewId[] = [];
-      for (const [id, view] of views.views) {
-        const before = previous.views.views.get(id);
-        if (before === undefined || !sameView(before, view)) changed.push(id);
-      }
-      if (changed.length === 0) {
-        // Same answers: the serialised ones stay.
-        this.state = previous.withViews(views);
-        return watchChanged;
-      }
-      const generation = apply({ changed });
+    } catch (error) {
+      this.pendingFull = true;
+      throw error;
+    }
+    const last = this.lastResult as { result: DiscoveryResult; settings: Settings };
+    let views: AgentViews;
+    try {
+      views = await this.compute(last.result, last.settings);
+    } catch (error) {
+      // Computed from scratch next time: what this update forgot may be half-read.
+      this.pendingFull = true;
+      throw error;
+    }
+    if (this.state !== previous) return;
+    const watchChanged = !sameWatch(previous.views.watch, views.watch);
+    const changed: ViewId[] = [];
+    for (const [id, view] of views.views) {
+      const before = previous.views.views.get(id);
+      if (before === undefined || !sameView(before, view)) changed.push(id);
+    }
+    if (changed.length === 0) {
+      // Same answers: the serialised ones stay.
+      this.state = previous.withViews(views);
+    } else {
+      const generation = await this.options.onViewsChanged(changed);
+      if (this.state !== previous) return;
       for (const id of changed) {
         const log = this.logs.get(id);
         if (log === undefined) continue;
@@ -167,18 +199,9 @@ export class WorkspaceAgentViews {
         log.appendChange(viewHash(after), viewChangeEvents(before, after, generation));
       }
       this.state = new AgentViewsState(views, generation);
-      return watchChanged;
-    })();
-    const waited: Promise<void> = run.then(
-      () => {
-        if (this.updating === waited) this.updating = null;
-      },
-      () => {
-        if (this.updating === waited) this.updating = null;
-      },
-    );
-    this.updating = waited;
-    return run;
+    }
+    // Views that now read other directories (a skill folder added deep in a walked tree): the watcher follows them.
+    if (watchChanged) await this.options.onWatchChanged();
   }
 
   /** The state under the workspace's current generation (a default-view change moves it, not the views). */
@@ -216,7 +239,7 @@ export class WorkspaceAgentViews {
     this.texts = new AgentFileTexts();
     this.walks = new RootWalkMemo();
     this.profileMemos = new Map();
-    this.fileFindings = new FileFindingsMemo();
+    this.doctor = new DoctorMemo();
   }
 
   /** Forgets what the reported `paths` may have changed: the other profiles' scans and the agents' root walks. */
@@ -225,7 +248,7 @@ export class WorkspaceAgentViews {
     // Texts are kept by real path: a change reported through a link is also forgotten where it really is.
     const reals = await Promise.all([...paths].map((path) => realpath(path).catch(() => path)));
     this.texts.invalidate(full, [...paths, ...reals]);
-    this.fileFindings.invalidate(full, [...paths, ...reals]);
+    await this.doctor.invalidate(full, [...new Set([...paths, ...reals])]);
     if (full) this.walks.clear();
     else await this.walks.invalidate(paths);
   }
@@ -252,7 +275,7 @@ export class WorkspaceAgentViews {
             skills: result.skills,
             collisions: result.collisions,
             ...(cache === undefined ? {} : { cache }),
-            fileFindings: this.fileFindings,
+            memo: this.doctor,
           })
         ).findings,
       walks: this.walks,

@@ -79,6 +79,8 @@ export class WorkspaceIndex {
   private readonly search = new SkillSearchIndex();
   /** The per-agent views, once requested (docs/agents.md "Live"): kept current by every build from then on. */
   private readonly agents: WorkspaceAgentViews;
+  /** Set from a build's swap until its events are logged. */
+  private announcing: Promise<void> | undefined;
 
   constructor(options: WorkspaceIndexOptions) {
     this.cwd = options.cwd;
@@ -116,6 +118,11 @@ export class WorkspaceIndex {
         if (this.watcher.armed) await this.watcher.sync();
       },
       generation: () => this.current?.generation ?? 0,
+      onViewsChanged: (ids) => this.viewsChanged(ids),
+      onWatchChanged: async () => {
+        if (this.watcher.armed && !this.isClosed) await this.watcher.sync();
+      },
+      onUpdateError: (error) => this.logger.error({ err: error, cwd: this.cwd }, 'agent views update failed'),
       ...(options.agentViewsIdleMs === undefined ? {} : { idleMs: options.agentViewsIdleMs }),
     });
     this.watcher = new WorkspaceWatcher({
@@ -225,6 +232,11 @@ export class WorkspaceIndex {
     return this.agents.events(id, timeoutMs);
   }
 
+  /** Resolves once the views' updates queued so far are applied (tests; the benchmark). */
+  agentViewsSettled(): Promise<void> {
+    return this.agents.idle();
+  }
+
   /** The per-agent views are computed and kept current (requested, not dropped for idleness). */
   get agentViewsKept(): boolean {
     return this.agents.armed;
@@ -295,6 +307,7 @@ export class WorkspaceIndex {
     await this.watcher.close();
     // A build in flight finishes against a closed index and is discarded.
     await this.builds.current?.catch(() => {});
+    await this.agents.idle().catch(() => {});
   }
 
   private async start(): Promise<void> {
@@ -372,9 +385,14 @@ export class WorkspaceIndex {
     this.search.follow(next, { full, paths });
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
     const pending = previous === undefined || !changed ? [] : this.diffEvents(previous, next, discovery.change);
-    // Views in use follow the default view, after its event (docs/agents.md "Live"): started here, before the event,
-    // so that a read of a view arriving once the event is out waits for them.
-    const views = this.agents.update(full, paths, (change) => this.viewsChanged(change.changed));
+    // Views in use follow the default view (docs/agents.md "Live"): their update is queued before the event goes out,
+    // so a read of a view once the event is out waits for it, and runs beside the next builds, never delaying them.
+    this.agents.noteBuild(full, paths);
+    // Until this build's events are logged, a views change waits (`viewsChanged`): events keep their order.
+    let announced: () => void = () => {};
+    this.announcing = new Promise<void>((resolve) => {
+      announced = resolve;
+    });
     // The watcher follows the new answer's directories and files before clients hear of it: a client that edits a
     // file the answer now depends on (a new plugin's manifest) as soon as the event arrives is then seen.
     // The answer is told even when following it failed (the failure is the build's error, as before).
@@ -385,21 +403,22 @@ export class WorkspaceIndex {
         if (previous === undefined) this.events.begin(next.contentHash);
         // The last event takes the id of the state it leads to (event-log.ts).
         else if (pending.length > 0) this.events.appendChange(next.contentHash, pending);
+        this.onBuild?.((performance.now() - started) / 1000, changed);
         // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
         this.diagnostics?.schedule(next);
       }
+      this.announcing = undefined;
+      announced();
     }
-    // Views that now read other directories (a skill folder added deep in a walked tree): the watcher follows them.
-    if ((await views) && this.watcher.armed && !this.isClosed) await this.watcher.sync();
-    if (!this.isClosed) this.onBuild?.((performance.now() - started) / 1000, changed);
   }
 
   /**
-   * Some requested views changed with no change of the default view in the same step: the workspace's generation
-   * moves (their answers carry it) and the default stream names them in an `index` event that adds, removes and
-   * changes nothing of the default view (docs/api.md §GET /events). Returns the generation of the change.
+   * Some requested views changed: the workspace's generation moves (their answers carry it) and the default stream
+   * names them in an `index` event that adds, removes and changes nothing of the default view, after the events of
+   * the build being announced, if any (docs/api.md §GET /events). Resolves to the generation of the change.
    */
-  private viewsChanged(ids: ViewId[]): number {
+  private async viewsChanged(ids: ViewId[]): Promise<number> {
+    while (this.announcing !== undefined) await this.announcing;
     const previous = this.current as WorkspaceSnapshot;
     if (this.isClosed) return previous.generation;
     const generation = nextGeneration(this.settings, previous, true, previous.contentHash);

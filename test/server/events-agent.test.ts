@@ -35,7 +35,10 @@ function data(event: SseEvent): unknown {
 /** Writes files and rebuilds the default workspace at once (deterministic, no watcher involved). */
 async function change(s: TestServer, tree: Parameters<typeof writeTree>[1]): Promise<void> {
   await writeTree(s.root, tree);
-  await (await s.registry.get()).rebuild();
+  const workspace = await s.registry.get();
+  await workspace.rebuild();
+  // The views follow the build beside it: their update is part of the change.
+  await workspace.agentViewsSettled();
 }
 
 describe('GET /events?agent=', () => {

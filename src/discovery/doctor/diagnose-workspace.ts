@@ -14,9 +14,9 @@ import { scanSelfSkill, scanSkillsDir } from '../scan/scan-skills-dir.js';
 import type { SkillFileCache } from '../scan/skill-file-cache.js';
 import type { Collision, DiscoveryContext, Level, Skill, SkillDiagnostic } from '../types.js';
 import { expandCustomDirectory, resolveWorkspaceContext } from '../workspace-context.js';
+import type { DoctorMemo } from './doctor-memo.js';
 import { explainOutcome, pipelineView } from './explain-outcome.js';
-import type { FileFindingsMemo } from './file-findings-memo.js';
-import { lookAtSkillsDirectory } from './near-misses.js';
+import { type DirectoryLook, lookAtSkillsDirectory } from './near-misses.js';
 import { type SkillFileInput, skillFileFindings } from './skill-file-findings.js';
 import type { CandidateReport, DoctorDirectory, Finding, SkillDoctorReport, WorkspaceDiagnosis } from './types.js';
 
@@ -26,8 +26,8 @@ export interface DiagnoseInput {
   skills: readonly Skill[];
   collisions: readonly Collision[];
   cache?: SkillFileCache;
-  /** Findings of files looked at before, kept until a change is reported for them (the views' doctor). */
-  fileFindings?: FileFindingsMemo;
+  /** What earlier looks found, kept until a change is reported for it (a live workspace's views). */
+  memo?: DoctorMemo;
 }
 
 interface ScannedDir extends Pick<ProviderDir, 'plugin' | 'namePrefix' | 'includeSelf' | 'agentPlugin'> {
@@ -111,6 +111,8 @@ export async function diagnoseWorkspace(input: DiagnoseInput): Promise<Workspace
     }
     candidates.push(...result.candidates);
   });
+  // Scans of directories no longer looked at are dropped.
+  input.memo?.scans.prune();
   return { directories, findings, candidates };
 }
 
@@ -144,21 +146,25 @@ async function diagnoseDirectory(
   findings: Finding[];
   candidates: CandidateReport[];
 }> {
-  const look = await lookAtSkillsDirectory(dir.path);
+  const look = await lookedAt(dir.path, input.memo);
   const diagnostics: SkillDiagnostic[] = [];
   const profile = input.ctx.settings.profile;
-  const scan = await scanDirectory(dir, {
-    requireDescription: dir.requireDescription,
-    profile,
-    provider: dir.provider,
-    providerName: dir.providerName,
-    level: dir.level,
-    diagnostics,
-    ...(dir.shownDir === undefined ? {} : { shownDir: dir.shownDir }),
-    ...(dir.plugin === undefined ? {} : { plugin: dir.plugin }),
-    ...(dir.namePrefix === undefined ? {} : { namePrefix: dir.namePrefix }),
-    ...(input.cache === undefined ? {} : { cache: input.cache }),
-  });
+  const scan = await scanDirectory(
+    dir,
+    {
+      requireDescription: dir.requireDescription,
+      profile,
+      provider: dir.provider,
+      providerName: dir.providerName,
+      level: dir.level,
+      diagnostics,
+      ...(dir.shownDir === undefined ? {} : { shownDir: dir.shownDir }),
+      ...(dir.plugin === undefined ? {} : { plugin: dir.plugin }),
+      ...(dir.namePrefix === undefined ? {} : { namePrefix: dir.namePrefix }),
+      ...(input.cache === undefined ? {} : { cache: input.cache }),
+    },
+    input.memo,
+  );
   // A plugin root that is a skill itself: its own SKILL.md is a candidate too.
   const skillFiles = !scan.self ? look.skillFiles : [join(dir.path, 'SKILL.md'), ...look.skillFiles];
   const findings = [...look.findings];
@@ -183,7 +189,7 @@ async function diagnoseDirectory(
       providerName: dir.providerName,
       profile,
     };
-    const fileFindings = await memoisedFileFindings(fileInput, input.fileFindings);
+    const fileFindings = await memoisedFileFindings(fileInput, input.memo);
     findings.push(...fileFindings);
     if (skill === undefined) {
       const cause = fileFindings.find((finding) => finding.severity === 'error') ??
@@ -226,15 +232,24 @@ async function diagnoseDirectory(
 }
 
 /** `skillFileFindings`, from the memo when the file and what the scan made of it are unchanged. */
-async function memoisedFileFindings(input: SkillFileInput, memo: FileFindingsMemo | undefined): Promise<Finding[]> {
+async function memoisedFileFindings(input: SkillFileInput, memo: DoctorMemo | undefined): Promise<Finding[]> {
   if (memo === undefined) return skillFileFindings(input);
   const { filePath, ...rest } = input;
   const inputs = JSON.stringify(rest);
-  const known = memo.get(filePath, inputs);
+  const known = memo.fileFindings(filePath, inputs);
   if (known !== undefined) return [...known];
   const findings = await skillFileFindings(input);
-  memo.set(filePath, inputs, findings);
+  memo.keepFileFindings(filePath, inputs, findings);
   return [...findings];
+}
+
+/** `lookAtSkillsDirectory`, from the memo while nothing was reported in the directory. */
+async function lookedAt(dir: string, memo: DoctorMemo | undefined): Promise<DirectoryLook> {
+  const known = memo?.look(dir);
+  if (known !== undefined) return known;
+  const look = await lookAtSkillsDirectory(dir);
+  memo?.keepLook(dir, look);
+  return look;
 }
 
 /**
@@ -245,6 +260,7 @@ async function memoisedFileFindings(input: SkillFileInput, memo: FileFindingsMem
 async function scanDirectory(
   dir: ScannedDir,
   options: ScanOptions,
+  memo: DoctorMemo | undefined,
 ): Promise<ScanResult & { self: boolean; skipReasons: Map<string, string> }> {
   const skipReasons = new Map<string, string>();
   if (dir.agentPlugin !== undefined) {
@@ -255,7 +271,7 @@ async function scanDirectory(
     }
     return { ...found, self: false, skipReasons };
   }
-  const listed = await scanSkillsDir(dir.path, options);
+  const listed = await (memo?.scans.scan(dir.path, options) ?? scanSkillsDir(dir.path, options));
   if (dir.includeSelf !== true) return { ...listed, self: false, skipReasons };
   const hasOwn = await lstat(join(dir.path, 'SKILL.md')).then(
     () => true,

@@ -1,0 +1,72 @@
+// What the doctor looked at, kept between looks of a live workspace (docs/agents.md "Live"): each directory's listing
+// of near misses, its scan, and each SKILL.md's findings. A SKILL.md's findings are a function of its text and of what
+// the scan made of it, a directory's look of its entries. The owner reports every change (`invalidate`): a path at or
+// under a directory or file forgets what was kept for it, except that an edit of a SKILL.md the look found, still a
+// regular file, keeps the directory's look (its entries did not change); a full rebuild forgets everything.
+
+import { lstat } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { createScanMemo, type ScanMemo } from '../scan/scan-memo.js';
+import type { DirectoryLook } from './near-misses.js';
+import type { Finding } from './types.js';
+
+interface FileEntry {
+  /** What the findings were computed from besides the text (the scan's record and notes, the provider's rules). */
+  inputs: string;
+  findings: readonly Finding[];
+}
+
+export class DoctorMemo {
+  private readonly files = new Map<string, FileEntry>();
+  private readonly looks = new Map<string, DirectoryLook>();
+  /** The directories' scans, updated entry by entry like discovery's own (scan-memo.ts). */
+  readonly scans: ScanMemo = createScanMemo();
+
+  fileFindings(filePath: string, inputs: string): readonly Finding[] | undefined {
+    const entry = this.files.get(filePath);
+    return entry !== undefined && entry.inputs === inputs ? entry.findings : undefined;
+  }
+
+  keepFileFindings(filePath: string, inputs: string, findings: readonly Finding[]): void {
+    this.files.set(filePath, { inputs, findings });
+  }
+
+  look(dir: string): DirectoryLook | undefined {
+    return this.looks.get(dir);
+  }
+
+  keepLook(dir: string, look: DirectoryLook): void {
+    this.looks.set(dir, look);
+  }
+
+  async invalidate(full: boolean, paths: readonly string[]): Promise<void> {
+    if (full || !this.scans.invalidate(paths)) this.scans.clear();
+    if (full) {
+      this.files.clear();
+      this.looks.clear();
+      return;
+    }
+    for (const path of paths) {
+      forgetUnder(this.files, path);
+      if (await this.keepsLooks(path)) continue;
+      forgetUnder(this.looks, path);
+      // A path inside a directory changes that directory's look.
+      for (const dir of this.looks.keys()) if (path.startsWith(`${dir}/`)) this.looks.delete(dir);
+    }
+  }
+
+  /** `path` is a SKILL.md one kept look found and still a regular file: no look changes. */
+  private async keepsLooks(path: string): Promise<boolean> {
+    if (basename(path) !== 'SKILL.md') return false;
+    const look = this.looks.get(dirname(dirname(path)));
+    if (look === undefined || !look.skillFiles.includes(path)) return false;
+    const info = await lstat(path).catch(() => undefined);
+    return info?.isFile() === true;
+  }
+}
+
+function forgetUnder<V>(map: Map<string, V>, path: string): void {
+  if (map.delete(path)) return;
+  const prefix = path.endsWith('/') ? path : `${path}/`;
+  for (const key of map.keys()) if (key.startsWith(prefix)) map.delete(key);
+}
