@@ -1,13 +1,13 @@
 // Codex CLI (docs/agents.md "Codex CLI"): read in openai/codex, crate core-skills (loader, discovery, render).
 
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { parseYaml } from '../frontmatter/frontmatter-yaml.js';
 import type { SkillWarning } from '../types.js';
 import { envPath, walkBetween } from './agent-context.js';
 import { CODEX_DEFAULT_MODEL, CODEX_DEFAULT_WINDOW, codexCatalog } from './codex-catalog.js';
 import { collapseSpaces, fencedBlock, readYamlMapping, scalarLength } from './frontmatter-rules.js';
-import { readSideFile } from './side-file.js';
+import { readSideFile, type SideLookups } from './side-file.js';
 import type { AgentContext, AgentRoot, AgentSpec, Found, Layout, ReadOutcome } from './types.js';
 
 const MAX_NAME = 64;
@@ -101,8 +101,8 @@ export const codex: AgentSpec = {
     return readCodexSkill(text, basename(found.baseDir));
   },
   readError: (error) => `failed to read file: ${error}`,
-  async sidecar(found) {
-    const [policy, plugin] = await Promise.all([openaiYaml(found), pluginNamespace(found)]);
+  async sidecar(found, look) {
+    const [policy, plugin] = await Promise.all([openaiYaml(found, look), pluginNamespace(found, look)]);
     if (plugin === undefined || policy?.invalid !== undefined) return policy;
     return { ...policy, namePrefix: `${plugin}:` };
   },
@@ -135,8 +135,11 @@ export const codex: AgentSpec = {
 };
 
 /** `agents/openai.yaml`: its policy may hide the skill from the catalog or exclude it from Codex. */
-async function openaiYaml(found: Found): Promise<{ hide?: boolean; invalid?: string; warning?: string } | undefined> {
-  const entries = await readdir(found.baseDir).catch(() => [] as string[]);
+async function openaiYaml(
+  found: Found,
+  look: SideLookups,
+): Promise<{ hide?: boolean; invalid?: string; warning?: string } | undefined> {
+  const entries = (await look.listing(found.baseDir)) ?? [];
   // `agents/openai.yaml` in exact lower case only (Codex 0.169.0, docs/agents.md "Codex CLI").
   const dir = entries.find((entry) => entry === 'agents');
   if (dir === undefined) return undefined;
@@ -166,12 +169,16 @@ async function openaiYaml(found: Found): Promise<{ hide?: boolean; invalid?: str
  * `.codex-plugin/plugin.json` or else `.claude-plugin/plugin.json`; its `name`, or the folder's when empty. A manifest
  * that does not parse gives no namespace.
  */
-async function pluginNamespace(found: Found): Promise<string | undefined> {
+async function pluginNamespace(found: Found, look: SideLookups): Promise<string | undefined> {
   const limit = found.root.scope === 'project' ? dirname(dirname(found.rootShown)) : found.rootShown;
   if (found.baseDir !== limit && !found.baseDir.startsWith(`${limit}/`)) return undefined;
   for (let dir = found.baseDir; ; dir = dirname(dir)) {
+    // A directory listed without the manifest's folder has no manifest: nothing to open (one listing per directory
+    // and run, shared by every skill below it). One that cannot be listed is tried as Codex tries it.
+    const names = await look.listing(dir);
     for (const kind of ['.codex-plugin', '.claude-plugin']) {
-      const file = await readSideFile(join(dir, kind, 'plugin.json'), MAX_OPENAI_YAML_BYTES);
+      if (names !== undefined && !names.includes(kind)) continue;
+      const file = await look.sideFile(join(dir, kind, 'plugin.json'), MAX_OPENAI_YAML_BYTES);
       if (file.status !== 'ok') continue;
       let manifest: unknown;
       try {

@@ -8,6 +8,7 @@ import type { SkillWarning } from '../types.js';
 import { realWorkspaceContext } from './agent-context.js';
 import { type AgentFileTexts, FILE_TOO_LARGE, readFileHead, type TextRead } from './file-texts.js';
 import { takeRefusedBlockSize } from './frontmatter-rules.js';
+import { sideLookups } from './side-file.js';
 import type {
   AgentCollision,
   AgentContext,
@@ -47,6 +48,7 @@ export async function runAgent(
   // Every file is read (and every side file looked at) at once; the loop below then settles names in order.
   const readable = rootWalks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
   const sidecar = spec.sidecar;
+  const look = sideLookups();
   const [, sidecars] = await Promise.all([
     Promise.all(readable.map((found) => texts.read(found.realPath))),
     sidecar === undefined
@@ -54,7 +56,11 @@ export async function runAgent(
       : Promise.all(
           readable.map(
             async (found) =>
-              [found, await (walks?.sidecar(spec.info.id, found, sidecar) ?? sidecar.call(spec, found))] as const,
+              [
+                found,
+                await (walks?.sidecar(spec.info.id, found, (f) => sidecar.call(spec, f, look)) ??
+                  sidecar.call(spec, found, look)),
+              ] as const,
           ),
         ).then((pairs) => new Map(pairs)),
   ]);

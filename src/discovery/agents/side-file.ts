@@ -5,6 +5,7 @@
 // read through the one guarded reader (read-text-file.ts: a regular file only, a size cap, a non-blocking open), and
 // one that fails a guard says why instead of being waited on.
 
+import { readdir } from 'node:fs/promises';
 import { readTextFile } from '../read-text-file.js';
 
 export type SideFileRead = { status: 'ok'; text: string } | { status: 'missing' } | { status: 'refused'; why: string };
@@ -19,4 +20,38 @@ export async function readSideFile(path: string, maxBytes: number): Promise<Side
     // EACCES, ELOOP, EIO: unreadable, said as the system says it.
     return { status: 'refused', why: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
   }
+}
+
+/**
+ * Side-file lookups shared by one run of an agent over its files (run-agent.ts): a directory is listed, a side file
+ * read, once per run however many skills look at it (Codex looks for plugin manifests in every ancestor of each skill).
+ */
+export interface SideLookups {
+  /** The names in `dir`, or undefined when it cannot be listed. */
+  listing(dir: string): Promise<string[] | undefined>;
+  sideFile(path: string, maxBytes: number): Promise<SideFileRead>;
+}
+
+export function sideLookups(): SideLookups {
+  const listings = new Map<string, Promise<string[] | undefined>>();
+  const files = new Map<string, Promise<SideFileRead>>();
+  return {
+    listing(dir) {
+      let known = listings.get(dir);
+      if (known === undefined) {
+        known = readdir(dir).catch(() => undefined);
+        listings.set(dir, known);
+      }
+      return known;
+    },
+    sideFile(path, maxBytes) {
+      const key = `${maxBytes}\0${path}`;
+      let known = files.get(key);
+      if (known === undefined) {
+        known = readSideFile(path, maxBytes);
+        files.set(key, known);
+      }
+      return known;
+    },
+  };
 }

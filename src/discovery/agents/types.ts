@@ -2,6 +2,7 @@
 // precedence) plus the few functions where its rule is code (reading one file, writing its catalog).
 
 import type { Profile, SkillDiagnostic, SkillWarning } from '../types.js';
+import type { SideLookups } from './side-file.js';
 
 export type AgentId = 'claude-code' | 'codex' | 'opencode' | 'gemini-cli' | 'copilot-cli' | 'vscode' | 'goose';
 export type ViewId = AgentId | Profile;
@@ -215,6 +216,7 @@ export interface AgentSpec {
   /** A file next to the SKILL.md that changes the outcome (Codex's `agents/openai.yaml`). */
   sidecar?(
     found: Found,
+    look: SideLookups,
   ): Promise<{ hide?: boolean; invalid?: string; warning?: string; namePrefix?: string } | undefined>;
   /** Why a name qualified by a sidecar's `namePrefix` is rejected, if it is (Codex's plugin namespaces). */
   qualifiedNameError?(name: string): string | undefined;

@@ -11,8 +11,8 @@ import { isUnder } from './agent-context.js';
 import type { AgentRoot, AgentSpec, Found } from './types.js';
 import { type RootWalk, SKILL_FILE, walkRoot } from './walk-root.js';
 
-type Sidecar = NonNullable<AgentSpec['sidecar']>;
-type SidecarResult = Awaited<ReturnType<Sidecar>>;
+type SidecarResult = Awaited<ReturnType<NonNullable<AgentSpec['sidecar']>>>;
+type Sidecar = (found: Found) => Promise<SidecarResult>;
 
 interface Entry {
   root: string;
