@@ -17,11 +17,13 @@ export interface FixtureOptions {
    * `real`: shaped like installed skill sets: one directory (`~/.claude/skills`) holds N/6 siblings, half of the
    * descriptions hold an unquoted `": "` (`description: Use when: the user asks…`, some with backticks), 5 %
    * symlinked skill directories.
+   * `agents`: the skills of `spread` over SKILL_DIRS and AGENT_DIRS, every root some agent of docs/agents.md reads;
+   * the workspace is a repository (`.git/HEAD`) and trusted by Gemini CLI (`~/.gemini/settings.json`).
    */
   shape?: FixtureShape;
 }
 
-export type FixtureShape = 'spread' | 'real';
+export type FixtureShape = 'spread' | 'real' | 'agents';
 
 export interface FixtureReference {
   /** The loaded skill that holds the file. */
@@ -40,7 +42,7 @@ export interface Fixture {
   editable: string[];
   /** A few reference files of editable skills (for `GET /skill/{name}/{file}`). */
   references: FixtureReference[];
-  /** Skill directories per skills directory, in the order of `SKILL_DIRS`. */
+  /** Skill directories per skills directory, in the order of `SKILL_DIRS` (`agents` shape: then `AGENT_DIRS`). */
   layout: Array<{ dir: string; count: number }>;
   /** Skill directories that reuse the name of a skill in another provider's directory. */
   collisions: number;
@@ -62,6 +64,23 @@ export const SKILL_DIRS: ReadonlyArray<{ base: 'home' | 'workspace'; dir: string
   { base: 'home', dir: '.config/opencode/skills', weight: 4 },
   { base: 'workspace', dir: '.github/skills', weight: 8 },
 ];
+
+/**
+ * The roots other agents read and skillsd's own discovery does not (docs/agents.md "The agents"), after SKILL_DIRS in
+ * the `agents` shape: Gemini CLI's, Copilot CLI's (and VS Code's) user root, Goose's. Their skills are in no
+ * `GET /skills` answer, only in the views.
+ */
+export const AGENT_DIRS: ReadonlyArray<{ base: 'home' | 'workspace'; dir: string; weight: number }> = [
+  { base: 'workspace', dir: '.gemini/skills', weight: 4 },
+  { base: 'home', dir: '.gemini/skills', weight: 4 },
+  { base: 'home', dir: '.copilot/skills', weight: 4 },
+  { base: 'workspace', dir: '.goose/skills', weight: 3 },
+  { base: 'home', dir: '.config/goose/skills', weight: 3 },
+  { base: 'home', dir: '.config/agents/skills', weight: 2 },
+];
+
+/** Gemini CLI reads the workspace's roots only in a trusted folder; folder trust switched off trusts every folder. */
+const GEMINI_SETTINGS = `${JSON.stringify({ security: { folderTrust: { enabled: false } } }, null, 2)}\n`;
 
 /** The `real` shape's weights, in the order of SKILL_DIRS: `~/.claude/skills` gets 100 of 600, N/6. */
 const REAL_WEIGHTS: readonly number[] = [84, 72, 100, 72, 48, 48, 42, 36, 30, 24, 44];
@@ -90,22 +109,32 @@ interface Slot {
 export async function generateFixture(options: FixtureOptions): Promise<Fixture> {
   const { root, skills: total, seed } = options;
   const real = options.shape === 'real';
+  const agents = options.shape === 'agents';
   if (!Number.isInteger(total) || total < 0) throw new Error(`skills must be a non-negative integer, got ${total}`);
   const home = join(root, 'home');
   const workspace = join(root, 'workspace');
-  const dirPaths = SKILL_DIRS.map((d) => join(d.base === 'home' ? home : workspace, d.dir));
+  const dirs = agents ? [...SKILL_DIRS, ...AGENT_DIRS] : SKILL_DIRS;
+  const dirPaths = dirs.map((d) => join(d.base === 'home' ? home : workspace, d.dir));
   await mkdir(join(workspace, '.git'), { recursive: true });
   await mkdir(join(home, LIBRARY_DIR), { recursive: true });
   await Promise.all(dirPaths.map((d) => mkdir(d, { recursive: true })));
+  if (agents) {
+    // A `.git` without HEAD is no repository to Codex and Copilot CLI, whose walks would then leave the fixture.
+    await writeFile(join(workspace, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+    await mkdir(join(home, '.gemini'), { recursive: true });
+    await writeFile(join(home, '.gemini', 'settings.json'), GEMINI_SETTINGS);
+  }
 
-  const counts = splitByWeight(total, real ? REAL_WEIGHTS : undefined);
+  const counts = splitByWeight(total, real ? REAL_WEIGHTS : agents ? dirs.map((d) => d.weight) : undefined);
   const slots = planSlots(counts, seed, real ? REAL_SYMLINK_SHARE : SYMLINK_SHARE);
   const collided = new Set<string>();
   for (const slot of slots) if (slot.copyOf >= 0) collided.add(slot.name);
+  /** Only SKILL_DIRS are read by skillsd's own discovery; AGENT_DIRS come after them. */
+  const loaded = (slot: Slot): boolean => slot.dirIndex < SKILL_DIRS.length;
 
   const references: FixtureReference[] = [];
   const editable: string[] = [];
-  const perDir = new Array<number>(SKILL_DIRS.length).fill(0);
+  const perDir = new Array<number>(dirs.length).fill(0);
   const jobs: Array<() => Promise<void>> = [];
   slots.forEach((slot, index) => {
     perDir[slot.dirIndex] = (perDir[slot.dirIndex] ?? 0) + 1;
@@ -113,7 +142,7 @@ export async function generateFixture(options: FixtureOptions): Promise<Fixture>
     const entryPath = join(dirPaths[slot.dirIndex]!, slot.name);
     const realDir = slot.symlinked ? join(home, LIBRARY_DIR, slot.name) : entryPath;
     const files = skillFiles(rng, slot.name, real);
-    if (!slot.symlinked && !collided.has(slot.name)) {
+    if (!slot.symlinked && !collided.has(slot.name) && loaded(slot)) {
       editable.push(join(entryPath, 'SKILL.md'));
       const firstReference = Object.keys(files).find((f) => f.startsWith('references/'));
       if (firstReference !== undefined && references.length < 16)
@@ -126,14 +155,14 @@ export async function generateFixture(options: FixtureOptions): Promise<Fixture>
   });
   await runLimited(jobs, WRITE_CONCURRENCY);
 
-  const names = [...new Set(slots.map((s) => s.name))].sort(compareNames);
+  const names = [...new Set(slots.filter(loaded).map((s) => s.name))].sort(compareNames);
   return {
     home,
     workspace,
     names,
     editable,
     references,
-    layout: SKILL_DIRS.map((d, i) => ({ dir: join(d.base === 'home' ? '~' : '.', d.dir), count: perDir[i] ?? 0 })),
+    layout: dirs.map((d, i) => ({ dir: join(d.base === 'home' ? '~' : '.', d.dir), count: perDir[i] ?? 0 })),
     collisions: slots.filter((s) => s.copyOf >= 0).length,
     symlinks: slots.filter((s) => s.symlinked).length,
   };

@@ -1,6 +1,7 @@
 // Runs the benchmarks and prints their tables; writes them to bench/results/latest.md.
-// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory|search|agents|client|peers ...]]
+// Usage: npm run bench [-- [--quick] [--large] [--no-build] [--busy] [--sizes=N,N...] [floor|discovery|startup|reload|http|memory|search|agents|views|client|peers ...]]
 // --large (or SKILLSD_BENCH_LARGE=1) adds N = 50,000 where a benchmark has it; without it the suite stays at 10,000.
+// --busy: the views benchmark measures its tables a second time next to one `node -e 'for(;;){}'` loop.
 // The daemon benchmarks rebuild dist/ first when a file under src/ is newer than dist/cli.js (--no-build: never).
 
 import { spawnSync } from 'node:child_process';
@@ -24,6 +25,7 @@ import { runPeerLookupBench } from './peer-lookup.bench.js';
 import { runReloadBench } from './reload.bench.js';
 import { runSearchBench } from './search.bench.js';
 import { runStartupBench } from './startup.bench.js';
+import { runViewsBench } from './views.bench.js';
 
 interface Bench {
   name: string;
@@ -40,6 +42,7 @@ const BENCHES: Bench[] = [
   { name: 'http', needsDaemon: true, run: runHttpBench },
   { name: 'search', needsDaemon: false, run: runSearchBench },
   { name: 'agents', needsDaemon: true, run: runAgentsBench },
+  { name: 'views', needsDaemon: true, run: runViewsBench },
   { name: 'client', needsDaemon: true, run: runClientBench },
   { name: 'peers', needsDaemon: false, run: runPeerLookupBench },
 ];

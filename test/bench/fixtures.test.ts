@@ -3,7 +3,18 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CROWDED_DIR_INDEX, type Fixture, generateFixture, SKILL_DIRS, splitByWeight } from '../../bench/fixtures.js';
+import {
+  AGENT_DIRS,
+  CROWDED_DIR_INDEX,
+  type Fixture,
+  generateFixture,
+  SKILL_DIRS,
+  splitByWeight,
+} from '../../bench/fixtures.js';
+import { agentEnv } from '../../src/discovery/agents/agent-context.js';
+import { computeAgentViews } from '../../src/discovery/agents/compute-views.js';
+import { AgentFileTexts } from '../../src/discovery/agents/file-texts.js';
+import type { ViewId } from '../../src/discovery/agents/types.js';
 import { discoverSkills } from '../../src/discovery/pipeline/discover-skills.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { makeTempDir } from '../helpers/temp-tree.js';
@@ -205,5 +216,103 @@ describe('generateFixture, real shape (N = 600)', () => {
     assert.deepEqual(result.warnings, []);
     const colonSkill = result.skills.find((s) => s.description.includes('. Use when: '));
     assert.notEqual(colonSkill, undefined);
+  });
+});
+
+describe('generateFixture, agents shape (N = 120)', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  let fixture: Fixture;
+  const ALL_DIRS = [...SKILL_DIRS, ...AGENT_DIRS];
+  const dirPath = (d: (typeof ALL_DIRS)[number]): string =>
+    join(d.base === 'home' ? fixture.home : fixture.workspace, d.dir);
+
+  before(async () => {
+    ({ dir, cleanup } = await makeTempDir('skillsd-fixture-agents-'));
+    fixture = await generateFixture({ root: dir, skills: 120, seed: SEED, shape: 'agents' });
+  });
+  after(() => cleanup());
+
+  test('the directories of the spread shape, then the roots only other agents read, by weight', async () => {
+    // The weights sum to 120: N = 120 puts exactly each weight in its directory.
+    const expected = [...EXPECTED_COUNTS, 4, 4, 4, 3, 3, 2];
+    assert.deepEqual(
+      fixture.layout.map((l) => l.dir),
+      [
+        ...SKILL_DIRS.map((d) => join(d.base === 'home' ? '~' : '.', d.dir)),
+        '.gemini/skills',
+        '~/.gemini/skills',
+        '~/.copilot/skills',
+        '.goose/skills',
+        '~/.config/goose/skills',
+        '~/.config/agents/skills',
+      ],
+    );
+    assert.deepEqual(
+      fixture.layout.map((l) => l.count),
+      expected,
+    );
+    const onDisk = await Promise.all(ALL_DIRS.map(async (d) => (await readdir(dirPath(d))).length));
+    assert.deepEqual(onDisk, expected);
+    assert.equal(await readFile(join(fixture.workspace, '.git', 'HEAD'), 'utf8'), 'ref: refs/heads/main\n');
+    assert.deepEqual(JSON.parse(await readFile(join(fixture.home, '.gemini', 'settings.json'), 'utf8')), {
+      security: { folderTrust: { enabled: false } },
+    });
+  });
+
+  test('names and editable files are those of the default view: the other roots are not in it', async () => {
+    const result = await discoverSkills({
+      home: fixture.home,
+      cwd: fixture.workspace,
+      env: {},
+      settings: defaultSettings(),
+    });
+    assert.deepEqual(
+      result.skills.map((s) => s.name),
+      fixture.names,
+    );
+    assert.deepEqual(result.warnings, []);
+    const defaultDirs = SKILL_DIRS.map(dirPath);
+    for (const file of fixture.editable) assert.equal(defaultDirs.includes(join(file, '..', '..')), true, file);
+    const agentOnly = (await Promise.all(AGENT_DIRS.map(async (d) => readdir(dirPath(d))))).flat();
+    assert.equal(agentOnly.length, 20);
+    // 118 distinct names (2 collisions); the 2 entries of those roots whose name a default directory holds too are
+    // loaded from there: 118 − 18 = 100 names in the default view.
+    assert.equal(agentOnly.filter((name) => fixture.names.includes(name)).length, 2);
+    assert.equal(fixture.names.length, 100);
+    assert.equal(fixture.editable.length, 97);
+  });
+
+  test("each agent's own root is read by that agent: Gemini CLI's (trusted workspace), Copilot's, Goose's", async () => {
+    const views = await computeAgentViews({
+      home: fixture.home,
+      cwd: fixture.workspace,
+      env: agentEnv({}),
+      texts: new AgentFileTexts(),
+      symlinks: 'contain',
+      discoverProfile: (profile) =>
+        discoverSkills({
+          home: fixture.home,
+          cwd: fixture.workspace,
+          env: {},
+          settings: { ...defaultSettings(), profile },
+        }),
+    });
+    const readsFrom = (id: ViewId): Set<string> =>
+      new Set((views.views.get(id)?.skills ?? []).map((skill) => join(skill.filePath, '..', '..')));
+    const expectations: Array<[ViewId, string[]]> = [
+      ['gemini-cli', ['.gemini/skills', '~/.gemini/skills', '.agents/skills', '~/.agents/skills']],
+      ['copilot-cli', ['~/.copilot/skills', '.github/skills', '.agents/skills', '.claude/skills']],
+      ['vscode', ['~/.copilot/skills', '.github/skills']],
+      ['goose', ['.goose/skills', '~/.config/goose/skills', '~/.config/agents/skills', '.agents/skills']],
+      ['codex', ['.codex/skills', '~/.codex/skills', '.agents/skills', '~/.agents/skills']],
+    ];
+    for (const [id, dirs] of expectations) {
+      const read = readsFrom(id);
+      for (const shown of dirs) {
+        const d = ALL_DIRS.find((x) => join(x.base === 'home' ? '~' : '.', x.dir) === shown)!;
+        assert.equal(read.has(dirPath(d)), true, `${id} reads ${shown}`);
+      }
+    }
   });
 });
