@@ -2,7 +2,7 @@
 // file, the default port), and runs the command against it; when no daemon answers, a read-only command is answered
 // in-process for `--cwd` (default: the current directory) and says so on stderr, the others exit 3. A daemon that is
 // not the user's own (docs/cli.md "Trusting only your own daemon") counts as none, after one line saying what was
-// found there.
+// found there. A command that reads the agent views waits while the daemon computes them (docs/cli.md "Commands").
 
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
@@ -14,7 +14,7 @@ import type { Profile } from '../discovery/types.js';
 import { CliError } from './cli-error.js';
 import { type ClientCommand, type CommandContext, EXIT, type OptionValues } from './commands/command.js';
 import { currentDirectory } from './current-directory.js';
-import { createOutput, type Output } from './output.js';
+import { createOutput, cut, inline, type Output } from './output.js';
 import { type ClientCommandName, PROFILES } from './parse-args.js';
 
 // Each command's module is loaded only when it runs: a short-lived command pays for no other (docs/performance.md
@@ -35,6 +35,9 @@ const COMMANDS: Record<ClientCommandName, () => Promise<ClientCommand>> = {
   agents: async () => (await import('./commands/agents.js')).agentsCommand,
   catalog: async () => (await import('./commands/catalog.js')).catalogCommand,
 };
+
+/** How long a command that reads the agent views waits for their first computation (503 `NotReady` meanwhile). */
+const VIEWS_WAIT_MS = 10 * 60 * 1000;
 
 const COMMON_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   url: { type: 'string' },
@@ -128,7 +131,11 @@ async function runCommand(
   for (const stale of daemon.staleRuntimeFiles) {
     if (!stale.ended) output.err(`skillsd: ignoring the runtime file ${stale.file}: ${stale.reason}; removed\n`);
   }
-  const client = new SkillsdClient({ ...daemon, ...(explicitCwd === undefined ? {} : { cwd: explicitCwd }) });
+  const client = new SkillsdClient({
+    ...daemon,
+    ...(explicitCwd === undefined ? {} : { cwd: explicitCwd }),
+    ...viewsWait(explicitCwd ?? daemon.runtime?.cwd),
+  });
   const context: CommandContext = {
     client,
     daemon,
@@ -180,13 +187,33 @@ async function runInProcess(
   output.err(note);
   try {
     // The app answers inside this process: no socket, so no listener to check.
-    const client = new SkillsdClient({ url: local.url, fetch: local.fetch, checkListener: false });
+    const client = new SkillsdClient({ url: local.url, fetch: local.fetch, checkListener: false, ...viewsWait(cwd) });
     return await command.run({ ...context, client, daemon: undefined, local: true });
   } catch (error) {
     return reportError(name, error, output);
   } finally {
     await local.close();
   }
+}
+
+/**
+ * The client's wait for the agent views, and its progress: on a terminal, one line on standard error rewritten in
+ * place every second and erased when the wait ends; nothing when standard error is not a terminal. `cwd` is the
+ * workspace, when the command knows it without asking.
+ */
+function viewsWait(cwd: string | undefined) {
+  const where = cwd === undefined ? '' : ` of ${inline(cwd)}`;
+  return {
+    viewsWaitMs: VIEWS_WAIT_MS,
+    onViewsWait(elapsedMs: number | undefined) {
+      // Standard error is opened only once a wait begins: most commands never wait.
+      if (process.stderr.isTTY !== true) return;
+      const line =
+        elapsedMs === undefined ? '' : `skillsd: computing the agent views${where}… ${Math.floor(elapsedMs / 1000)} s`;
+      // One row, or rewriting it in place would leave the wrapped part behind.
+      process.stderr.write(`\r\u001b[K${cut(line, (process.stderr.columns || 80) - 1)}`);
+    },
+  };
 }
 
 /**

@@ -46,6 +46,18 @@ export interface SkillsdClientOptions {
    */
   retries?: number;
   /**
+   * How long a call that reads the agent views (`agents`, `agentSkills`, `catalog`, `doctorSkill`) keeps asking while
+   * the daemon answers 503 `NotReady`, each time after its `Retry-After`: the views are computed on their first use,
+   * which on a large tree outlasts the daemon's request wait (docs/api.md "Agent views"). Default 0: such a call is
+   * tried again like any other (`retries`).
+   */
+  viewsWaitMs?: number;
+  /**
+   * Told while a call waits for the agent views: the milliseconds waited so far, at once and then every second, and
+   * `undefined` when the wait ends (answered or not).
+   */
+  onViewsWait?: (elapsedMs: number | undefined) => void;
+  /**
    * Before every request, check that the socket listening on a loopback URL belongs to this user, and send nothing
    * otherwise (throws `DaemonNotTrustedError`; docs/cli.md "Trusting only your own daemon"). Default true; false only
    * for a `fetch` that opens no socket.
@@ -114,6 +126,7 @@ const DEFAULT_RETRY_MS = 3000;
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_RETRIES = 3;
 const MAX_RETRY_AFTER_MS = 2000;
+const VIEWS_WAIT_TICK_MS = 1000;
 
 export class SkillsdClient {
   readonly url: string;
@@ -122,11 +135,15 @@ export class SkillsdClient {
   private readonly fetchFn: FetchLike;
   private readonly timeoutMs: number;
   private readonly retries: number;
+  private readonly viewsWaitMs: number;
+  private readonly onViewsWait: ((elapsedMs: number | undefined) => void) | undefined;
   private readonly checksListener: boolean;
 
   constructor(options: SkillsdClientOptions) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.retries = options.retries ?? DEFAULT_RETRIES;
+    this.viewsWaitMs = options.viewsWaitMs ?? 0;
+    this.onViewsWait = options.onViewsWait;
     this.url = options.url.replace(/\/+$/, '');
     this.token = options.token;
     this.cwd = options.cwd;
@@ -143,6 +160,8 @@ export class SkillsdClient {
       fetch: this.fetchFn,
       timeoutMs: this.timeoutMs,
       retries: this.retries,
+      viewsWaitMs: this.viewsWaitMs,
+      ...(this.onViewsWait === undefined ? {} : { onViewsWait: this.onViewsWait }),
       checkListener: this.checksListener,
     });
   }
@@ -206,13 +225,14 @@ export class SkillsdClient {
     return this.json('/doctor');
   }
 
+  /** `GET /doctor/{name}`: it carries what each agent does with the name, so it reads the agent views. */
   doctorSkill(name: string): Promise<NameDiagnosis> {
-    return this.json(`/doctor/${encodeURIComponent(name)}`);
+    return this.viewsJson(`/doctor/${encodeURIComponent(name)}`);
   }
 
   /** `GET /skills?agent=`: what that agent loads from the same folders. */
   agentSkills(agent: string, filter: AgentSkillsFilter = {}): Promise<AgentSkillsAnswer> {
-    return this.json('/skills', {
+    return this.viewsJson('/skills', {
       agent,
       ...(filter.hidden === undefined ? {} : { hidden: String(filter.hidden) }),
       ...(filter.level === undefined ? {} : { level: filter.level }),
@@ -222,12 +242,12 @@ export class SkillsdClient {
 
   /** `GET /agents`: every candidate × every agent. */
   agents(): Promise<AgentMatrixAnswer> {
-    return this.json('/agents');
+    return this.viewsJson('/agents');
   }
 
   /** `GET /catalog`: one agent's catalog under its budget, for a window and a model where they matter. */
   catalog(agent: string, contextWindow?: number, model?: string): Promise<AgentCatalogAnswer> {
-    return this.json('/catalog', {
+    return this.viewsJson('/catalog', {
       agent,
       ...(contextWindow === undefined ? {} : { contextWindow: String(contextWindow) }),
       ...(model === undefined ? {} : { model }),
@@ -328,24 +348,60 @@ export class SkillsdClient {
     return (await (await this.request(path, query, init)).json()) as T;
   }
 
+  /** A GET that reads the agent views: waits out their first computation (`viewsWaitMs`). */
+  private async viewsJson<T>(path: string, query: Record<string, string> = {}): Promise<T> {
+    return (await (await this.request(path, query, {}, true)).json()) as T;
+  }
+
   /**
    * One request; an error answer throws `SkillsdApiError`, no answer at all `DaemonUnreachableError`. A 503 is tried
-   * again a few times: the daemon says when (`Retry-After`), and both of its causes pass by themselves.
+   * again a few times: the daemon says when (`Retry-After`), and both of its causes pass by themselves. A `NotReady`
+   * of a call that reads the agent views is tried again until `viewsWaitMs` has passed, whether the views or the
+   * workspace's first index (which they wait for) are not there yet.
    */
   private async request(
     path: string,
     query: Record<string, string> = {},
     init: FetchInit = {},
+    readsViews = false,
   ): Promise<FetchResponse> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.requestOnce(path, query, init);
-      } catch (error) {
-        if (!(error instanceof SkillsdApiError) || error.status !== 503 || attempt >= this.retries) throw error;
-        if (init.signal?.aborted) throw error;
-        await delay(Math.min(error.retryAfterMs ?? MAX_RETRY_AFTER_MS, MAX_RETRY_AFTER_MS), init.signal ?? NEVER);
+    const started = Date.now();
+    let endWait: (() => void) | undefined;
+    try {
+      for (let retried = 0; ; ) {
+        try {
+          return await this.requestOnce(path, query, init);
+        } catch (error) {
+          if (!(error instanceof SkillsdApiError) || error.status !== 503 || init.signal?.aborted) throw error;
+          const retryAfterMs = error.retryAfterMs ?? MAX_RETRY_AFTER_MS;
+          if (readsViews && this.viewsWaitMs > 0 && error.code === 'NotReady') {
+            const left = this.viewsWaitMs - (Date.now() - started);
+            if (left <= 0) throw error;
+            endWait ??= this.tellViewsWait(started);
+            await delay(Math.min(retryAfterMs, left), init.signal ?? NEVER);
+            continue;
+          }
+          if (retried++ >= this.retries) throw error;
+          await delay(Math.min(retryAfterMs, MAX_RETRY_AFTER_MS), init.signal ?? NEVER);
+        }
       }
+    } finally {
+      endWait?.();
     }
+  }
+
+  /** Tells `onViewsWait` how long the call has waited, now and every second; the function returned ends it. */
+  private tellViewsWait(started: number): () => void {
+    const tell = this.onViewsWait;
+    if (tell === undefined) return () => {};
+    tell(Date.now() - started);
+    const ticks = setInterval(() => tell(Date.now() - started), VIEWS_WAIT_TICK_MS);
+    // The wait's own timers keep the process alive; the ticks only report.
+    ticks.unref();
+    return () => {
+      clearInterval(ticks);
+      tell(undefined);
+    };
   }
 
   private async requestOnce(path: string, query: Record<string, string>, init: FetchInit): Promise<FetchResponse> {

@@ -3,6 +3,7 @@
 
 import type { TestContext } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { discoverSkillChange } from '../../src/discovery/pipeline/discover-skills.js';
 import { defaultSettings, parseSettings } from '../../src/discovery/settings.js';
 import type { Settings } from '../../src/discovery/types.js';
 import { WorkspaceRegistry, type WorkspaceRegistryOptions } from '../../src/live-index/workspace-registry.js';
@@ -44,6 +45,11 @@ export interface TestServerOptions {
   sharedRoot?: string;
   /** How route schemas are compiled (buildApp's second argument): on first use unless a test says otherwise. */
   schemaCompilers?: SchemaCompilers | null;
+  /**
+   * The agent views are not computed before this resolves (their discoveries of the other profiles wait for it): with
+   * a short `app.readyWaitMs`, their routes answer 503 `NotReady` until the test lets them through.
+   */
+  holdViews?: Promise<unknown>;
 }
 
 export async function startServer(t: TestContext, options: TestServerOptions = {}): Promise<TestServer> {
@@ -70,6 +76,7 @@ export async function startServer(t: TestContext, options: TestServerOptions = {
     settings,
     watch: options.watch ?? false,
     watcher: { coalesceMs: 10, rereadDelayMs: 40, reconcileIntervalMs: 60_000 },
+    ...(options.holdViews === undefined ? {} : { discover: heldForViews(options.holdViews, settings) }),
     ...options.registry,
   });
   undo.push(() => registry.close());
@@ -91,6 +98,14 @@ export async function startServer(t: TestContext, options: TestServerOptions = {
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
   return { app, registry, base: `http://127.0.0.1:${port}`, port, root, home, cwd, settings };
+}
+
+/** Discovery as usual, except that of a profile other than the daemon's (the agent views' only) waits for `hold`. */
+function heldForViews(hold: Promise<unknown>, settings: Settings): WorkspaceRegistryOptions['discover'] {
+  return async (ctx, options) => {
+    if (ctx.settings.profile !== settings.profile) await hold;
+    return discoverSkillChange(ctx, options);
+  };
 }
 
 /** A parsed answer: arbitrary JSON that tests compare field by field with deepEqual. */

@@ -7,6 +7,8 @@
 const TOKEN_KEY = 'skillsd.token';
 /** How long to wait before opening the event stream again when the daemon refused it (the browser gave up). */
 const REOPEN_MS = 3000;
+/** How long the page waits for agent views still being computed (503 `NotReady`) before it gives up. */
+const VIEWS_WAIT_MS = 10 * 60 * 1000;
 const REASONS = {
   precedence: 'a source of higher priority won',
   'custom-override': 'a custom directory replaced it',
@@ -37,8 +39,11 @@ let shownGeneration;
 let refreshing;
 let refreshAgain = false;
 let lost = false;
+let following = false;
 scheduleRefresh();
-follow();
+// An agent's stream waits for its view as `GET /skills?agent=` does (503 `NotReady` while the views are computed):
+// it is opened once the first read has ended, so that the page's wait for the views never reads as a lost daemon.
+if (view.agent === undefined) startFollowing();
 
 /**
  * A token handed over as `#token=…` is kept for this tab only (session storage) and taken out of the address, so that
@@ -87,13 +92,53 @@ async function request(path, query, accept = 'application/json') {
   const response = await fetch(apiUrl(path, query), { headers });
   const type = response.headers.get('content-type') ?? '';
   const body = type.startsWith('application/json') ? await response.json() : await response.text();
-  return { status: response.status, ok: response.ok, body };
+  return { status: response.status, ok: response.ok, body, retryAfter: Number(response.headers.get('retry-after')) };
 }
 
 async function json(path, query) {
-  const answer = await request(path, query);
+  return bodyOf(await request(path, query));
+}
+
+function bodyOf(answer) {
   if (!answer.ok) throw new Error(messageOf(answer));
   return answer.body;
+}
+
+/**
+ * A request that reads agent views (docs/api.md "Agent views"): they are computed on first use, and a first
+ * computation longer than the daemon's request wait answers 503 `NotReady`. That is no error: `place` is given a
+ * line saying how long the page has waited, and the request is made again after the daemon's `Retry-After`, for up to
+ * VIEWS_WAIT_MS. Resolves to the first other answer.
+ */
+async function viewsRequest(path, query, place) {
+  const started = Date.now();
+  let answer = await request(path, query);
+  if (!notReady(answer)) return answer;
+  const line = h('p', { class: 'muted progress', role: 'status' });
+  const tick = () => {
+    line.textContent = `Computing the agent views… ${Math.floor((Date.now() - started) / 1000)} s`;
+  };
+  tick();
+  place(line);
+  const ticking = setInterval(tick, 1000);
+  try {
+    while (notReady(answer)) {
+      if (Date.now() - started > VIEWS_WAIT_MS) {
+        throw new Error('The agent views were still being computed after 10 minutes; reload the page to wait again.');
+      }
+      const seconds = answer.retryAfter > 0 ? answer.retryAfter : 1;
+      await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+      answer = await request(path, query);
+    }
+  } finally {
+    clearInterval(ticking);
+    line.remove();
+  }
+  return answer;
+}
+
+function notReady(answer) {
+  return answer.status === 503 && answer.body?.code === 'NotReady';
 }
 
 function messageOf(answer) {
@@ -171,12 +216,19 @@ function scheduleRefresh() {
     })
     .catch(showError)
     .finally(() => {
+      startFollowing();
       refreshing = undefined;
       if (refreshAgain) {
         refreshAgain = false;
         scheduleRefresh();
       } else main.removeAttribute('aria-busy');
     });
+}
+
+function startFollowing() {
+  if (following) return;
+  following = true;
+  follow();
 }
 
 /**
@@ -311,7 +363,10 @@ function listView() {
     renderFindings(doctorBox, doctor.findings);
     await showRows();
     if (features.has('agents')) {
-      const agents = await request('/agents');
+      const agents = await viewsRequest('/agents', {}, (line) => {
+        agentsSection.hidden = false;
+        matrixBox.replaceChildren(line);
+      });
       agentsSection.hidden = !agents.ok;
       if (agents.ok) renderMatrix(matrixBox, agents.body);
     }
@@ -494,7 +549,7 @@ function agentView(id) {
   );
 
   async function refresh() {
-    const answer = await json('/skills', { agent: id });
+    const answer = bodyOf(await viewsRequest('/skills', { agent: id }, (line) => about.after(line)));
     heading.textContent = answer.agent.name;
     about.textContent = answer.agent.describes;
     rows.replaceChildren(
@@ -551,8 +606,8 @@ function skillView(name) {
 
   async function refresh() {
     // The doctor's account of the name answers whether or not a skill of that name is loaded (no 404 to log), with
-    // every candidate and why it lost, in words.
-    const doctor = await json(`/doctor/${encoded}`);
+    // every candidate and why it lost, in words. It reads the agent views too: the wait for them shows above the page.
+    const doctor = bodyOf(await viewsRequest(`/doctor/${encoded}`, {}, (line) => main.prepend(line)));
     const skill = doctor.winner;
     if (skill === null) return showMissing(doctor.candidates);
     const rendered = await json(`/ui/render/${encoded}`);
