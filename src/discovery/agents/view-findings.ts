@@ -8,14 +8,18 @@ import type { Finding } from '../doctor/types.js';
 import type { AgentFinding, AgentView } from './types.js';
 import { SKILL_FILE } from './walk-root.js';
 
-export async function addDoctorFindings(views: Iterable<AgentView>, findings: readonly Finding[]): Promise<void> {
+export async function addDoctorFindings(views: readonly AgentView[], findings: readonly Finding[]): Promise<void> {
   // Near misses (a `skill.md`, an empty folder) are about files no view reads: only SKILL.md findings are matched.
   const about = findings.filter((finding) => basename(finding.path) === SKILL_FILE);
+  // The views found each file by some path and know its real path: only a path no view found is resolved on disk.
   const reals = new Map<string, string>();
+  for (const view of views) for (const [real, found] of view.found) reals.set(found.lexicalPath, real);
   await Promise.all(
-    [...new Set(about.map((finding) => finding.path))].map(async (path) => {
-      reals.set(path, await realpath(path).catch(() => path));
-    }),
+    [...new Set(about.map((finding) => finding.path))]
+      .filter((path) => !reals.has(path))
+      .map(async (path) => {
+        reals.set(path, await realpath(path).catch(() => path));
+      }),
   );
   for (const view of views) {
     const own: AgentFinding[] = [];
