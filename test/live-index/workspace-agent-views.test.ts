@@ -176,3 +176,75 @@ describe('the per-agent views of a live index', () => {
     assert.equal(JSON.stringify((await again.views.matrix()).rows), JSON.stringify((await first.views.matrix()).rows));
   });
 });
+
+describe('views updated from what changed equal views computed afresh', () => {
+  it('after every step of a sequence of edits, renames, breakages and repairs', async (t) => {
+    const { index, root, cwd } = await openIndex(t, {
+      'work/.agents/skills/alpha/SKILL.md': SK({ name: 'alpha', description: 'first: one' }),
+      'work/.agents/skills/beta/SKILL.md': SK({ name: 'beta', description: 'second' }),
+      'work/.claude/skills/alpha/SKILL.md': SK({ name: 'alpha', description: 'the Claude alpha' }),
+      'work/.claude/skills/gamma/SKILL.md': SK({ name: 'gamma', description: 'third' }),
+      'home/.agents/skills/beta/SKILL.md': SK({ name: 'beta', description: 'user beta' }),
+      'home/.codex/skills/delta/SKILL.md': SK({ name: 'delta', description: 'codex only' }),
+      'home/.codex/skills/delta/agents/openai.yaml': 'policy:\n  allow_implicit_invocation: false\n',
+      'work/.goose/skills/eps/SKILL.md': SK({ name: 'eps', description: 'goose' }),
+    });
+    await index.agentViews(WAIT);
+    const files = [
+      `${cwd}/.agents/skills/alpha/SKILL.md`,
+      `${cwd}/.agents/skills/beta/SKILL.md`,
+      `${cwd}/.claude/skills/alpha/SKILL.md`,
+      `${cwd}/.claude/skills/gamma/SKILL.md`,
+      `${root}/home/.agents/skills/beta/SKILL.md`,
+      `${root}/home/.codex/skills/delta/SKILL.md`,
+      `${cwd}/.goose/skills/eps/SKILL.md`,
+    ];
+    const texts = (file: string, step: number): string[] => {
+      const folder = file.split('/').at(-2) as string;
+      return [
+        SK({ name: folder, description: `edit ${step}` }),
+        SK({ name: folder, description: `Use when: step ${step}` }),
+        SK({ name: `${folder}-renamed`, description: `renamed at ${step}` }),
+        SK({ name: 'alpha', description: `now alpha at ${step}` }),
+        'no frontmatter at all',
+        `---\nname: ${folder}\ndescription: [unclosed\n---\nbody`,
+        SK({ name: folder, description: `edit ${step}`, unknownField: 'x' }),
+        '',
+      ];
+    };
+    // A fixed pseudo-random sequence: the same steps every run.
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let step = 0; step < 40; step++) {
+      const file = files[next(files.length)] as string;
+      const options = texts(file, step);
+      await writeFile(file, options[next(options.length)] as string);
+      await (index as unknown as Reported).rebuildFor([file]);
+      const kept = await index.agentViews(WAIT);
+      const fresh = new WorkspaceIndex({
+        home: `${root}/home`,
+        cwd,
+        env: {},
+        settings: defaultSettings(),
+        watch: false,
+      });
+      try {
+        await fresh.ready;
+        const afresh = await fresh.agentViews(WAIT);
+        for (const id of VIEW_IDS) {
+          assert.equal(answerOf(kept.views.views.get(id)), answerOf(afresh.views.views.get(id)), `step ${step}, ${id}`);
+        }
+        assert.equal(
+          JSON.stringify((await kept.views.matrix()).rows),
+          JSON.stringify((await afresh.views.matrix()).rows),
+          `step ${step}, matrix`,
+        );
+      } finally {
+        await fresh.close();
+      }
+    }
+  });
+});

@@ -84,8 +84,9 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   const links = await linkPolicyOf(input.symlinks, input.cwd, ctx.gitRoot, input.home);
   input.texts.begin();
   input.walks?.begin();
+  const textsOnly = input.walks?.takeTextsOnly() ?? false;
   const [agentViews, profileViews, findings] = await Promise.all([
-    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts, input.walks, links))),
+    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts, input.walks, links, textsOnly))),
     Promise.all(PROFILE_IDS.map(async (profile) => profileView(profile, await input.discoverProfile(profile)))),
     input.doctorFindings?.(),
   ]);

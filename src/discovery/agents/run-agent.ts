@@ -4,6 +4,7 @@
 import { basename, relative } from 'node:path';
 import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
 import type { LinkPolicy } from '../link-trust.js';
+import { sameJson } from '../same-json.js';
 import type { SkillWarning } from '../types.js';
 import { realWorkspaceContext } from './agent-context.js';
 import { type AgentFileTexts, FILE_TOO_LARGE, readFileHead, type TextRead } from './file-texts.js';
@@ -12,6 +13,7 @@ import { sideLookups } from './side-file.js';
 import type {
   AgentCollision,
   AgentContext,
+  AgentFinding,
   AgentSkill,
   AgentSpec,
   AgentView,
@@ -20,7 +22,7 @@ import type {
   ViewRecord,
 } from './types.js';
 import type { RootWalkMemo } from './walk-memo.js';
-import { walkRoot } from './walk-root.js';
+import { type RootWalk, walkRoot } from './walk-root.js';
 
 export async function runAgent(
   spec: AgentSpec,
@@ -28,6 +30,8 @@ export async function runAgent(
   texts: AgentFileTexts,
   walks?: RootWalkMemo,
   links?: LinkPolicy,
+  /** Only texts of known SKILL.md files changed since the last run: a view may be patched instead of folded. */
+  textsOnly = false,
 ): Promise<AgentView> {
   // An agent that works in realpath(cwd) places its roots from there (`AgentSpec.realWorkspace`).
   const ctx = spec.realWorkspace === true ? await realWorkspaceContext(workspaceCtx) : workspaceCtx;
@@ -49,7 +53,7 @@ export async function runAgent(
   const readable = rootWalks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
   const sidecar = spec.sidecar;
   const look = sideLookups();
-  const [, sidecars] = await Promise.all([
+  const [reads, sidecars] = await Promise.all([
     Promise.all(readable.map((found) => texts.read(found.realPath))),
     sidecar === undefined
       ? undefined
@@ -64,6 +68,24 @@ export async function runAgent(
           ),
         ).then((pairs) => new Map(pairs)),
   ]);
+  const prior = textsOnly ? walks?.runs.get(spec.info.id) : undefined;
+  if (prior !== undefined && sameWalks(prior.walks, rootWalks)) {
+    const patched = await patchRun(prior, { spec, ctx, texts, readable, reads, sidecars });
+    if (patched !== undefined) {
+      walks?.runs.set(spec.info.id, patched);
+      return { ...patched.view, diagnostics: [...patched.ownDiagnostics] };
+    }
+  }
+  const run: AgentRun = {
+    walks: rootWalks,
+    texts: new Map(readable.map((found, i) => [found, reads[i] as TextRead])),
+    inodes: new Map(),
+    readings: new Map(),
+    skillIndex: new Map(),
+    afterLoadStart: 0,
+    ownDiagnostics: [],
+    view,
+  };
   const loadedBy = new Map<AgentSkill, Found>();
   const byName = new Map<string, AgentSkill>();
   const seenIdentity = new Map<string, AgentSkill | null>();
@@ -98,6 +120,7 @@ export async function runAgent(
         });
       if (root.blocked !== undefined) continue;
       const identity = await identityOf(spec.identity, found, texts);
+      if (spec.identity === 'inode') run.inodes.set(found, identity);
       if (seenIdentity.has(identity)) {
         const first = seenIdentity.get(identity) ?? null;
         if (first !== null) {
@@ -125,7 +148,9 @@ export async function runAgent(
         seenIdentity.set(identity, null);
         continue;
       }
-      const { outcome, refusedBlock } = readingOf(spec, text, found);
+      const reading = readingOf(spec, text, found);
+      run.readings.set(found, reading);
+      const { outcome, refusedBlock } = reading;
       if (refusedBlock > 0) {
         fileWarnings.push({
           skillPath: found.filePath,
@@ -163,19 +188,7 @@ export async function runAgent(
       }
       for (const message of outcome.warnings ?? []) fileWarnings.push({ skillPath: found.filePath, message });
       if (side?.warning !== undefined) fileWarnings.push({ skillPath: found.filePath, message: side.warning });
-      const skill: AgentSkill = {
-        name,
-        description: outcome.description,
-        filePath: found.filePath,
-        baseDir: found.baseDir,
-        hide: outcome.hide || side?.hide === true,
-        source: { agent: spec.info.id, scope: root.scope, root: found.rootShown },
-        ...(outcome.extra === undefined ? {} : { extra: outcome.extra }),
-        ...(outcome.cutAtLoad === true ? { cutAtLoad: true } : {}),
-        ...(outcome.displayName === undefined ? {} : { displayName: outcome.displayName }),
-        ...(outcome.kind === undefined ? {} : { kind: outcome.kind }),
-        ...(spec.keepsWalkedPath === true ? { walkedPath: relative(found.root.path, found.lexicalPath) } : {}),
-      };
+      const skill = agentSkillOf(spec, name, outcome, side, found, root.scope);
       seenIdentity.set(identity, skill);
       loadedBy.set(skill, found);
       shadowedOf.set(skill, []);
@@ -212,9 +225,11 @@ export async function runAgent(
     ),
   );
   view.warnings.push(...fileWarnings);
+  run.afterLoadStart = view.warnings.length;
   view.warnings.push(...(spec.afterLoad?.(view.skills, ctx) ?? []));
-  for (const skill of view.skills) {
+  for (const [index, skill] of view.skills.entries()) {
     const found = loadedBy.get(skill) as Found;
+    run.skillIndex.set(found, index);
     view.records.set(found.realPath, { status: 'loaded', name: skill.name, filePath: skill.filePath });
     const shadowed = shadowedOf.get(skill) ?? [];
     if (shadowed.length > 0) {
@@ -222,7 +237,124 @@ export async function runAgent(
     }
   }
   for (const dir of placed.roots) view.watch.dirs.push(dir.path);
-  return view;
+  run.ownDiagnostics = [...view.diagnostics];
+  walks?.runs.set(spec.info.id, run);
+  return { ...view, diagnostics: [...view.diagnostics] };
+}
+
+/** A loaded skill as the view lists it: what the agent read, named with the side files' prefix. */
+function agentSkillOf(
+  spec: AgentSpec,
+  name: string,
+  outcome: ReadOutcome & { ok: true },
+  side: SideResult | undefined,
+  found: Found,
+  scope: AgentSkill['source']['scope'],
+): AgentSkill {
+  return {
+    name,
+    description: outcome.description,
+    filePath: found.filePath,
+    baseDir: found.baseDir,
+    hide: outcome.hide || side?.hide === true,
+    source: { agent: spec.info.id, scope, root: found.rootShown },
+    ...(outcome.extra === undefined ? {} : { extra: outcome.extra }),
+    ...(outcome.cutAtLoad === true ? { cutAtLoad: true } : {}),
+    ...(outcome.displayName === undefined ? {} : { displayName: outcome.displayName }),
+    ...(outcome.kind === undefined ? {} : { kind: outcome.kind }),
+    ...(spec.keepsWalkedPath === true ? { walkedPath: relative(found.root.path, found.lexicalPath) } : {}),
+  };
+}
+
+type SideResult = Awaited<ReturnType<NonNullable<AgentSpec['sidecar']>>>;
+
+/**
+ * What one run of an agent folded, kept to patch the next run when only texts changed (docs/agents.md "Live"): the
+ * walks (the very objects: a walk kept by the memo is the same), the text each file had, its reading, its inode
+ * (agents that know a file by inode), where each loaded file sits in the skills, and where the `afterLoad` warnings
+ * start.
+ */
+export interface AgentRun {
+  walks: readonly RootWalk[];
+  texts: Map<Found, TextRead>;
+  inodes: Map<Found, string>;
+  readings: Map<Found, Reading>;
+  skillIndex: Map<Found, number>;
+  afterLoadStart: number;
+  /** The view's own findings (`agent-rejected`), before the doctor's are added. */
+  ownDiagnostics: AgentFinding[];
+  view: AgentView;
+}
+
+function sameWalks(a: readonly RootWalk[], b: readonly RootWalk[]): boolean {
+  return a.length === b.length && a.every((walk, i) => walk === b[i]);
+}
+
+/**
+ * The previous run with the files whose text changed read again, when every such file reads as it did in all that
+ * decides the fold (loaded or not, under which name, with which warnings, by the same inode): only the loaded ones'
+ * records are replaced, in place, and the `afterLoad` warnings made again. Undefined when the fold must run again.
+ */
+async function patchRun(
+  prior: AgentRun,
+  input: {
+    spec: AgentSpec;
+    ctx: AgentContext;
+    texts: AgentFileTexts;
+    readable: readonly Found[];
+    reads: readonly TextRead[];
+    sidecars: Map<Found, SideResult> | undefined;
+  },
+): Promise<AgentRun | undefined> {
+  const { spec, texts } = input;
+  const changed: Array<{ found: Found; text: TextRead }> = [];
+  for (const [i, found] of input.readable.entries()) {
+    const text = input.reads[i] as TextRead;
+    const before = prior.texts.get(found);
+    if (before === undefined) return undefined;
+    if (before !== text) changed.push({ found, text });
+  }
+  if (changed.length === 0) return prior;
+  const skills = [...prior.view.skills];
+  // A skill in a collision is left to the fold: an agent may keep state about the very record (OpenCode's candidates).
+  const colliding = new Set(prior.view.collisions.map((collision) => collision.name));
+  const readings = new Map(prior.readings);
+  const textsNow = new Map(prior.texts);
+  for (const { found, text } of changed) {
+    const was = prior.readings.get(found);
+    // A file reached twice, or one that could not be read: the fold decides again.
+    if (was === undefined || !text.ok) return undefined;
+    if (spec.identity === 'inode' && (await texts.inode(found.realPath)) !== prior.inodes.get(found)) return undefined;
+    const now = readingOf(spec, text, found);
+    if (!sameFold(was, now)) return undefined;
+    readings.set(found, now);
+    textsNow.set(found, text);
+    const index = prior.skillIndex.get(found);
+    if (index === undefined || !now.outcome.ok) continue;
+    const side = input.sidecars?.get(found);
+    const old = prior.view.skills[index] as AgentSkill;
+    if (colliding.has(old.name)) return undefined;
+    skills[index] = agentSkillOf(spec, old.name, now.outcome, side, found, old.source.scope);
+  }
+  const warnings = [
+    ...prior.view.warnings.slice(0, prior.afterLoadStart),
+    ...(spec.afterLoad?.(skills, input.ctx) ?? []),
+  ];
+  return { ...prior, texts: textsNow, readings, view: { ...prior.view, skills, warnings } };
+}
+
+/** Two readings of a file that the fold treats alike: only the loaded record's other fields may differ. */
+function sameFold(a: Reading, b: Reading): boolean {
+  if (a.refusedBlock !== b.refusedBlock) return false;
+  if (!a.outcome.ok || !b.outcome.ok) {
+    return (
+      !a.outcome.ok &&
+      !b.outcome.ok &&
+      a.outcome.message === b.outcome.message &&
+      (a.outcome.silent === true) === (b.outcome.silent === true)
+    );
+  }
+  return a.outcome.name === b.outcome.name && sameJson(a.outcome.warnings ?? [], b.outcome.warnings ?? []);
 }
 
 function reject(view: AgentView, warnings: SkillWarning[], found: Found, message: string, silent: boolean): void {

@@ -26,7 +26,8 @@ export async function addDoctorFindings(views: readonly AgentView[], findings: r
     for (const finding of about) {
       const record = view.records.get(reals.get(finding.path) ?? finding.path);
       if (record === undefined) continue;
-      own.push({ ...finding, path: record.filePath });
+      // The same object when the view reaches the file by the doctor's path (most files): nothing copied.
+      own.push(record.filePath === finding.path ? finding : { ...finding, path: record.filePath });
     }
     view.diagnostics = [...own, ...view.diagnostics];
   }

@@ -8,6 +8,7 @@ import { lstat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { LinkPolicy } from '../link-trust.js';
 import { isUnder } from './agent-context.js';
+import type { AgentRun } from './run-agent.js';
 import type { AgentRoot, AgentSpec, Found } from './types.js';
 import { type RootWalk, SKILL_FILE, walkRoot } from './walk-root.js';
 
@@ -27,6 +28,10 @@ export class RootWalkMemo {
   walked: string[] = [];
   /** Side files looked at, by agent and SKILL.md. */
   private readonly sidecars = new Map<string, Promise<SidecarResult>>();
+  /** Each agent's last run, by agent (run-agent.ts patches it when only texts changed). */
+  readonly runs = new Map<string, AgentRun>();
+  /** Something besides the texts of known SKILL.md files may have changed since `takeTextsOnly` was last called. */
+  private structural = true;
 
   begin(): void {
     this.walked = [];
@@ -70,6 +75,7 @@ export class RootWalkMemo {
     const list = [...paths];
     if (list.length === 0) return;
     if (await this.onlyTextsChanged(list)) return;
+    this.structural = true;
     this.sidecars.clear();
     this.epoch++;
     for (const [key, entry] of this.entries) {
@@ -86,8 +92,20 @@ export class RootWalkMemo {
 
   clear(): void {
     this.epoch++;
+    this.structural = true;
     this.entries.clear();
     this.sidecars.clear();
+    this.runs.clear();
+  }
+
+  /**
+   * Whether only texts of known SKILL.md files changed since the last call: every agent's placement, walks and side
+   * files are then the previous run's, and a run may patch the last one (run-agent.ts).
+   */
+  takeTextsOnly(): boolean {
+    const textsOnly = !this.structural;
+    this.structural = false;
+    return textsOnly;
   }
 
   /** Every path is a SKILL.md some kept walk found, and still a regular file there: no walk or side file changes. */

@@ -234,12 +234,10 @@ async function diagnoseDirectory(
 /** `skillFileFindings`, from the memo when the file and what the scan made of it are unchanged. */
 async function memoisedFileFindings(input: SkillFileInput, memo: DoctorMemo | undefined): Promise<Finding[]> {
   if (memo === undefined) return skillFileFindings(input);
-  const { filePath, ...rest } = input;
-  const inputs = JSON.stringify(rest);
-  const known = memo.fileFindings(filePath, inputs);
+  const known = memo.fileFindings(input);
   if (known !== undefined) return [...known];
   const findings = await skillFileFindings(input);
-  memo.keepFileFindings(filePath, inputs, findings);
+  memo.keepFileFindings(input, findings);
   return [...findings];
 }
 

@@ -6,13 +6,15 @@
 
 import { lstat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { sameJson } from '../same-json.js';
 import { createScanMemo, type ScanMemo } from '../scan/scan-memo.js';
 import type { DirectoryLook } from './near-misses.js';
+import type { SkillFileInput } from './skill-file-findings.js';
 import type { Finding } from './types.js';
 
 interface FileEntry {
   /** What the findings were computed from besides the text (the scan's record and notes, the provider's rules). */
-  inputs: string;
+  input: SkillFileInput;
   findings: readonly Finding[];
 }
 
@@ -22,13 +24,13 @@ export class DoctorMemo {
   /** The directories' scans, updated entry by entry like discovery's own (scan-memo.ts). */
   readonly scans: ScanMemo = createScanMemo();
 
-  fileFindings(filePath: string, inputs: string): readonly Finding[] | undefined {
-    const entry = this.files.get(filePath);
-    return entry !== undefined && entry.inputs === inputs ? entry.findings : undefined;
+  fileFindings(input: SkillFileInput): readonly Finding[] | undefined {
+    const entry = this.files.get(input.filePath);
+    return entry !== undefined && sameInput(entry.input, input) ? entry.findings : undefined;
   }
 
-  keepFileFindings(filePath: string, inputs: string, findings: readonly Finding[]): void {
-    this.files.set(filePath, { inputs, findings });
+  keepFileFindings(input: SkillFileInput, findings: readonly Finding[]): void {
+    this.files.set(input.filePath, { input, findings });
   }
 
   look(dir: string): DirectoryLook | undefined {
@@ -63,6 +65,18 @@ export class DoctorMemo {
     const info = await lstat(path).catch(() => undefined);
     return info?.isFile() === true;
   }
+}
+
+/** The same file input: the scan's record (the very one, or an equal one), its notes and the provider's rules. */
+function sameInput(a: SkillFileInput, b: SkillFileInput): boolean {
+  return (
+    a.requireDescription === b.requireDescription &&
+    a.providerName === b.providerName &&
+    a.profile === b.profile &&
+    a.diagnostics.length === b.diagnostics.length &&
+    a.diagnostics.every((note, i) => note === b.diagnostics[i]) &&
+    (a.skill === b.skill || sameJson(a.skill ?? null, b.skill ?? null))
+  );
 }
 
 function forgetUnder<V>(map: Map<string, V>, path: string): void {
