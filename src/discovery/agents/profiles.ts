@@ -7,7 +7,7 @@ import { renderSkillsPrompt } from '../skills-prompt.js';
 import type { DiscoveryResult, Profile, Skill } from '../types.js';
 import { fullCatalog } from './plain-catalog.js';
 import { skillDirName } from './skill-dir-name.js';
-import type { AgentInfo, AgentSkill, AgentView } from './types.js';
+import type { AgentInfo, AgentSkill, AgentView, ViewRecord } from './types.js';
 
 export const PROFILE_INFO: Readonly<Record<Profile, AgentInfo>> = {
   musepi: { id: 'musepi', name: 'MusePi', describes: 'skillsd profile (docs/discovery.md)', confidence: 'source' },
@@ -24,17 +24,9 @@ export async function profileView(profile: Profile, result: DiscoveryResult): Pr
   const info = PROFILE_INFO[profile];
   // The realpath discovery read each loaded file through, where it kept one; the others are resolved here.
   const known = result.skillRealPaths;
-  const real = async (path: string): Promise<string> => known?.get(path) ?? realpath(path).catch(() => path);
-  const skills: ProfileSkill[] = result.skills.map((skill) => ({
-    name: skill.name,
-    description: skill.description,
-    filePath: skill.filePath,
-    baseDir: skill.baseDir,
-    hide: skill.hide,
-    // Today's source, plus what every view's skills carry.
-    source: { ...skill.source, agent: profile, scope: skill.source.level, root: dirname(skill.baseDir) },
-    original: skill,
-  }));
+  // Most paths are known: no promise for them (10,000 skills, three profiles, every update).
+  const real = (path: string): string | Promise<string> => known?.get(path) ?? realpath(path).catch(() => path);
+  const skills: ProfileSkill[] = result.skills.map((skill) => viewSkillOf(profile, skill));
   const view: AgentView = {
     agent: info,
     skills,
@@ -70,7 +62,7 @@ export async function profileView(profile: Profile, result: DiscoveryResult): Pr
   for (const skill of result.skills) {
     const key = await real(skill.filePath);
     note(key, skill.filePath);
-    view.records.set(key, { status: 'loaded', name: skill.name, filePath: skill.filePath });
+    view.records.set(key, loadedRecordOf(skill));
   }
   for (const collision of result.collisions) {
     for (const loser of collision.shadowed) {
@@ -101,6 +93,39 @@ export async function profileView(profile: Profile, result: DiscoveryResult): Pr
     }
   }
   return view;
+}
+
+/**
+ * A discovery keeps the record of every skill a change did not touch (docs/architecture.md "The change path"): the
+ * view's record of it is kept with it, so an update makes new ones only for the skills that changed.
+ */
+const viewSkills = new WeakMap<Skill, ProfileSkill>();
+const loadedRecords = new WeakMap<Skill, ViewRecord>();
+
+function viewSkillOf(profile: Profile, skill: Skill): ProfileSkill {
+  const known = viewSkills.get(skill);
+  if (known !== undefined && known.source.agent === profile) return known;
+  const made: ProfileSkill = {
+    name: skill.name,
+    description: skill.description,
+    filePath: skill.filePath,
+    baseDir: skill.baseDir,
+    hide: skill.hide,
+    // Today's source, plus what every view's skills carry.
+    source: { ...skill.source, agent: profile, scope: skill.source.level, root: dirname(skill.baseDir) },
+    original: skill,
+  };
+  viewSkills.set(skill, made);
+  return made;
+}
+
+function loadedRecordOf(skill: Skill): ViewRecord {
+  let record = loadedRecords.get(skill);
+  if (record === undefined) {
+    record = { status: 'loaded', name: skill.name, filePath: skill.filePath };
+    loadedRecords.set(skill, record);
+  }
+  return record;
 }
 
 export function profileCatalog(profile: Profile, view: AgentView) {
