@@ -6,6 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
 import type { AgentView, ViewId } from '../discovery/agents/types.js';
@@ -246,11 +247,21 @@ export class WorkspaceAgentViews {
   private async invalidate(full: boolean, paths: ReadonlySet<string>): Promise<void> {
     for (const memo of this.profileMemos.values()) if (full || !memo.scans.invalidate(paths)) memo.scans.clear();
     // Texts are kept by real path: a change reported through a link is also forgotten where it really is.
-    const reals = await Promise.all([...paths].map((path) => realpath(path).catch(() => path)));
+    // A path gone has no real path; its parent's, with its name, is where it was.
+    const reals = await Promise.all(
+      [...paths].map((path) =>
+        realpath(path).catch(() =>
+          realpath(dirname(path)).then(
+            (dir) => join(dir, basename(path)),
+            () => path,
+          ),
+        ),
+      ),
+    );
     this.texts.invalidate(full, [...paths, ...reals]);
     await this.doctor.invalidate(full, [...new Set([...paths, ...reals])]);
     if (full) this.walks.clear();
-    else await this.walks.invalidate(paths);
+    else await this.walks.invalidate(new Set([...paths, ...reals]));
   }
 
   private async compute(result: DiscoveryResult, settings: Settings): Promise<AgentViews> {

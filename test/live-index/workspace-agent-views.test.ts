@@ -3,7 +3,7 @@
 // are dropped and come back the same.
 
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { describe, it, type TestContext } from 'node:test';
 import type { AgentView, ViewId } from '../../src/discovery/agents/types.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
@@ -218,11 +218,32 @@ describe('views updated from what changed equal views computed afresh', () => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed % n;
     };
+    const roots = [`${cwd}/.agents/skills`, `${cwd}/.claude/skills`, `${root}/home/.codex/skills`];
+    const added: string[] = [];
+    let structural = 0;
     for (let step = 0; step < 40; step++) {
-      const file = files[next(files.length)] as string;
-      const options = texts(file, step);
-      await writeFile(file, options[next(options.length)] as string);
-      await (index as unknown as Reported).rebuildFor([file]);
+      // Mostly edits; now and then a skill folder added or removed (the walks and listings change).
+      const kind = next(10);
+      let reported: string;
+      if (kind === 0) {
+        const dir = `${roots[next(roots.length)]}/new-${step}`;
+        await mkdir(dir, { recursive: true });
+        await writeFile(`${dir}/SKILL.md`, SK({ name: `new-${step}`, description: `added at ${step}` }));
+        added.push(dir);
+        reported = dir;
+        structural++;
+      } else if (kind === 1 && added.length > 0) {
+        const dir = added.splice(next(added.length), 1)[0] as string;
+        await rm(dir, { recursive: true });
+        reported = dir;
+        structural++;
+      } else {
+        const file = files[next(files.length)] as string;
+        const options = texts(file, step);
+        await writeFile(file, options[next(options.length)] as string);
+        reported = file;
+      }
+      await (index as unknown as Reported).rebuildFor([reported]);
       const kept = await index.agentViews(WAIT);
       const fresh = new WorkspaceIndex({
         home: `${root}/home`,
@@ -246,5 +267,7 @@ describe('views updated from what changed equal views computed afresh', () => {
         await fresh.close();
       }
     }
+    // The sequence did add and remove folders, not only edit texts.
+    assert.ok(structural >= 3, `${structural} structural steps`);
   });
 });

@@ -4,13 +4,14 @@
 // walk found, still a regular file, changes no walk at all: only its text is read again (file-texts.ts).
 // The side files next to each SKILL.md (Codex's `agents/openai.yaml`, its plugin namespace) are kept the same way.
 
-import { lstat } from 'node:fs/promises';
-import { basename } from 'node:path';
+import type { Dirent } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import type { LinkPolicy } from '../link-trust.js';
 import { isUnder } from './agent-context.js';
 import type { AgentRun } from './run-agent.js';
 import type { AgentRoot, AgentSpec, Found } from './types.js';
-import { type RootWalk, SKILL_FILE, walkRoot } from './walk-root.js';
+import { type DirListings, type Listed, type RootWalk, SKILL_FILE, walkRoot } from './walk-root.js';
 
 type SidecarResult = Awaited<ReturnType<NonNullable<AgentSpec['sidecar']>>>;
 type Sidecar = (found: Found) => Promise<SidecarResult>;
@@ -28,6 +29,12 @@ export class RootWalkMemo {
   walked: string[] = [];
   /** Side files looked at, by agent and SKILL.md. */
   private readonly sidecars = new Map<string, Promise<SidecarResult>>();
+  /** Directory listings, by real directory: read once for every walk until a change is reported there. */
+  private readonly listings = new Map<string, { entries: Promise<Dirent[]>; listed: Listed }>();
+  private readonly shared: DirListings = {
+    list: (real, lexical) => this.listingOf(real, lexical).entries,
+    listed: (real) => this.listingOf(real, real).listed,
+  };
   /** Each agent's last run, by agent (run-agent.ts patches it when only texts changed). */
   readonly runs = new Map<string, AgentRun>();
   /** Something besides the texts of known SKILL.md files may have changed since `takeTextsOnly` was last called. */
@@ -45,7 +52,7 @@ export class RootWalkMemo {
     if (known !== undefined) return known.walk;
     this.walked.push(root.path);
     const epoch = this.epoch;
-    const walk = walkRoot(root, links);
+    const walk = walkRoot(root, links, this.shared);
     const entry = { root: root.path, walk };
     this.entries.set(key, entry);
     walk.then(
@@ -77,6 +84,13 @@ export class RootWalkMemo {
     if (await this.onlyTextsChanged(list)) return;
     this.structural = true;
     this.sidecars.clear();
+    // A path changes its own listing (a directory replaced), its parent's, and every listing below it.
+    for (const path of list) {
+      this.listings.delete(path);
+      this.listings.delete(dirname(path));
+      const prefix = path.endsWith('/') ? path : `${path}/`;
+      for (const dir of this.listings.keys()) if (dir.startsWith(prefix)) this.listings.delete(dir);
+    }
     this.epoch++;
     for (const [key, entry] of this.entries) {
       const walk = await entry.walk.catch(() => undefined);
@@ -96,6 +110,22 @@ export class RootWalkMemo {
     this.entries.clear();
     this.sidecars.clear();
     this.runs.clear();
+    this.listings.clear();
+  }
+
+  private listingOf(real: string, lexical: string): { entries: Promise<Dirent[]>; listed: Listed } {
+    let known = this.listings.get(real);
+    if (known === undefined) {
+      const entries = readdir(lexical, { withFileTypes: true });
+      known = { entries, listed: { real, searchable: false } };
+      this.listings.set(real, known);
+      // A listing that failed is tried again by the next walk.
+      const failed = known;
+      entries.catch(() => {
+        if (this.listings.get(real) === failed) this.listings.delete(real);
+      });
+    }
+    return known;
   }
 
   /**

@@ -47,7 +47,18 @@ interface QueuedDir {
  * `links`: the rules of the default view (the daemon's `symlinks` mode, the workspace and its repository); absent, every
  * link is followed as the agent follows it.
  */
-export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<RootWalk> {
+/**
+ * Directory listings shared by the walks of one computation and kept between them (walk-memo.ts): the agents walk
+ * the same roots by different layouts, and each listing is read once. Keyed by real directory.
+ */
+export interface DirListings {
+  /** The entries of the directory whose real path is `real`, listed through `lexical`. */
+  list(real: string, lexical: string): Promise<Dirent[]>;
+  /** What is known of that listing's entries (shared: one `realpath` shows they can be reached, for every walk). */
+  listed(real: string): Listed;
+}
+
+export async function walkRoot(root: AgentRoot, links?: LinkPolicy, listings?: DirListings): Promise<RootWalk> {
   const layout = root.layout;
   const out: RootWalk = { found: [], innerDirs: [], reals: [], refused: [] };
   let real: string;
@@ -85,7 +96,11 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<Roo
     }
     let listing: Dirent[];
     try {
-      listing = await readdir(dir.lexical, { withFileTypes: true });
+      // A copy: the shared listing is sorted by each layout's own order.
+      listing =
+        listings === undefined
+          ? await readdir(dir.lexical, { withFileTypes: true })
+          : [...(await listings.list(dir.real, dir.lexical))];
     } catch (error) {
       if (dir.depth === 0) out.error = (error as Error).message;
       continue;
@@ -96,7 +111,7 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy): Promise<Roo
     // `leaf` layouts: the sub-directories are queued only once the listing shows no SKILL.md file.
     let isLeaf = false;
     const subdirs: QueuedDir[] = [];
-    const listed: Listed = { real: dir.real, searchable: false };
+    const listed: Listed = listings?.listed(dir.real) ?? { real: dir.real, searchable: false };
     for (const entry of listing) {
       entries++;
       if (layout.limits !== undefined && entries > layout.limits.entries) {
@@ -214,7 +229,7 @@ function isMarkdownFile(entry: Dirent): boolean {
 }
 
 /** A directory being listed: its real path, and whether a `realpath` of one of its entries has succeeded. */
-interface Listed {
+export interface Listed {
   real: string;
   searchable: boolean;
 }
