@@ -333,6 +333,7 @@ function sameView(a: AgentView, b: AgentView): boolean {
 }
 
 function sameMap<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>): boolean {
+  if (a === b) return true;
   if (a.size !== b.size) return false;
   for (const [key, value] of a) {
     const other = b.get(key);
