@@ -5,25 +5,15 @@
 import assert from 'node:assert/strict';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { describe, it, type TestContext } from 'node:test';
+import { VIEW_IDS as ALL_VIEW_IDS } from '../../src/discovery/agents/agents.js';
 import type { AgentView, ViewId } from '../../src/discovery/agents/types.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { IndexEvent } from '../../src/live-index/event-log.js';
 import { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
 import type { WorkspaceIndexOptions } from '../../src/live-index/workspace-index-options.js';
-import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+import { makeTempDir, replaceFile, SK, writeTree } from '../helpers/temp-tree.js';
 
-const VIEW_IDS: ViewId[] = [
-  'claude-code',
-  'codex',
-  'opencode',
-  'gemini-cli',
-  'copilot-cli',
-  'vscode',
-  'goose',
-  'musepi',
-  'omp',
-  'xcsh',
-];
+const VIEW_IDS: readonly ViewId[] = ALL_VIEW_IDS;
 const WAIT = 60_000;
 
 type Reported = { rebuildFor(paths: readonly string[]): Promise<void> };
@@ -113,7 +103,8 @@ describe('the per-agent views of a live index', () => {
     t.after(stop);
     const edits = ['two', 'three', 'four'];
     for (const description of edits) {
-      await writeFile(path, SK({ name: 'pdf', description }));
+      // Replaced in one step (a rename): an update still reading the previous edit never sees an empty file.
+      await replaceFile(path, SK({ name: 'pdf', description }));
       await (index as unknown as Reported).rebuildFor([path]);
     }
     // Each read saw its edit or a later one (the next edit may be in by the time the views are current).
