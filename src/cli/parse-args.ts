@@ -61,38 +61,51 @@ export type Command =
 /** `skillsd mcp` speaks on stdio: the flags of a listening socket mean nothing there. */
 const SOCKET_FLAGS: readonly FlagName[] = ['host', 'port', 'tokenFile', 'allowHosts'];
 
+/** Written to fit 80 columns, the width help is printed at when it goes to no terminal (docs/cli.md "Output"). */
 export const USAGE = `Usage: skillsd serve [options]
-       skillsd mcp [--cwd DIR] [--config FILE] [--profile NAME] [--log-level LEVEL] [--log-format FORMAT]
+       skillsd mcp [--cwd DIR] [--config FILE] [--profile NAME]
+                   [--log-level LEVEL] [--log-format FORMAT]
        skillsd <command> [options]     (skillsd <command> --help for each)
 
-Serves the skills of AI coding agents over HTTP and Server-Sent Events (serve), or as an MCP server on
-stdin/stdout for hosts that launch their servers (mcp; logs go to stderr).
+Serves the skills of AI coding agents over HTTP and Server-Sent Events
+(serve), or as an MCP server on stdin/stdout for hosts that launch their
+servers (mcp; logs go to stderr).
 
-Commands (clients of a running daemon; ls, show, cat, prompt, invoke, search, doctor, agents and catalog
-compute the answer in-process when none runs):
-  ls        the loaded skills              show NAME   one skill and what it shadowed
-  cat NAME  a file of a skill              prompt      the system-prompt block
-  invoke    expand "/skill:name args"      watch       one line per change of the index
-  wait      until the index changes        doctor      why the index is what it is
-  status    the running daemon             stop        stop the running daemon
+Commands (clients of a running daemon; ls, show, cat, prompt, invoke, search,
+doctor, agents and catalog compute the answer in-process when none runs):
+  ls        the loaded skills          show NAME  one skill and what it shadowed
+  cat NAME  a file of a skill          prompt     the system-prompt block
+  invoke    expand "/skill:name args"  watch      a line per change of the index
+  wait      until the index changes    doctor     why the index is what it is
+  status    the running daemon         stop       stop the running daemon
   search    skills ranked by TEXT
   open      the daemon's page in a browser (or its URL)
-  agents    what each agent loads          catalog     one agent's catalog and budget
+  agents    what each agent loads      catalog    one agent's catalog and budget
 
 Options (each also read from the environment variable shown; a flag wins):
-  --host HOST        address to bind (SKILLSD_HOST, default 127.0.0.1; other than loopback needs a token)
+  --host HOST        address to bind (SKILLSD_HOST, default 127.0.0.1; other
+                     than loopback needs a token)
   --port PORT        port, 0 for a free one (SKILLSD_PORT, default 7420)
-  --cwd DIR          default workspace (SKILLSD_CWD, default the current directory)
-  --config FILE      JSON or YAML settings, watched and re-applied live (SKILLSD_CONFIG)
+  --cwd DIR          default workspace (SKILLSD_CWD, default the current
+                     directory)
+  --config FILE      JSON or YAML settings, watched and re-applied live
+                     (SKILLSD_CONFIG)
   --profile NAME     musepi, omp or xcsh (SKILLSD_PROFILE, default musepi)
-  --token-file FILE  bearer token file, created with a new token when missing (SKILLSD_TOKEN_FILE)
-  --allow-host NAME  also answer requests with this Host name, repeatable (SKILLSD_ALLOW_HOST, comma-separated;
-                     adds to server.allowedHosts)
-  --log-level LEVEL  ${LOG_LEVELS.join(', ')} (SKILLSD_LOG_LEVEL, default info)
-  --log-format FMT   json (lines for log collectors) or pretty (for people) (SKILLSD_LOG_FORMAT, default json)
-  --watch-mode MODE  events, or poll where file events do not arrive (SKILLSD_WATCH_MODE, default events)
-  --poll-interval MS poll period of --watch-mode poll (SKILLSD_POLL_INTERVAL, default 1000)
-  --generation KIND  counter, or content for replicas that must agree (SKILLSD_GENERATION, default counter)
+  --token-file FILE  bearer token file, created with a new token when missing
+                     (SKILLSD_TOKEN_FILE)
+  --allow-host NAME  also answer requests with this Host name, repeatable
+                     (SKILLSD_ALLOW_HOST, comma-separated; adds to
+                     server.allowedHosts)
+  --log-level LEVEL  ${LOG_LEVELS.join(', ')}
+                     (SKILLSD_LOG_LEVEL, default info)
+  --log-format FMT   json (lines for log collectors) or pretty (for people)
+                     (SKILLSD_LOG_FORMAT, default json)
+  --watch-mode MODE  events, or poll where file events do not arrive
+                     (SKILLSD_WATCH_MODE, default events)
+  --poll-interval MS poll period of --watch-mode poll (SKILLSD_POLL_INTERVAL,
+                     default 1000)
+  --generation KIND  counter, or content for replicas that must agree
+                     (SKILLSD_GENERATION, default counter)
   -h, --help         print this help
   -v, --version      print the version
 `;

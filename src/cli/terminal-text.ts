@@ -65,3 +65,121 @@ function escapeCharacter(character: string): string {
 function hex(value: number, digits: number): string {
   return value.toString(16).padStart(digits, '0');
 }
+
+// How wide text shows on a terminal (docs/cli.md "Output"): tables and help are laid out by columns on screen, not by
+// UTF-16 units. East Asian wide and fullwidth characters and emoji take two columns, combining marks and format
+// characters (zero-width joiners, variation selectors) none, every other character one. Text measured here has
+// passed `printable` or `inline` first, so it holds no control character.
+
+const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
+const EMOJI = /^\p{Emoji_Presentation}$/u;
+/** East Asian Wide and Fullwidth blocks: Hangul Jamo, CJK, Hiragana to Yi, Hangul syllables, forms, ideographs. */
+const WIDE: ReadonlyArray<readonly [number, number]> = [
+  [0x1100, 0x115f],
+  [0x2e80, 0x303e],
+  [0x3041, 0x33ff],
+  [0x3400, 0x4dbf],
+  [0x4e00, 0x9fff],
+  [0xa000, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+  [0x20000, 0x3fffd],
+];
+
+/** Columns `character` (one code point) takes on a terminal: 0, 1 or 2. */
+export function characterWidth(character: string): number {
+  const code = character.codePointAt(0) ?? 0;
+  if (code < 0x300) return 1;
+  if (ZERO_WIDTH.test(character)) return 0;
+  if (EMOJI.test(character)) return 2;
+  return WIDE.some(([low, high]) => code >= low && code <= high) ? 2 : 1;
+}
+
+/** Columns `text` takes on a terminal. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const character of text) width += characterWidth(character);
+  return width;
+}
+
+/** `text` followed by spaces up to `width` columns. */
+export function padToWidth(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - displayWidth(text)));
+}
+
+/** `text` in at most `width` columns, ending with `…` when cut. */
+export function cutToWidth(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 1) return '…'.slice(0, Math.max(0, width));
+  return `${takeColumns(text, width - 1).trimEnd()}…`;
+}
+
+/**
+ * `text` as lines of at most `width` columns, each ending after one of `breakAfter` where one falls in reach (a name
+ * breaks after its hyphens: `release-notes-` / `writer`), else cut at the width. Nothing is left out.
+ */
+export function wrapToWidth(text: string, width: number, breakAfter: RegExp = /[-_.:/ ]/): string[] {
+  const lines: string[] = [];
+  let rest = text;
+  while (displayWidth(rest) > width) {
+    const [line, after] = splitLine(rest, width, breakAfter);
+    lines.push(line);
+    rest = after;
+  }
+  lines.push(rest);
+  return lines;
+}
+
+/**
+ * Help text wrapped at `width` columns, words kept whole where they fit: a line too long continues under its own
+ * text, after the first run of two or more spaces that follows a word (under an option's description:
+ * `--port PORT  port, 0 for…`), else at its own indentation.
+ */
+export function wrapHelp(text: string, width: number): string {
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const hanging = /^\s*\S.*?\s{2,}(?=\S)/.exec(line)?.[0].length ?? /^\s*/.exec(line)?.[0].length ?? 0;
+    // A continuation more than half the width in would leave too little room: it starts at the margin instead.
+    const indent = ' '.repeat(hanging <= width / 2 ? hanging : 0);
+    let [first, rest] = displayWidth(line) <= width ? [line, ''] : splitLine(line, width, / /);
+    out.push(first);
+    while (rest !== '') {
+      [first, rest] =
+        displayWidth(rest) <= width - indent.length ? [rest, ''] : splitLine(rest, width - indent.length, / /);
+      out.push(`${indent}${first}`);
+    }
+  }
+  return out.join('\n');
+}
+
+/** The first line of `text` in `width` columns (see `wrapToWidth`) and what follows it, at least one character. */
+function splitLine(text: string, width: number, breakAfter: RegExp): [string, string] {
+  let head = takeColumns(text, width);
+  if (head === '') head = String.fromCodePoint(text.codePointAt(0) ?? 0x20);
+  let end = head.length;
+  // A space right after the cut ends a whole word: the line takes all of it.
+  if (text[head.length] !== ' ') {
+    for (let index = head.length - 1; index > 0; index--) {
+      if (breakAfter.test(head[index] ?? '')) {
+        end = index + 1;
+        break;
+      }
+    }
+  }
+  return [text.slice(0, end).trimEnd(), text.slice(end).trimStart()];
+}
+
+/** The longest start of `text` at most `width` columns wide. */
+function takeColumns(text: string, width: number): string {
+  let used = 0;
+  let end = 0;
+  for (const character of text) {
+    used += characterWidth(character);
+    if (used > width) break;
+    end += character.length;
+  }
+  return text.slice(0, end);
+}

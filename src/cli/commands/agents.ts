@@ -3,7 +3,8 @@
 
 import { homedir } from 'node:os';
 import { dirname } from 'node:path';
-import { formatJson, formatTable } from '../output.js';
+import { type Column, formatJson, layoutTable } from '../output.js';
+import { wrapHelp } from '../terminal-text.js';
 import { type ClientCommand, EXIT } from './command.js';
 import { displayPath } from './display-path.js';
 
@@ -39,7 +40,22 @@ export const agentsCommand: ClientCommand = {
         return status === 'unseen' ? '—' : status;
       }),
     ]);
-    output.out(formatTable(output, ['NAME', 'LOCATION', ...columns.map((id) => id.toUpperCase())], rows));
+    const header: Column[] = [
+      { header: 'NAME', fit: 'wrap' },
+      { header: 'LOCATION', fit: 'cut' },
+      // On a narrow terminal an agent goes by the first word of its id (`CLAUDE`), and the agents that do not fit
+      // are left out from the right, named on stderr (docs/cli.md "Output").
+      ...columns.map(
+        (id): Column => ({ header: id.toUpperCase(), short: id.split('-')[0]?.toUpperCase(), fit: 'drop' }),
+      ),
+    ];
+    const table = layoutTable(output, header, rows);
+    output.out(table.text);
+    if (table.left.length > 0) {
+      const left = table.left.map((name) => name.toLowerCase()).join(', ');
+      const note = `skillsd: agents: not shown at ${output.columns} columns: ${left} (a wider terminal or --json shows them)`;
+      output.err(`${wrapHelp(note, output.columns ?? note.length)}\n`);
+    }
     return EXIT.ok;
   },
 };

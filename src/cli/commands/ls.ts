@@ -4,7 +4,7 @@ import { homedir } from 'node:os';
 import type { SkillsFilter } from '../../client/api-types.js';
 import type { SkillsdClient } from '../../client/skillsd-client.js';
 import { CliError } from '../cli-error.js';
-import { formatJson, formatTable, type Output } from '../output.js';
+import { type Column, formatJson, formatTable, type Output } from '../output.js';
 import { type ClientCommand, EXIT } from './command.js';
 import { displayPath } from './display-path.js';
 
@@ -84,7 +84,13 @@ async function listAgent(
     displayPath(skill.filePath, answer.cwd, home),
     skill.description,
   ]);
-  output.out(formatTable(output, ['NAME', 'SCOPE', 'PATH', 'DESCRIPTION'], rows));
+  const header: Column[] = [
+    { header: 'NAME', fit: 'wrap' },
+    { header: 'SCOPE', fit: 'fixed' },
+    { header: 'PATH', fit: 'cut' },
+    { header: 'DESCRIPTION', fit: 'text' },
+  ];
+  output.out(formatTable(output, header, rows));
   return EXIT.ok;
 }
 
