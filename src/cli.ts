@@ -13,7 +13,10 @@ async function main(argv: readonly string[]): Promise<void> {
   const command = parseArgs(argv, process.env);
   if (command.kind === 'help' || command.kind === 'version' || command.kind === 'client') endOnClosedPipe();
   if (command.kind === 'help') {
-    process.stdout.write(USAGE);
+    // Wrapped to a terminal narrower than the text (docs/cli.md "Output"); loaded only for the help.
+    const width = process.stdout.isTTY ? process.stdout.columns : undefined;
+    const { wrapHelp } = await import('./cli/terminal-text.js');
+    process.stdout.write(width === undefined ? USAGE : wrapHelp(USAGE, width));
     return;
   }
   if (command.kind === 'version') {
