@@ -54,7 +54,7 @@ function configure(md: MarkdownIt): MarkdownIt {
     if (!isInsideSkill(src)) {
       return `<span class="remote-image">[image not loaded: ${md.utils.escapeHtml(alt || src)}]</span>`;
     }
-    token.attrSet('src', fileRoute(targetOf(env), src));
+    token.attrSet('src', fileRoute(targetOf(env), skillFilePath(src)));
     token.attrSet('alt', alt);
     token.attrSet('loading', 'lazy');
     return self.renderToken(tokens, index, options);
@@ -76,9 +76,11 @@ function configure(md: MarkdownIt): MarkdownIt {
       return self.renderToken(tokens, index, options);
     }
     if (isInsideSkill(href)) {
-      const path = pathPart(href);
-      token.attrSet('href', fileRoute(targetOf(env), href));
-      // The page opens it in its file viewer, with the token the page holds.
+      const path = skillFilePath(href);
+      token.attrSet('href', fileRoute(targetOf(env), path));
+      // The page opens it in its file viewer, with the token the page holds. The path is given decoded, as the
+      // skill's listing names the file: the page encodes each segment once when it reads it (`my file.md`, never
+      // the `my%2520file.md` of a path encoded twice).
       token.attrSet('data-skill-file', path);
     } else {
       token.attrSet('rel', 'noopener noreferrer nofollow');
@@ -109,17 +111,27 @@ function pathPart(url: string): string {
   return path.replace(/^(?:\.\/)+/, '');
 }
 
-function fileRoute(target: RenderTarget, url: string): string {
-  const path = pathPart(url)
+/**
+ * `./references/my%20file.md#part` → `references/my file.md`: the file a link or image names, each segment decoded
+ * once. markdown-it percent-encodes a target (`my file.md` and `é.md` arrive as `my%20file.md` and `%C3%A9.md`, an
+ * author's own `%20` is kept), so decoding once gives the file's name whichever way the author wrote it.
+ */
+function skillFilePath(url: string): string {
+  return pathPart(url)
     .split('/')
     .filter((segment) => segment !== '')
-    .map((segment) => encodeURIComponent(safeDecode(segment)))
+    .map(safeDecode)
     .join('/');
-  const query = target.cwd === undefined ? '' : `?cwd=${encodeURIComponent(target.cwd)}`;
-  return `/skill/${encodeURIComponent(target.name)}/${path}${query}`;
 }
 
-/** markdown-it percent-encodes link targets; decoded once so that they are encoded exactly once again. */
+/** The file route of a decoded path: each segment encoded exactly once (docs/api.md "GET /skill/{name}…"). */
+function fileRoute(target: RenderTarget, path: string): string {
+  const encoded = path.split('/').map(encodeURIComponent).join('/');
+  const query = target.cwd === undefined ? '' : `?cwd=${encodeURIComponent(target.cwd)}`;
+  return `/skill/${encodeURIComponent(target.name)}/${encoded}${query}`;
+}
+
+/** A segment that does not decode (markdown-it escapes a lone `%`, so none should) is kept as it stands. */
 function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);

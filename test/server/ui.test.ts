@@ -12,7 +12,7 @@ import { rawRequest } from '../helpers/raw-http.js';
 import { SseClient } from '../helpers/sse-client.js';
 import { SK } from '../helpers/temp-tree.js';
 
-const CSP = "default-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const CSP = "default-src 'self'; img-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const TOKEN = 'dWktdGVzdC10b2tlbi12YWx1ZS0zMi1ieXRlcy1sb25n';
 const ASSETS = new URL('../../src/server/ui/', import.meta.url);
 

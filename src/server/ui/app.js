@@ -613,8 +613,7 @@ function skillView(name) {
     const rendered = await json(`/ui/render/${encoded}`);
     const others = doctor.candidates.filter((candidate) => candidate.filePath !== skill.filePath);
     const body = h('div', { id: 'skill-body', class: 'markdown' });
-    // Sanitised by the daemon (docs/api.md "GET /ui"); the page's policy forbids inline script besides.
-    body.innerHTML = rendered.html;
+    showRendered(body, rendered.html);
     body.addEventListener('click', (event) => {
       const link = event.target instanceof Element ? event.target.closest('a[data-skill-file]') : null;
       if (link === null) return;
@@ -704,7 +703,19 @@ function skillView(name) {
 
     async function openFile(path) {
       const answer = await request(`/skill/${encoded}/${encodePath(path)}`, {}, 'text/markdown, text/plain, */*');
-      const raw = h('a', { href: `/skill/${encoded}/${encodePath(path)}${apiUrl('/').search}`, text: 'raw' });
+      const href = `/skill/${encoded}/${encodePath(path)}${apiUrl('/').search}`;
+      const fileName = path.split('/').pop();
+      // Without a token the browser downloads it itself; with one it cannot send it, so the page does (readWithToken).
+      const download = (event) => {
+        event.preventDefault();
+        downloadWithToken(href, fileName).catch(showError);
+      };
+      const raw = h('a', {
+        href,
+        download: fileName,
+        text: 'raw',
+        click: token() === undefined ? undefined : download,
+      });
       viewer.replaceChildren(
         h('h4', {}, h('span', { class: 'path', text: path }), ' ', raw),
         answer.ok
@@ -732,6 +743,59 @@ function skillView(name) {
     return true;
   }
   return { refresh, concerns };
+}
+
+/**
+ * The SKILL.md body the daemon rendered and sanitised (docs/api.md "GET /ui"; the page's policy forbids inline script
+ * besides), parsed in a template first: nothing in a template loads, so that with a token its images are read by
+ * readWithToken before any of them is requested without it (which would only be refused, 401).
+ */
+function showRendered(box, html) {
+  const template = document.createElement('template');
+  template.innerHTML = html;
+  if (token() !== undefined) {
+    for (const image of template.content.querySelectorAll('img[src]')) {
+      const source = image.getAttribute('src');
+      image.removeAttribute('src');
+      // An image that cannot be read shows its alt text, as a broken image does.
+      readWithToken(source)
+        .then((objectUrl) => {
+          const release = () => URL.revokeObjectURL(objectUrl);
+          image.addEventListener('load', release, { once: true });
+          image.addEventListener('error', release, { once: true });
+          image.src = objectUrl;
+        })
+        .catch(() => undefined);
+    }
+  }
+  box.replaceChildren(template.content);
+}
+
+/**
+ * A file of the daemon read with the token as a header, as an object URL of its bytes. An `<img src>` or a download
+ * link cannot send a header, and the token must not go into an address: addresses reach request logs, the browser's
+ * history and Referer headers, and a token in one would outlive the tab (docs/api.md "GET /ui"). So with a token the
+ * page reads relative images and raw files itself. An object URL (`blob:`) belongs to this page alone and only this
+ * script makes one; the page's policy lets images load from such URLs besides the daemon's own (`img-src 'self' blob:`).
+ */
+async function readWithToken(url) {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token()}` } });
+  if (!response.ok) {
+    const type = response.headers.get('content-type') ?? '';
+    const body = type.startsWith('application/json') ? await response.json() : undefined;
+    throw new Error(messageOf({ status: response.status, body }));
+  }
+  return URL.createObjectURL(await response.blob());
+}
+
+/** The last file downloaded with the token: released by the next download (releasing it at once could cut it). */
+let downloadedUrl;
+
+async function downloadWithToken(url, fileName) {
+  const objectUrl = await readWithToken(url);
+  if (downloadedUrl !== undefined) URL.revokeObjectURL(downloadedUrl);
+  downloadedUrl = objectUrl;
+  h('a', { href: objectUrl, download: fileName }).click();
 }
 
 /** Candidates that did not load, each with what happened to it and why (`shadowed`, `filtered`, `skipped`). */
