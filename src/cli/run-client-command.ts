@@ -1,14 +1,16 @@
 // Runs one client command (docs/cli.md): parses its flags, finds the daemon (--url, SKILLSD_URL, the runtime
-// file, the default port), and runs the command against it; when no daemon answers, a read-only command is answered
-// in-process for `--cwd` (default: the current directory) and says so on stderr, the others exit 3. A daemon that is
-// not the user's own (docs/cli.md "Trusting only your own daemon") counts as none, after one line saying what was
-// found there. A command that reads the agent views waits while the daemon computes them (docs/cli.md "Commands").
+// file, the default port), and runs the command against it for `--cwd`, else the directory it runs in (docs/cli.md
+// "Which workspace answers"); when no daemon answers, a read-only command is answered in-process for that directory
+// and says so on stderr, the others exit 3. A daemon that is not the user's own (docs/cli.md "Trusting only your own
+// daemon"), or that refuses the directory (`server.allowedWorkspaces`), counts as none, after one line saying what
+// was found there. A command that reads the agent views waits while the daemon computes them (docs/cli.md
+// "Commands").
 
 import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { DaemonNotTrustedError, isDaemonUnreachable, SkillsdApiError } from '../client/errors.js';
-import { type DaemonLocation, findDaemon } from '../client/find-daemon.js';
+import { type DaemonLocation, findDaemon, findWorkspaceDaemon } from '../client/find-daemon.js';
 import { SkillsdClient } from '../client/skillsd-client.js';
 import type { Profile } from '../discovery/types.js';
 import { CliError } from './cli-error.js';
@@ -39,6 +41,9 @@ const COMMANDS: Record<ClientCommandName, () => Promise<ClientCommand>> = {
 /** How long a command that reads the agent views waits for their first computation (503 `NotReady` meanwhile). */
 const VIEWS_WAIT_MS = 10 * 60 * 1000;
 
+/** How often `watch` and `wait` look for the runtime file of the daemon they lost while it starts again. */
+const RELOCATE_POLL_MS = 200;
+
 const COMMON_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   url: { type: 'string' },
   'token-file': { type: 'string' },
@@ -51,7 +56,7 @@ const COMMON_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
 
 const COMMON_HELP = [
   '--json             print the API JSON',
-  '--cwd DIR          the workspace to answer for (sent as ?cwd=; in-process: default the current directory)',
+  '--cwd DIR          the workspace to answer for (sent as ?cwd=; default: the current directory)',
   '--url URL          the daemon (else SKILLSD_URL, else the runtime file of your running daemon,',
   '                   else 127.0.0.1:7420, or the port SKILLSD_PORT names)',
   '--token-file FILE  bearer token (else SKILLSD_TOKEN_FILE, else the one the runtime file names)',
@@ -117,25 +122,31 @@ async function runCommand(
         : resolve(currentDirectory(), values.cwd)
       : undefined;
 
-  const lookUp = () =>
-    findDaemon({
-      env,
-      home: homedir(),
-      cwd: explicitCwd ?? currentDirectory(),
-      ...(typeof values.url === 'string' ? { url: values.url } : {}),
-      ...(typeof values['token-file'] === 'string' ? { tokenFile: values['token-file'] } : {}),
-    });
-  const daemon = await lookUp().catch((error: unknown) => {
+  const here = explicitCwd ?? currentDirectory();
+  const tokenFile = typeof values['token-file'] === 'string' ? { tokenFile: values['token-file'] } : {};
+  const daemon = await findDaemon({
+    env,
+    home: homedir(),
+    cwd: here,
+    ...(typeof values.url === 'string' ? { url: values.url } : {}),
+    ...tokenFile,
+  }).catch((error: unknown) => {
     throw new CliError(`cannot read the token: ${(error as Error).message}`);
   });
   for (const stale of daemon.staleRuntimeFiles) {
     if (!stale.ended) output.err(`skillsd: ignoring the runtime file ${stale.file}: ${stale.reason}; removed\n`);
   }
+  const workspace = name === 'stop' ? explicitCwd : (explicitCwd ?? impliedWorkspace(daemon, here));
   const client = new SkillsdClient({
     ...daemon,
-    ...(explicitCwd === undefined ? {} : { cwd: explicitCwd }),
-    ...viewsWait(explicitCwd ?? daemon.runtime?.cwd),
+    ...(workspace === undefined ? {} : { cwd: workspace }),
+    ...viewsWait(workspace ?? daemon.runtime?.cwd),
   });
+  // Ended once the command returns: a `watch` or `wait` waiting for its daemon to come back stops waiting.
+  const relocation = new AbortController();
+  // Only a daemon started in the workspace of the one found now is followed (docs/cli.md "Following the daemon");
+  // one found without a runtime file is kept at its address, as is one given by `--url` or `SKILLSD_URL`.
+  const followed = daemon.source === 'option' || daemon.source === 'env' ? undefined : daemon.runtime?.cwd;
   const context: CommandContext = {
     client,
     daemon,
@@ -144,27 +155,88 @@ async function runCommand(
     values,
     positionals,
     env,
-    ...(daemon.source === 'option' || daemon.source === 'env' ? {} : { relocate: () => relocate(lookUp) }),
+    ...(followed === undefined
+      ? {}
+      : {
+          relocate: () =>
+            relocate(
+              () => findWorkspaceDaemon({ env, home: homedir(), workspace: followed, ...tokenFile }),
+              relocation.signal,
+            ),
+        }),
   };
-  let notTrusted = false;
+  let none: NoDaemon | undefined;
   try {
     return await command.run(context);
   } catch (error) {
-    if (!isDaemonUnreachable(error)) return reportError(name, error, output);
-    if (error instanceof DaemonNotTrustedError) {
-      output.err(`skillsd: ${error.reason}\n`);
-      notTrusted = true;
-    }
-    if (!command.inProcess) {
-      if (!notTrusted) output.err(`skillsd: no daemon running (nothing answers at ${daemon.url})\n`);
-      return EXIT.noDaemon;
-    }
+    none = noDaemon(error, daemon, here);
+    if (none === undefined) return reportError(name, error, output);
+  } finally {
+    relocation.abort();
   }
-  const cwd = explicitCwd ?? currentDirectory();
-  const note = notTrusted
-    ? `skillsd: answered in-process for ${cwd}\n`
-    : `skillsd: no daemon running (nothing answers at ${daemon.url}); answered in-process for ${cwd}\n`;
-  return runInProcess(name, command, context, note, cwd, profile as Profile | undefined);
+  if (none.found !== undefined) output.err(`skillsd: ${none.found}\n`);
+  if (!command.inProcess) {
+    if (none.why !== undefined) output.err(`skillsd: ${none.why}\n`);
+    return EXIT.noDaemon;
+  }
+  const note = `skillsd: ${none.why === undefined ? '' : `${none.why}; `}answered in-process for ${here}\n`;
+  return runInProcess(name, command, context, note, here, profile as Profile | undefined);
+}
+
+/** The daemon found does not answer for the directory: what was found there, and why it counts as none. */
+interface NoDaemon {
+  /** A line of its own: what listens there instead of a daemon of this user. */
+  found?: string;
+  /** Why no daemon answers, for the line that says what the command does instead. */
+  why?: string;
+}
+
+/**
+ * Whether `error` means that no daemon of this user answers for `dir` (docs/cli.md "Commands"): nothing answers, a
+ * listener of another user (docs/cli.md "Trusting only your own daemon"), or a daemon that refuses the directory
+ * (docs/cli.md "Which workspace answers"); undefined for every other error.
+ */
+function noDaemon(error: unknown, daemon: DaemonLocation, dir: string): NoDaemon | undefined {
+  const refused = refusedWorkspace(error);
+  if (refused !== undefined) {
+    const started = daemon.runtime === undefined ? '' : ` (started in ${inline(daemon.runtime.cwd)})`;
+    return { why: `the daemon at ${daemon.url}${started} does not serve ${inline(dir)}: ${refused}` };
+  }
+  if (error instanceof DaemonNotTrustedError) return { found: error.reason };
+  if (isDaemonUnreachable(error)) return { why: `no daemon running (nothing answers at ${daemon.url})` };
+  return undefined;
+}
+
+/**
+ * The workspace a command without `--cwd` asks for (docs/cli.md "Which workspace answers"): the directory it runs
+ * in, sent to a daemon that reads the file system the client runs on, where that path names the same directory: one
+ * found through its runtime file or at the default address, or given by a loopback URL. Nothing is sent to a daemon
+ * started in that very directory (its default workspace is the same one), nor to one given by another address (in a
+ * container, on another machine: docs/deploy.md), which answers for its own workspace.
+ */
+function impliedWorkspace(daemon: DaemonLocation, here: string): string | undefined {
+  if (here === daemon.runtime?.cwd) return undefined;
+  if (daemon.source === 'runtime-file' || daemon.source === 'default') return here;
+  const host = new URL(daemon.url).hostname;
+  const loopback = host === 'localhost' || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return loopback ? here : undefined;
+}
+
+/**
+ * Why the daemon refused the workspace asked for, or undefined for any other error: 403 `ForbiddenWorkspace` (a
+ * directory of another user, a path through another user's link) or the 400 `BadRequest` it answers for a directory
+ * a non-empty `server.allowedWorkspaces` does not name (docs/index-and-events.md "Workspaces"), which has no code of
+ * its own and is told by its message.
+ */
+function refusedWorkspace(error: unknown): string | undefined {
+  if (!(error instanceof SkillsdApiError)) return undefined;
+  const because = error.message.replace(/^cwd is not an allowed workspace/, '');
+  if (because === error.message) return undefined;
+  if (error.code === 'ForbiddenWorkspace') return inline(because.replace(/^: /, ''));
+  if (error.code === 'BadRequest' && because.startsWith(' (server.allowedWorkspaces)')) {
+    return 'its server.allowedWorkspaces does not name it';
+  }
+  return undefined;
 }
 
 async function runInProcess(
@@ -217,13 +289,34 @@ function viewsWait(cwd: string | undefined) {
 }
 
 /**
- * The daemon a runtime file names now, for `watch` and `wait` after a lost connection (docs/cli.md "Following the
- * daemon"): a daemon started with `--port 0` comes back on another port. Only a runtime file is followed; without
- * one the address in use is kept.
+ * The daemon to reconnect to, for `watch` and `wait` after a lost connection (docs/cli.md "Following the daemon"):
+ * the one `find` finds, a daemon of the same workspace and user, found through its runtime file on whatever port it
+ * came back on. While none runs, it waits for one to start (its runtime file appears once it listens), until
+ * `signal` ends the wait (then undefined): reconnecting to the old address meanwhile could reach another
+ * workspace's daemon started on that port.
  */
-async function relocate(lookUp: () => Promise<DaemonLocation>): Promise<DaemonLocation | undefined> {
-  const found = await lookUp();
-  return found.source === 'runtime-file' ? found : undefined;
+async function relocate(
+  find: () => Promise<DaemonLocation | undefined>,
+  signal: AbortSignal,
+): Promise<DaemonLocation | undefined> {
+  for (;;) {
+    const found = await find();
+    if (found !== undefined) return found;
+    await delay(RELOCATE_POLL_MS, signal);
+    if (signal.aborted) return undefined;
+  }
+}
+
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done);
+  });
 }
 
 /**

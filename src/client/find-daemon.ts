@@ -9,6 +9,7 @@ import {
   pickRuntime,
   type RuntimeInfo,
   type RuntimeLocation,
+  runtimeOfWorkspace,
   type StaleRuntimeFile,
   scanRuntimeFiles,
 } from './runtime-file.js';
@@ -20,7 +21,7 @@ export interface FindDaemonOptions extends RuntimeLocation {
   url?: string;
   /** An explicit token file (`--token-file`). */
   tokenFile?: string;
-  /** Where the client runs: a daemon serving it or an ancestor is preferred. */
+  /** Where the client runs: a daemon started in it or an ancestor is preferred. */
   cwd: string;
 }
 
@@ -64,10 +65,7 @@ export async function findDaemon(options: FindDaemonOptions): Promise<DaemonLoca
   url = url.replace(/\/+$/, '');
   runtime ??= runtimes.find((info) => sameOrigin(info.url, url));
 
-  const tokenFile = options.tokenFile ?? nonEmpty(options.env.SKILLSD_TOKEN_FILE);
-  let token: string | undefined;
-  if (tokenFile !== undefined) token = await readToken(tokenFile);
-  else if (runtime?.tokenFile !== undefined) token = await readToken(runtime.tokenFile).catch(() => undefined);
+  const token = await tokenFor(options, runtime);
   return {
     url,
     source,
@@ -75,6 +73,39 @@ export async function findDaemon(options: FindDaemonOptions): Promise<DaemonLoca
     ...(runtime === undefined ? {} : { runtime }),
     staleRuntimeFiles: stale,
   };
+}
+
+/**
+ * The running daemon of this user that was started in `workspace` (its runtime file's `cwd`), or undefined while
+ * none runs: never another workspace's daemon, whatever else runs. What a client that lost the daemon it followed
+ * looks for (docs/cli.md "Following the daemon"): a daemon restarted with `--port 0` is found on its new port as
+ * soon as it listens. Only runtime files count; `url` and `SKILLSD_URL` are not read.
+ */
+export async function findWorkspaceDaemon(
+  options: Omit<FindDaemonOptions, 'url' | 'cwd'> & { workspace: string },
+): Promise<DaemonLocation | undefined> {
+  const { live, stale } = await scanRuntimeFiles(options);
+  const runtime = runtimeOfWorkspace(live, options.workspace);
+  if (runtime === undefined) return undefined;
+  const token = await tokenFor(options, runtime);
+  return {
+    url: runtime.url.replace(/\/+$/, ''),
+    source: 'runtime-file',
+    ...(token === undefined ? {} : { token }),
+    runtime,
+    staleRuntimeFiles: stale,
+  };
+}
+
+/** The token: an explicit token file, else `SKILLSD_TOKEN_FILE`, else the one the daemon's runtime file names. */
+async function tokenFor(
+  options: Pick<FindDaemonOptions, 'tokenFile' | 'env'>,
+  runtime: RuntimeInfo | undefined,
+): Promise<string | undefined> {
+  const tokenFile = options.tokenFile ?? nonEmpty(options.env.SKILLSD_TOKEN_FILE);
+  if (tokenFile !== undefined) return readToken(tokenFile);
+  if (runtime?.tokenFile !== undefined) return readToken(runtime.tokenFile).catch(() => undefined);
+  return undefined;
 }
 
 /** The token in `file` (trimmed). Rejects when it cannot be read. */

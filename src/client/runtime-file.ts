@@ -208,6 +208,15 @@ export function pickRuntime(candidates: readonly RuntimeInfo[], cwd: string): Ru
 }
 
 /**
+ * The daemon started in `workspace` (its runtime file's `cwd`), the most recently started when several were:
+ * the one a client that followed a daemon of that workspace may follow again after losing it (docs/cli.md
+ * "Following the daemon"). Undefined when none runs; never a daemon of another workspace.
+ */
+export function runtimeOfWorkspace(candidates: readonly RuntimeInfo[], workspace: string): RuntimeInfo | undefined {
+  return candidates.find((info) => info.cwd === workspace);
+}
+
+/**
  * Creates the directory when missing and opens it, but only a real directory (not a link) owned by this user; a
  * directory group or others may use is made private through the descriptor just checked, never by path.
  */

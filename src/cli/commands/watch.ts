@@ -1,7 +1,8 @@
 // `skillsd watch`: one line per change of the index (GET /events), NDJSON with `--json`. A dropped connection is
 // resumed with `Last-Event-ID`, so nothing is missed; when the daemon cannot replay the gap it says `reset`, printed
 // like any other event. A lost daemon is looked up again (its runtime file) before each reconnection, so a daemon
-// started with `--port 0` is followed to its new port (docs/cli.md "Following the daemon"). Runs until interrupted
+// started with `--port 0` is followed to its new port; only a daemon started in the same workspace is, waited for
+// while it starts, never another workspace's daemon (docs/cli.md "Following the daemon"). Runs until interrupted
 // (exit 0). With `--agent ID`, the changes of that agent's view (GET /events?agent=); the daemon refuses an unknown id
 // (400 `UnknownAgent`, exit 2) as it does for `ls --agent` and `catalog --agent`.
 
@@ -30,11 +31,16 @@ export const watchCommand: ClientCommand = {
     let url = client.url;
     let refused: SkillsdApiError | undefined;
     let stop = () => {};
+    // Settles a wait for the daemon to come back (`relocate`) as soon as `watch` is stopped.
+    let stopped = () => {};
+    const stopping = new Promise<undefined>((resolve) => {
+      stopped = () => resolve(undefined);
+    });
     const subscription = client.subscribe({
       ...(typeof values.types === 'string' ? { types: values.types.split(',') } : {}),
       ...(typeof values.agent === 'string' ? { agent: values.agent } : {}),
       maxRetryMs: 1000,
-      ...(relocate === undefined ? {} : { relocate }),
+      ...(relocate === undefined ? {} : { relocate: () => Promise.race([relocate(), stopping]) }),
       onRelocate(next) {
         url = next;
         output.err(`skillsd: watch: following the daemon now at ${next}\n`);
@@ -57,6 +63,7 @@ export const watchCommand: ClientCommand = {
     });
     await new Promise<void>((resolve) => {
       stop = () => {
+        stopped();
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
         subscription.close();
