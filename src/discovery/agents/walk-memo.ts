@@ -9,7 +9,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { LinkPolicy } from '../link-trust.js';
 import { isUnder } from './agent-context.js';
-import type { AgentRun } from './run-agent.js';
+import type { AgentRun } from './agent-run.js';
 import type { AgentRoot, AgentSpec, Found } from './types.js';
 import { type DirListings, type Listed, type RootWalk, SKILL_FILE, walkRoot } from './walk-root.js';
 

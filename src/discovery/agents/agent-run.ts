@@ -1,0 +1,153 @@
+// What one run of an agent keeps for the next (docs/agents.md "Live"): each file's text and reading, where each loaded
+// file sits, and how a run whose only changes are texts of known files patches the last one instead of folding again.
+
+import { relative } from 'node:path';
+import { sameJson } from '../same-json.js';
+import type { AgentFileTexts, TextRead } from './file-texts.js';
+import { takeRefusedBlockSize } from './frontmatter-rules.js';
+import type { AgentContext, AgentFinding, AgentSkill, AgentSpec, AgentView, Found, ReadOutcome } from './types.js';
+import type { RootWalk } from './walk-root.js';
+
+export interface Reading {
+  outcome: ReadOutcome;
+  /** The size of a frontmatter block skillsd refused to parse (0: none). */
+  refusedBlock: number;
+}
+
+export type SideResult = Awaited<ReturnType<NonNullable<AgentSpec['sidecar']>>>;
+
+/**
+ * What one run of an agent folded, kept to patch the next run when only texts changed (docs/agents.md "Live"): the
+ * walks (the very objects: a walk kept by the memo is the same), the text each file had, its reading, its inode
+ * (agents that know a file by inode), where each loaded file sits in the skills, and where the `afterLoad` warnings
+ * start.
+ */
+export interface AgentRun {
+  walks: readonly RootWalk[];
+  texts: Map<Found, TextRead>;
+  inodes: Map<Found, string>;
+  readings: Map<Found, Reading>;
+  skillIndex: Map<Found, number>;
+  afterLoadStart: number;
+  /** The view's own findings (`agent-rejected`), before the doctor's are added. */
+  ownDiagnostics: AgentFinding[];
+  view: AgentView;
+}
+
+/**
+ * The agents' readings of each file, by where it was found (a kept walk keeps its `Found` objects) and by agent: a
+ * reader is a pure function of the text and the place (`AgentSpec.read`), and an unchanged file keeps its read object
+ * (file-texts.ts), so an update reads again only the files that changed (docs/agents.md "Live").
+ */
+const readings = new WeakMap<Found, Map<string, { text: TextRead; reading: Reading }>>();
+
+export function readingOf(spec: AgentSpec, text: TextRead & { ok: true }, found: Found): Reading {
+  let byAgent = readings.get(found);
+  if (byAgent === undefined) {
+    byAgent = new Map();
+    readings.set(found, byAgent);
+  }
+  const known = byAgent.get(spec.info.id);
+  if (known !== undefined && known.text === text) return known.reading;
+  // The agent's reader is synchronous: the block size refused during it is this file's.
+  takeRefusedBlockSize();
+  const outcome = spec.read(text.text, found);
+  const reading = { outcome, refusedBlock: takeRefusedBlockSize() };
+  byAgent.set(spec.info.id, { text, reading });
+  return reading;
+}
+
+/** A loaded skill as the view lists it: what the agent read, named with the side files' prefix. */
+export function agentSkillOf(
+  spec: AgentSpec,
+  name: string,
+  outcome: ReadOutcome & { ok: true },
+  side: SideResult | undefined,
+  found: Found,
+  scope: AgentSkill['source']['scope'],
+): AgentSkill {
+  return {
+    name,
+    description: outcome.description,
+    filePath: found.filePath,
+    baseDir: found.baseDir,
+    hide: outcome.hide || side?.hide === true,
+    source: { agent: spec.info.id, scope, root: found.rootShown },
+    ...(outcome.extra === undefined ? {} : { extra: outcome.extra }),
+    ...(outcome.cutAtLoad === true ? { cutAtLoad: true } : {}),
+    ...(outcome.displayName === undefined ? {} : { displayName: outcome.displayName }),
+    ...(outcome.kind === undefined ? {} : { kind: outcome.kind }),
+    ...(spec.keepsWalkedPath === true ? { walkedPath: relative(found.root.path, found.lexicalPath) } : {}),
+  };
+}
+
+export function sameWalks(a: readonly RootWalk[], b: readonly RootWalk[]): boolean {
+  return a.length === b.length && a.every((walk, i) => walk === b[i]);
+}
+
+/**
+ * The previous run with the files whose text changed read again, when every such file reads as it did in all that
+ * decides the fold (loaded or not, under which name, with which warnings, by the same inode): only the loaded ones'
+ * records are replaced, in place, and the `afterLoad` warnings made again. Undefined when the fold must run again.
+ */
+export async function patchRun(
+  prior: AgentRun,
+  input: {
+    spec: AgentSpec;
+    ctx: AgentContext;
+    texts: AgentFileTexts;
+    readable: readonly Found[];
+    reads: readonly TextRead[];
+    sidecars: Map<Found, SideResult> | undefined;
+  },
+): Promise<AgentRun | undefined> {
+  const { spec, texts } = input;
+  const changed: Array<{ found: Found; text: TextRead }> = [];
+  for (const [i, found] of input.readable.entries()) {
+    const text = input.reads[i] as TextRead;
+    const before = prior.texts.get(found);
+    if (before === undefined) return undefined;
+    if (before !== text) changed.push({ found, text });
+  }
+  if (changed.length === 0) return prior;
+  const skills = [...prior.view.skills];
+  // A skill in a collision is left to the fold: an agent may keep state about the very record (OpenCode's candidates).
+  const colliding = new Set(prior.view.collisions.map((collision) => collision.name));
+  const readings = new Map(prior.readings);
+  const textsNow = new Map(prior.texts);
+  for (const { found, text } of changed) {
+    const was = prior.readings.get(found);
+    // A file reached twice, or one that could not be read: the fold decides again.
+    if (was === undefined || !text.ok) return undefined;
+    if (spec.identity === 'inode' && (await texts.inode(found.realPath)) !== prior.inodes.get(found)) return undefined;
+    const now = readingOf(spec, text, found);
+    if (!sameFold(was, now)) return undefined;
+    readings.set(found, now);
+    textsNow.set(found, text);
+    const index = prior.skillIndex.get(found);
+    if (index === undefined || !now.outcome.ok) continue;
+    const side = input.sidecars?.get(found);
+    const old = prior.view.skills[index] as AgentSkill;
+    if (colliding.has(old.name)) return undefined;
+    skills[index] = agentSkillOf(spec, old.name, now.outcome, side, found, old.source.scope);
+  }
+  const warnings = [
+    ...prior.view.warnings.slice(0, prior.afterLoadStart),
+    ...(spec.afterLoad?.(skills, input.ctx) ?? []),
+  ];
+  return { ...prior, texts: textsNow, readings, view: { ...prior.view, skills, warnings } };
+}
+
+/** Two readings of a file that the fold treats alike: only the loaded record's other fields may differ. */
+function sameFold(a: Reading, b: Reading): boolean {
+  if (a.refusedBlock !== b.refusedBlock) return false;
+  if (!a.outcome.ok || !b.outcome.ok) {
+    return (
+      !a.outcome.ok &&
+      !b.outcome.ok &&
+      a.outcome.message === b.outcome.message &&
+      (a.outcome.silent === true) === (b.outcome.silent === true)
+    );
+  }
+  return a.outcome.name === b.outcome.name && sameJson(a.outcome.warnings ?? [], b.outcome.warnings ?? []);
+}
