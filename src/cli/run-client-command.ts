@@ -18,6 +18,7 @@ import { type ClientCommand, type CommandContext, EXIT, type OptionValues } from
 import { currentDirectory } from './current-directory.js';
 import { createOutput, cut, inline, type Output } from './output.js';
 import { type ClientCommandName, PROFILES } from './parse-args.js';
+import { wrapHelp } from './terminal-text.js';
 
 // Each command's module is loaded only when it runs: a short-lived command pays for no other (docs/performance.md
 // "Client commands").
@@ -99,7 +100,9 @@ async function runCommand(
     throw new CliError(parseErrorMessage(error, options, argv));
   }
   if (values.help === true) {
-    output.out(helpText(command));
+    // Wrapped to the terminal (or COLUMNS); a pipe without COLUMNS gets it whole (docs/cli.md "Output").
+    const text = helpText(command);
+    output.out(output.columns === undefined ? text : wrapHelp(text, output.columns));
     return EXIT.ok;
   }
   if (positionals.length < command.positionals.min) {

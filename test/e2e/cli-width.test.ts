@@ -164,4 +164,15 @@ describe('--help', () => {
       await cleanup();
     }
   });
+
+  it("a command's --help wraps to the terminal", async () => {
+    const { dir, cleanup } = await makeTempDir('skillsd-width-help-');
+    try {
+      const onTerminal = await inTerminal(['search', '--help'], 80, dir, dir);
+      assert.match(onTerminal, /search/);
+      assert.ok(widest(onTerminal) <= 80, onTerminal);
+    } finally {
+      await cleanup();
+    }
+  });
 });
