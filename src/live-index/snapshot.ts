@@ -190,7 +190,11 @@ export class WorkspaceSnapshot {
     return this.collisionByName.get(name);
   }
 
-  /** The `/skills` answer for `filter`; filters apply to `skills` only (warnings, collisions, diagnostics stay whole). */
+  /**
+   * The `/skills` answer for `filter`. The filters keep the skills that pass them and the collisions whose name is
+   * that of a kept skill (docs/api.md "GET /skills"): a filtered answer explains exactly the skills it lists.
+   * Warnings and diagnostics stay whole.
+   */
   answer(filter: SkillsFilter = {}): SkillsAnswer {
     const key = filterKey(filter);
     if (key === '') {
@@ -208,13 +212,22 @@ export class WorkspaceSnapshot {
     if (cached !== undefined) return cached;
     const accepts = skillFilter(filter);
     const positions: number[] = [];
+    const keptNames = new Set<string>();
     this.skills.forEach((skill, i) => {
-      if (accepts(skill)) positions.push(i);
+      if (!accepts(skill)) return;
+      positions.push(i);
+      keptNames.add(skill.name);
     });
+    const collisions = this.collisions.filter((collision) => keptNames.has(collision.name));
+    // The kept tail when every collision stays; otherwise the same tail with the kept collisions only.
+    const content =
+      collisions.length === this.collisions.length
+        ? this.content
+        : { ...this.content, tail: Buffer.from(tailText(this.warnings, collisions), 'utf8') };
     // Same generation + content + filter ⇒ same body; the filter part keeps tags of different filters apart.
     const filterHash = createHash('sha256').update(key).digest('hex').slice(0, 12);
     const answer = {
-      body: contentBody(this.content, this.generation, positions),
+      body: contentBody(content, this.generation, positions),
       etag: `"${this.generation}-${this.contentHash.slice(0, 20)}-${filterHash}"`,
     };
     if (this.filteredAnswers.size >= MAX_CACHED_FILTERS) this.filteredAnswers.clear();

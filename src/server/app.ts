@@ -12,15 +12,17 @@ import type { Settings } from '../discovery/types.js';
 import { DEFAULT_READY_WAIT_MS } from '../live-index/ready-wait.js';
 import type { WorkspaceRegistry } from '../live-index/workspace-registry.js';
 import type { ConnectionLimits } from './connection-limits.js';
+import { EncodingPollFastPath } from './encoding-poll-fast-path.js';
 import { errorBody, isDescriptorShortage, toErrorResponse } from './errors.js';
 import { SkillsdMetrics } from './metrics.js';
+import { compressionPlugin } from './plugins/compression.js';
 import { eventStreamsPlugin } from './plugins/event-streams.js';
 import { fileDigestsPlugin } from './plugins/file-digests.js';
 import { openApiPlugin } from './plugins/openapi.js';
 import { defaultPressureOptions, type PressureOptions, pressurePlugin } from './plugins/pressure.js';
 import { type SecurityOptions, securityPlugin } from './plugins/security.js';
 import { workspacesPlugin } from './plugins/workspaces.js';
-import { PollFastPath } from './poll-fast-path.js';
+import type { PollFastPath } from './poll-fast-path.js';
 import { pathOf } from './request-log.js';
 import { agentsRoutes } from './routes/agents.js';
 import { collisionsRoutes } from './routes/collisions.js';
@@ -171,6 +173,8 @@ async function skillsdApp(app: FastifyInstance, options: AppPluginOptions): Prom
     retryMs: options.retryMs ?? DEFAULT_RETRY_MS,
   });
   await app.register(fileDigestsPlugin);
+  // Before every route: it decides, as each route is added, whether that route's answers are compressed.
+  await app.register(compressionPlugin);
   await app.register(openApiPlugin, { ui: options.docs });
 
   await app.register(skillsRoutes);
@@ -205,7 +209,7 @@ async function skillsdApp(app: FastifyInstance, options: AppPluginOptions): Prom
   const fastPath =
     options.pollFastPath === false
       ? undefined
-      : new PollFastPath({
+      : new EncodingPollFastPath({
           log: app.log,
           nextRequestId,
           isClosing: () => closing,

@@ -32,24 +32,28 @@ function servedSkill(skill: AgentSkill) {
   };
 }
 
+/**
+ * One agent's loaded skills under the filters of `/skills`, and the collisions whose name is that of a kept skill:
+ * the rule of the default view (docs/api.md "GET /skills"). Warnings and diagnostics stay whole.
+ */
 export function agentSkills(views: AgentViews, id: ViewId, filter: AgentSkillsFilter = {}) {
   const view = views.views.get(id) as AgentView;
   const q = filter.q?.toLowerCase();
-  const skills = view.skills
+  const kept = view.skills
     .filter((skill) => filter.hidden !== false || !skill.hide)
     .filter((skill) => filter.level === undefined || skill.source.scope === filter.level)
     .filter((skill) => filter.provider === undefined || providerMatches(skill, filter.provider))
     .filter(
       (skill) => q === undefined || skill.name.toLowerCase().includes(q) || skill.description.toLowerCase().includes(q),
-    )
-    .slice()
-    .sort(compareSkills)
-    .map(servedSkill);
+    );
+  const unfiltered = kept.length === view.skills.length;
+  const keptNames = unfiltered ? undefined : new Set(kept.map((skill) => skill.name));
   return {
     agent: publicInfo(view.agent),
-    skills,
+    skills: kept.sort(compareSkills).map(servedSkill),
     warnings: view.warnings,
-    collisions: view.collisions,
+    collisions:
+      keptNames === undefined ? view.collisions : view.collisions.filter((collision) => keptNames.has(collision.name)),
     diagnostics: view.diagnostics,
   };
 }

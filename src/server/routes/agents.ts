@@ -2,7 +2,7 @@
 // the workspace's agent views, each answer serialised once per state, with ETag and 304 like `/skills`.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   type AgentSkillsQuery,
   agentCatalogAnswer,
@@ -12,6 +12,7 @@ import {
 } from '../../answers/agent-answers.js';
 import { parseViewId } from '../../discovery/agents/agents.js';
 import type { AgentAnswer } from '../../live-index/agent-views-state.js';
+import { bodyEncoding, encodedBody } from '../encoded-body.js';
 import { AgentCatalogResponse, AgentMatrixResponse, CatalogQuery } from '../schemas/agents.js';
 import {
   ConditionalHeaders,
@@ -42,7 +43,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const state = await agentState(app, request.query.cwd);
       const answer = await agentMatrixAnswer(state);
-      sendAnswer(reply, answer, request.headers['if-none-match']);
+      return sendAnswer(request, reply, answer);
     },
   );
 
@@ -66,7 +67,7 @@ export const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const id = parseViewId(agent);
       const state = await agentState(app, cwd);
       const answer = agentCatalogAnswer(state, id, contextWindow, model);
-      sendAnswer(reply, answer, request.headers['if-none-match']);
+      return sendAnswer(request, reply, answer);
     },
   );
 };
@@ -78,18 +79,26 @@ async function agentState(app: FastifyInstance, cwd: string | undefined) {
 /** `GET /skills?agent=<id>`: the agent's loaded skills with the filters of `/skills` (docs/api.md "Agent views"). */
 export async function sendAgentSkills(
   app: FastifyInstance,
+  request: FastifyRequest,
   reply: FastifyReply,
   query: { cwd?: string } & AgentSkillsQuery,
-  ifNoneMatch: string | undefined,
 ): Promise<void> {
   const id = agentSkillsId(query);
   const { snapshot, agents: state } = await app.agentViewsOf(query.cwd);
   const answer = agentSkillsAnswer(snapshot, state, id, query);
-  sendAnswer(reply, answer, ifNoneMatch);
+  await sendAnswer(request, reply, answer);
 }
 
-function sendAnswer(reply: FastifyReply, answer: AgentAnswer, ifNoneMatch: string | undefined): void {
+/**
+ * A kept answer, 304 when the client's copy is current; compressed once per state and encoding for a client that
+ * accepts it (encoded-body.ts), which the compression plugin then leaves as it is.
+ */
+async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: AgentAnswer): Promise<FastifyReply> {
   reply.header('etag', answer.etag).header('cache-control', 'no-cache');
-  if (matchesIfNoneMatch(ifNoneMatch, answer.etag)) reply.code(304).send();
-  else reply.type('application/json; charset=utf-8').send(answer.body);
+  if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+  reply.type('application/json; charset=utf-8');
+  const encoding = bodyEncoding(answer.body, request.headers['accept-encoding']);
+  if (encoding === undefined) return reply.send(answer.body);
+  const encoded = await encodedBody(answer, answer.body, encoding);
+  return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(encoded);
 }

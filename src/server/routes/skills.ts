@@ -2,10 +2,13 @@
 // pre-serialised body: a poll costs a lookup and, with `If-None-Match`, not even a body.
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { agentSkillsId } from '../../answers/agent-answers.js';
 import { skillDetail } from '../../answers/skill-detail.js';
+import { isProfile } from '../../discovery/agents/agents.js';
 import type { SkillsFilter, WorkspaceSnapshot } from '../../live-index/snapshot.js';
+import { checkProviderFilter } from '../provider-filter.js';
 import { AgentSkillsResponse } from '../schemas/agents.js';
 import {
   ConditionalHeaders,
@@ -16,7 +19,13 @@ import {
   withHeaders,
 } from '../schemas/common.js';
 import { SkillDetailResponse, SkillNameParams, SkillsQuery, SkillsResponse } from '../schemas/skills.js';
-import { SKILLS_CACHE_CONTROL, SKILLS_CONTENT_TYPE, skillsListAnswer } from '../skills-list-answer.js';
+import {
+  encodedSkillsList,
+  SKILLS_CACHE_CONTROL,
+  SKILLS_CONTENT_TYPE,
+  skillsListAnswer,
+  skillsListEncoding,
+} from '../skills-list-answer.js';
 import { sendAgentSkills } from './agents.js';
 
 export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -27,9 +36,11 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listSkills',
         summary: 'The loaded skills, warnings, collisions and diagnostics',
         description:
-          'Filters apply to `skills` only and never change `generation`. `ETag` on every answer; `If-None-Match` ' +
-          'with the current tag answers 304. With `agent=`, the view of that agent (docs/api.md "Agent views"): ' +
-          '`provider=` cannot be combined with it.',
+          'Filters keep the skills that pass them and the collisions of those skills’ names; they never change ' +
+          '`generation`. An unknown `provider=` is 400 `BadRequest` naming the allowed values. `ETag` on every ' +
+          'answer; `If-None-Match` with the current tag answers 304. From 1 KiB on, the answer is gzip or br for a ' +
+          'client that accepts one. With `agent=`, the view of that agent (docs/api.md "Agent views"): `provider=` ' +
+          'filters the profiles’ views only.',
         querystring: SkillsQuery,
         headers: ConditionalHeaders,
         response: {
@@ -42,17 +53,13 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => {
       const { cwd, agent, ...filter } = request.query;
       if (agent !== undefined) {
-        return sendAgentSkills(app, reply, { ...request.query, agent }, request.headers['if-none-match']);
+        checkAgentProvider(agent, filter.provider);
+        return sendAgentSkills(app, request, reply, { ...request.query, agent });
       }
       // The default workspace, indexed: answered in this turn of the event loop, with no promise (the polling path).
       const ready = app.readyDefaultView(cwd);
-      if (ready !== undefined) {
-        sendSkills(reply, ready.snapshot, filter, request.headers['if-none-match']);
-        return;
-      }
-      return app
-        .workspaceView(cwd)
-        .then(({ snapshot }) => sendSkills(reply, snapshot, filter, request.headers['if-none-match']));
+      if (ready !== undefined) return sendSkills(request, reply, ready.snapshot, filter);
+      return app.workspaceView(cwd).then(({ snapshot }) => sendSkills(request, reply, snapshot, filter));
     },
   );
 
@@ -75,15 +82,36 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 };
 
 function sendSkills(
+  request: FastifyRequest,
   reply: FastifyReply,
   snapshot: WorkspaceSnapshot,
   filter: SkillsFilter,
-  ifNoneMatch: string | undefined,
-): void {
-  const answer = skillsListAnswer(snapshot, filter, ifNoneMatch);
+): Promise<void> | undefined {
+  if (filter.provider !== undefined) checkProviderFilter(filter.provider, snapshot.profile);
+  const answer = skillsListAnswer(snapshot, filter, request.headers['if-none-match']);
   reply.header('etag', answer.etag).header('cache-control', SKILLS_CACHE_CONTROL);
   // No payload at all: a serialised `null` would announce a Content-Length that a 304 never carries.
-  if (answer.notModified) reply.code(304).send();
+  if (answer.notModified) {
+    reply.code(304).send();
+    return;
+  }
+  reply.type(SKILLS_CONTENT_TYPE);
+  const encoding = skillsListEncoding(answer, request.headers['accept-encoding']);
   // Pre-encoded JSON: Fastify writes a Buffer as it is (no serialiser), with its byte length as Content-Length.
-  else reply.type(SKILLS_CONTENT_TYPE).send(answer.body);
+  if (encoding === undefined) {
+    reply.send(answer.body);
+    return;
+  }
+  // Compressed once per answer (skills-list-answer.ts); the compression plugin leaves an encoded answer as it is.
+  return encodedSkillsList(answer, encoding).then((encoded) => {
+    reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(encoded);
+  });
+}
+
+/** With `agent=<profile>`, `provider=` names a provider of that profile (the view's skills are its discovery's). */
+function checkAgentProvider(agent: string, provider: string | undefined): void {
+  if (provider === undefined) return;
+  // An unknown agent, or provider= with another agent, is refused as agentSkillsId refuses it (routes/agents.ts).
+  const id = agentSkillsId({ agent, provider });
+  if (isProfile(id)) checkProviderFilter(provider, id);
 }

@@ -14,7 +14,11 @@ export const SkillsQuery = Type.Object({
   cwd: Type.Optional(CwdProperty),
   hidden: Type.Optional(Type.Boolean({ description: '`false` leaves hidden skills out' })),
   provider: Type.Optional(
-    Type.String({ minLength: 1, description: 'Keep one provider (`claude`) or one source (`claude:project`)' }),
+    Type.String({
+      minLength: 1,
+      description:
+        'Keep one provider (`claude`) or one source (`claude:project`) of the profile; another value is 400 `BadRequest`',
+    }),
   ),
   level: Type.Optional(Type.Enum(['user', 'project'])),
   q: Type.Optional(Type.String({ description: 'Keep skills whose name or description contains this, any case' })),
@@ -34,7 +38,7 @@ export const SkillsResponse = Type.Object(
       description: 'Loaded skills in discovery order (docs/discovery.md), filtered by the query',
     }),
     warnings: Type.Array(SkillWarningSchema),
-    collisions: Type.Array(CollisionSchema),
+    collisions: Type.Array(CollisionSchema, { description: 'The collisions of the names in `skills`' }),
     diagnostics: Type.Array(SkillDiagnosticSchema, { description: 'Daemon-only, in scan order; not filtered' }),
   },
   { title: 'SkillIndex' },
