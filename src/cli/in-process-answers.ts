@@ -8,6 +8,7 @@
 // is asked for: `ls` loads no doctor, prompt or file code.
 
 import { capEcho } from '../answers/echo.js';
+import { checkAgentProvider, checkProviderFilter } from '../answers/provider-filter.js';
 import { skillDetail } from '../answers/skill-detail.js';
 import type { WorkspaceView } from '../answers/workspace-view.js';
 import type { FetchInit, FetchResponse } from '../client/http-fetch.js';
@@ -111,11 +112,14 @@ export class InProcessAnswers {
       const { agentSkillsAnswer, agentSkillsId } = await import('../answers/agent-answers.js');
       const agentQuery = { ...filter, agent };
       const id = agentSkillsId(agentQuery);
+      checkAgentProvider(id, provider);
       const view = await this.view(cwd);
       const state = await view.workspace.agentViews(READY_WAIT_MS);
       return json(agentSkillsAnswer(view.snapshot, state, id, agentQuery).body);
     }
     const { snapshot } = await this.view(cwd);
+    // The daemon's rule for an unknown provider (a 400 naming the profile's providers), answered the same here.
+    if (provider !== undefined) checkProviderFilter(provider, snapshot.profile);
     return json(snapshot.answer(filter).body);
   }
 

@@ -94,7 +94,7 @@ describe('client command errors (built CLI)', () => {
     }
   });
 
-  it('show, cat and invoke name a skill that is not loaded, point a near miss at the doctor; search and ls --provider say they found nothing', async (t) => {
+  it('show, cat and invoke name a skill that is not loaded, point a near miss at the doctor; search and ls --provider say they found nothing, an unknown provider is a bad value', async (t) => {
     const { home, project } = await fixture(t);
     const daemon = await startDaemon(['serve', '--port', '0', '--cwd', project], { home });
     t.after(() => daemon.process.kill());
@@ -107,9 +107,10 @@ describe('client command errors (built CLI)', () => {
       [['invoke', '/skill:near x'], 'skillsd: invoke: no skill "near" is loaded; skillsd doctor near says why\n'],
       [['invoke', 'just text'], 'skillsd: invoke: not a /skill: invocation of a loaded skill\n'],
       [['search', 'zzzzqqq'], 'skillsd: search: no skill matches "zzzzqqq"\n'],
+      // A provider of the profile that no loaded skill comes from.
       [
-        ['ls', '--provider', 'claude-code'],
-        'skillsd: ls: no skill is loaded from "claude-code" (providers: native; sources: native:project)\n',
+        ['ls', '--provider', 'codex'],
+        'skillsd: ls: no skill is loaded from "codex" (providers: native; sources: native:project)\n',
       ],
     ];
     for (const [args, stderr] of cases) {
@@ -118,6 +119,16 @@ describe('client command errors (built CLI)', () => {
       assert.equal(run.stderr, stderr, args.join(' '));
       assert.equal(run.stdout, '');
     }
+    // An id that is no provider of the profile (an agent's): refused as a bad value, naming the providers.
+    const unknown = await runClient(['ls', '--provider', 'claude-code'], opts);
+    assert.equal(unknown.code, 2);
+    assert.equal(
+      unknown.stderr,
+      'skillsd: ls: Unknown provider: claude-code. Providers of profile musepi: native, omp-plugins, claude, ' +
+        'agent-plugins, claude-plugins, agents, codex, opencode, github, musepi-managed, custom; or a source id ' +
+        '<provider>:user or <provider>:project\n',
+    );
+    assert.equal(unknown.stdout, '');
     // What the pointer promises: the doctor names the near miss.
     const doctor = await runClient(['doctor', 'near', '--json'], opts);
     assert.deepEqual(

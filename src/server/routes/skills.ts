@@ -5,10 +5,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { agentSkillsId } from '../../answers/agent-answers.js';
+import { checkAgentProvider, checkProviderFilter } from '../../answers/provider-filter.js';
 import { skillDetail } from '../../answers/skill-detail.js';
-import { isProfile } from '../../discovery/agents/agents.js';
 import type { SkillsFilter, WorkspaceSnapshot } from '../../live-index/snapshot.js';
-import { checkProviderFilter } from '../provider-filter.js';
 import { AgentSkillsResponse } from '../schemas/agents.js';
 import {
   ConditionalHeaders,
@@ -53,7 +52,11 @@ export const skillsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     (request, reply) => {
       const { cwd, agent, ...filter } = request.query;
       if (agent !== undefined) {
-        checkAgentProvider(agent, filter.provider);
+        // An unknown agent, or provider= with another agent, is refused as agentSkillsId refuses it.
+        checkAgentProvider(
+          agentSkillsId({ agent, ...(filter.provider === undefined ? {} : { provider: filter.provider }) }),
+          filter.provider,
+        );
         return sendAgentSkills(app, request, reply, { ...request.query, agent });
       }
       // The default workspace, indexed: answered in this turn of the event loop, with no promise (the polling path).
@@ -106,12 +109,4 @@ function sendSkills(
   return encodedSkillsList(answer, encoding).then((encoded) => {
     reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(encoded);
   });
-}
-
-/** With `agent=<profile>`, `provider=` names a provider of that profile (the view's skills are its discovery's). */
-function checkAgentProvider(agent: string, provider: string | undefined): void {
-  if (provider === undefined) return;
-  // An unknown agent, or provider= with another agent, is refused as agentSkillsId refuses it (routes/agents.ts).
-  const id = agentSkillsId({ agent, provider });
-  if (isProfile(id)) checkProviderFilter(provider, id);
 }

@@ -1,13 +1,15 @@
-// `provider=` of `GET /skills` (docs/api.md "GET /skills"): a provider id of the profile whose skills are listed, or
+// `provider=` of `GET /skills` (docs/api.md "GET /skills"), for every face that answers it: a provider id of the profile whose skills are listed, or
 // a source id `<provider>:user|project` of one. Anything else is 400 `BadRequest` naming the allowed values, as an
 // unknown `level=` is refused by its schema: an unknown value is never answered with a silent empty list.
 
-import { capEcho } from '../answers/echo.js';
+import { isProfile } from '../discovery/agents/agents.js';
+import type { ViewId } from '../discovery/agents/types.js';
 import { SkillsdError } from '../discovery/errors.js';
 import { planProviders } from '../discovery/pipeline/providers.js';
 import { CUSTOM_PROVIDER } from '../discovery/pipeline/run-provider.js';
 import type { Level, Profile } from '../discovery/types.js';
 import { profileInfo, type WorkspaceContext } from '../discovery/workspace-context.js';
+import { capEcho } from './echo.js';
 
 const LEVELS: readonly Level[] = ['user', 'project'];
 const providerIdsByProfile = new Map<Profile, readonly string[]>();
@@ -46,4 +48,12 @@ export function checkProviderFilter(provider: string, profile: Profile): void {
     `Unknown provider: ${capEcho(provider)}. Providers of profile ${profile}: ${ids.join(', ')}; ` +
       'or a source id <provider>:user or <provider>:project',
   );
+}
+
+/**
+ * With `agent=<profile>`, `provider=` names a provider of that profile (the view's skills are its discovery's); with
+ * another agent, `agentSkillsId` refuses it (agent-answers.ts).
+ */
+export function checkAgentProvider(id: ViewId, provider: string | undefined): void {
+  if (provider !== undefined && isProfile(id)) checkProviderFilter(provider, id);
 }
