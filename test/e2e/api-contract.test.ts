@@ -166,7 +166,7 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
       });
     });
 
-    it('filters by hidden, provider, level and q without changing generation', async () => {
+    it('filters skills (and the collisions of the skills kept) by hidden, provider, level and q without changing generation', async () => {
       const cases: Array<[string, string[]]> = [
         ['hidden=false', ['Beta', 'git-helper', 'pdf']],
         ['hidden=true', ['Beta', 'git-helper', 'pdf', 'quiet']],
@@ -188,7 +188,8 @@ describe('skillsd HTTP contract (built daemon, real sockets)', () => {
           query,
         );
         assert.equal(body.generation, 1, query);
-        assert.deepEqual(body.collisions, [collision], query);
+        // A collision stays when the skill loaded under its name passes the filters (docs/api.md "GET /skills").
+        assert.deepEqual(body.collisions, names.includes(collision.name) ? [collision] : [], query);
         assert.deepEqual(body.warnings, warnings, query);
       }
     });

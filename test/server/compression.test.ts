@@ -1,4 +1,4 @@
-// Compressed answers (docs/api.md "Compression"): a large `GET /skills` (fast path and Fastify's route) or `/agents`
+// Compressed answers (docs/performance.md "Compression"): a large `GET /skills` (fast path and Fastify's route) or `/agents`
 // goes gzip or br to a client that accepts it and decodes to exactly the identity body; small answers, 304s and the
 // event stream stay identity. Requests go through node:http, which (unlike fetch) neither asks for nor decodes
 // compressed answers on its own.
