@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { CROWDED_DIR_INDEX, type Fixture, SKILL_DIRS } from './fixtures.js';
 import type { BenchContext } from './lib/context.js';
+import { waitForFullList } from './lib/daemon-ready.js';
 import { stopChild, track } from './lib/processes.js';
 import { httpGet, type ServerProcess, spawnBareServer, spawnDaemon, waitForStatus } from './lib/server-process.js';
 import { SseClient, type SseEvent } from './lib/sse-client.js';
@@ -281,25 +282,6 @@ async function firstFullAnswer<T = undefined>(
     return { ms: at - daemon.spawnedAt, extra };
   } finally {
     await daemon.stop();
-  }
-}
-
-async function waitForFullList(daemon: ServerProcess, names: number): Promise<number> {
-  const deadline = performance.now() + 300_000;
-  for (;;) {
-    if (daemon.child.exitCode !== null || daemon.child.signalCode !== null) throw new Error('daemon exited');
-    try {
-      const answer = await httpGet(`${daemon.url}/skills`, {}, 30_000);
-      const at = performance.now();
-      if (answer.status === 200) {
-        const listed = (JSON.parse(answer.body.toString('utf8')) as { skills: unknown[] }).skills.length;
-        if (listed === names) return at;
-      }
-    } catch {
-      // Not listening yet.
-    }
-    if (performance.now() > deadline) throw new Error(`no full GET /skills (${names} skills) within 300 s`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
   }
 }
 
