@@ -4,7 +4,6 @@
 // wait is on a condition of the page, bounded by WAIT_MS. Without chromium the file is skipped, saying so.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname } from 'node:path';
@@ -13,9 +12,9 @@ import type { Browser, Page } from 'puppeteer-core';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { buildApp } from '../../src/server/listen.js';
 import { getJson, startServer } from '../helpers/app-server.js';
-import { WAIT_MS } from '../helpers/deadlines.js';
 import { HOSTILE_BODY } from '../helpers/hostile-skill.js';
 import { replaceFile, SK } from '../helpers/temp-tree.js';
+import { BROWSER_SKIP, launchBrowser, openPage, type Watched } from './ui-browser-harness.js';
 
 // The callbacks given to page.evaluate run in the page (puppeteer sends their source): these are the page's globals,
 // typed loosely because this program is compiled without the DOM's library.
@@ -27,7 +26,6 @@ declare const performance: any;
 declare const Event: any;
 // biome-ignore-end lint/suspicious/noExplicitAny: see above
 
-const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'YnJvd3Nlci10ZXN0LXRva2VuLXZhbHVlLTMyLWJ5dGVz';
 /** `UPDATE_SCREENSHOT=1` writes the README's screenshot; otherwise it goes to a temp file. */
 const SCREENSHOT = process.env.UPDATE_SCREENSHOT === '1' ? new URL('../../docs/ui.png', import.meta.url) : undefined;
@@ -61,56 +59,18 @@ const TREE = {
   'work/.musepi/skills/cased/skill.md': SK({ name: 'cased', description: 'Wrong case' }),
 };
 
-interface Watched {
-  page: Page;
-  /** Every URL the page requested. */
-  requests: string[];
-  /** Console errors and uncaught exceptions. */
-  errors: string[];
-  /** Every alert, confirm or prompt the page opened. */
-  dialogs: string[];
-}
-
-const available = existsSync(CHROMIUM);
-
-describe('the page at /ui in a browser', {
-  skip: available ? false : `no browser at ${CHROMIUM}: apt-get install chromium`,
-}, () => {
+describe('the page at /ui in a browser', { skip: BROWSER_SKIP }, () => {
   let browser: Browser;
 
   before(async () => {
-    const { default: puppeteer } = await import('puppeteer-core');
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Root in a container: chromium's sandbox needs user namespaces it may not have.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-    });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
   });
 
-  async function open(t: TestContext, url: string): Promise<Watched> {
-    const page = await browser.newPage();
-    t.after(() => page.close());
-    page.setDefaultTimeout(WAIT_MS);
-    const watched: Watched = { page, requests: [], errors: [], dialogs: [] };
-    page.on('request', (request) => watched.requests.push(request.url()));
-    page.on('console', (message) => {
-      if (message.type() !== 'error') return;
-      // A failed load names its resource only in the message's location: kept, so a failure says which request.
-      const url = message.location().url;
-      watched.errors.push(url === undefined ? message.text() : `${message.text()}: ${url}`);
-    });
-    page.on('pageerror', (error) => watched.errors.push(String(error)));
-    page.on('dialog', async (dialog) => {
-      watched.dialogs.push(dialog.message());
-      await dialog.dismiss();
-    });
-    await page.setViewport({ width: 960, height: 720 });
-    await page.goto(url, { waitUntil: 'load' });
-    return watched;
+  function open(t: TestContext, url: string): Promise<Watched> {
+    return openPage(browser, t, url);
   }
 
   const rowNames = (page: Page) => page.$$eval('#skill-rows tr', (rows) => rows.map((row) => row.dataset.skill));

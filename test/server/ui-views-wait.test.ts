@@ -5,12 +5,12 @@
 // is on a condition of the page, bounded by WAIT_MS. Without chromium the file is skipped, saying so.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { after, before, describe, it, type TestContext } from 'node:test';
 import type { Browser, Page } from 'puppeteer-core';
 import { startServer } from '../helpers/app-server.js';
 import { WAIT_MS } from '../helpers/deadlines.js';
 import { SK } from '../helpers/temp-tree.js';
+import { BROWSER_SKIP, launchBrowser } from './ui-browser-harness.js';
 
 // The callbacks given to page.evaluate run in the page (puppeteer sends their source): these are the page's globals,
 // typed loosely because this program is compiled without the DOM's library.
@@ -20,7 +20,6 @@ declare const window: any;
 declare const MutationObserver: any;
 // biome-ignore-end lint/suspicious/noExplicitAny: see above
 
-const CHROMIUM = '/usr/bin/chromium';
 const PROGRESS = /^Computing the agent views… \d+ s$/;
 
 interface Opened {
@@ -35,19 +34,11 @@ interface Shown {
   states: string[];
 }
 
-describe('the page at /ui while the agent views are computed', {
-  skip: existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM}: apt-get install chromium`,
-}, () => {
+describe('the page at /ui while the agent views are computed', { skip: BROWSER_SKIP }, () => {
   let browser: Browser;
 
   before(async () => {
-    const { default: puppeteer } = await import('puppeteer-core');
-    browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Root in a container: chromium's sandbox needs user namespaces it may not have.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--no-first-run'],
-    });
+    browser = await launchBrowser();
   });
   after(async () => {
     await browser?.close();
