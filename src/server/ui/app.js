@@ -149,6 +149,20 @@ function messageOf(answer) {
   return `HTTP ${answer.status}`;
 }
 
+/** A table that stacks its cells on narrow screens, in its scrolling box: a header row of `titles`, then `rows`. */
+function stackTable(titles, rows) {
+  const head = h(
+    'thead',
+    {},
+    h(
+      'tr',
+      {},
+      titles.map((title) => h('th', { scope: 'col', text: title })),
+    ),
+  );
+  return h('div', { class: 'table-wrap' }, h('table', { class: 'stack' }, head, rows));
+}
+
 /** An element with attributes and children; strings become text nodes, never markup. */
 function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
@@ -295,24 +309,7 @@ function listView() {
       h('label', { for: 'filter', text: searchable ? 'Filter or search (/)' : 'Filter (/)' }),
       filter,
       note,
-      h(
-        'div',
-        { class: 'table-wrap' },
-        h(
-          'table',
-          { class: 'stack' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['Name', 'Description', 'Source', 'Hidden'].map((title) => h('th', { scope: 'col', text: title })),
-            ),
-          ),
-          rows,
-        ),
-      ),
+      stackTable(['Name', 'Description', 'Source', 'Hidden'], rows),
     ),
     h('section', { id: 'collisions' }, h('h2', { text: 'Collisions' }), collisionsBox),
     h('section', { id: 'doctor' }, h('h2', { text: 'Doctor' }), doctorBox),
@@ -526,24 +523,7 @@ function agentView(id) {
       'section',
       { id: 'skills' },
       h('h3', { text: 'Skills' }),
-      h(
-        'div',
-        { class: 'table-wrap' },
-        h(
-          'table',
-          { class: 'stack' },
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              ['Name', 'Description', 'Scope', 'File'].map((title) => h('th', { scope: 'col', text: title })),
-            ),
-          ),
-          rows,
-        ),
-      ),
+      stackTable(['Name', 'Description', 'Scope', 'File'], rows),
     ),
     h('section', { id: 'collisions' }, h('h3', { text: 'Collisions' }), collisionsBox),
   );
