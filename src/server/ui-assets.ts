@@ -9,10 +9,24 @@ import { readFile } from 'node:fs/promises';
 
 const ASSET_DIR = new URL('../../src/server/ui/', import.meta.url);
 
-/** Every file the page is made of, with the type it is served as; nothing else is served from the directory. */
+const SCRIPT = 'text/javascript; charset=utf-8';
+
+/**
+ * Every file the page is made of, with the type it is served as; nothing else is served from the directory. The
+ * script is one module per view (`app.js` imports the others), each fetched as `/ui/assets/<file>`.
+ */
 const ASSET_TYPES: Readonly<Record<string, string>> = {
   'index.html': 'text/html; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
+  'app.js': SCRIPT,
+  'http.js': SCRIPT,
+  'dom.js': SCRIPT,
+  'live.js': SCRIPT,
+  'list-page.js': SCRIPT,
+  'doctor-page.js': SCRIPT,
+  'matrix-page.js': SCRIPT,
+  'agent-page.js': SCRIPT,
+  'skill-page.js': SCRIPT,
+  'skill-files.js': SCRIPT,
   'style.css': 'text/css; charset=utf-8',
   'icon.svg': 'image/svg+xml',
 };

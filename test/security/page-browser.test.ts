@@ -90,8 +90,6 @@ describe('the page at /ui against hostile skills, framing and leaks', { skip: BR
   it('shows markup from every field an author controls as text, in every view', async (t) => {
     const s = await startServer(t, { tree: TREE, app: guarded() });
     const list = await openPage(browser, t, `${s.base}/ui`);
-    await list.page.waitForSelector('#agents-matrix tr[data-matrix-skill]');
-    await list.page.waitForSelector('#doctor-findings tr[data-rule]');
     await list.page.waitForSelector('#collision-list li[data-collision]');
     const rows = await list.page.$$eval('#skill-rows tr', (items) =>
       items.map((row) => [...row.querySelectorAll('td')].slice(0, 2).map((cell) => cell.textContent)),
@@ -105,7 +103,10 @@ describe('the page at /ui against hostile skills, framing and leaks', { skip: BR
       await text(list.page, '#collision-list li[data-collision] > span.path'),
       `${s.cwd}/.musepi/skills/${NAME}/SKILL.md`,
     );
+    assert.deepEqual(await acted(list), inert);
     // The doctor's findings and the matrix name the hostile directory: shown as the daemon answers them, as text.
+    await list.page.click('nav.sections a[href="#doctor"]');
+    await list.page.waitForSelector('#doctor-findings tr[data-rule]');
     const findings = (await getJson(`${s.base}/doctor`)).body.findings as {
       severity: string;
       rule: string;
@@ -127,10 +128,13 @@ describe('the page at /ui against hostile skills, framing and leaks', { skip: BR
         finding.hint ?? '',
       ]),
     );
+    assert.deepEqual(await acted(list), inert);
+    await list.page.click('nav.sections a[href="#agents"]');
+    await list.page.waitForSelector('#agents-matrix tr[data-matrix-skill]');
     const matrix = (await getJson(`${s.base}/agents`)).body.skills as { name: string; filePath: string }[];
     assert.deepEqual(
       await list.page.$$eval('#agents-matrix tr[data-matrix-skill]', (items) =>
-        items.map((row) => [...row.querySelectorAll('td')].slice(0, 2).map((cell) => cell.textContent)),
+        items.map((row) => [row.querySelector('th a').textContent, row.querySelector('th .where').title]),
       ),
       matrix.map((row) => [row.name, row.filePath]),
     );

@@ -163,14 +163,14 @@ describe('the page at /ui in a browser', { skip: BROWSER_SKIP }, () => {
         'work/.claude/skills/review/SKILL.md': SK({ name: 'review', description: 'Review a change' }),
       },
     });
-    const watched = await open(t, `${s.base}/ui`);
+    const watched = await open(t, `${s.base}/ui#agents`);
     const { page } = watched;
-    await page.waitForFunction(() => document.getElementById('agents')?.hidden === false);
     await page.waitForFunction(() => document.querySelectorAll('#agents-matrix tr[data-matrix-skill]').length > 0);
     const matrix = (await getJson(`${s.base}/agents`)).body as {
       agents: { id: string; name: string }[];
       skills: { name: string; filePath: string; views: Record<string, { status: string }> }[];
     };
+    // Each row: the skill's name, its file (whole in the title), then what each agent does with it.
     const expected = matrix.skills.map((row) => [
       row.name,
       row.filePath,
@@ -180,13 +180,24 @@ describe('the page at /ui in a browser', { skip: BROWSER_SKIP }, () => {
       }),
     ]);
     const shown = await page.$$eval('#agents-matrix tr[data-matrix-skill]', (rows) =>
-      rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
+      rows.map((row) => [
+        row.querySelector('th a').textContent,
+        row.querySelector('th .where').title,
+        ...[...row.querySelectorAll('td')].map((cell) => cell.textContent),
+      ]),
     );
     assert.deepEqual(shown, expected);
     assert.deepEqual(
-      await page.$$eval('#agents-matrix thead th', (cells) => cells.slice(2).map((cell) => cell.textContent)),
+      await page.$$eval('#agents-matrix thead th', (cells) => cells.slice(1).map((cell) => cell.textContent)),
       matrix.agents.map((agent) => agent.name),
     );
+    // Where each file is, shortened to the last folders, as many as tell the two copies of dup apart.
+    const where = (name: string) =>
+      page.$$eval(`#agents-matrix tr[data-matrix-skill="${name}"] th .where`, (cells) =>
+        cells.map((cell) => cell.textContent),
+      );
+    assert.deepEqual(await where('review'), ['…/work/.claude/skills/']);
+    assert.deepEqual(await where('dup'), ['…/.musepi/agent/skills/', '…/work/.musepi/skills/']);
     // Claude Code reads the project's .claude/skills: the page says it loads review.
     const claude = matrix.agents.findIndex((agent) => agent.id === 'claude-code');
     const review = expected.find((row) => row[0] === 'review');
@@ -200,7 +211,7 @@ describe('the page at /ui in a browser', { skip: BROWSER_SKIP }, () => {
       tree: { ...TREE, 'work/.goose/skills/gz/SKILL.md': SK({ name: 'gz', description: 'Goose only' }) },
       watch: true,
     });
-    const list = await open(t, `${s.base}/ui`);
+    const list = await open(t, `${s.base}/ui#agents`);
     await list.page.waitForFunction(() => document.querySelectorAll('#agents-matrix tr[data-matrix-skill]').length > 0);
     const href = await list.page.$$eval('#agents-matrix thead th a', (links) =>
       links.map((link) => link.getAttribute('href')).find((value) => value.includes('goose')),
@@ -303,7 +314,11 @@ describe('the page at /ui in a browser', { skip: BROWSER_SKIP }, () => {
     );
     const doctor = (await getJson(`${s.base}/doctor`)).body;
     assert.ok(doctor.findings.length >= 2);
+    // The doctor is a view of its own, read when it is shown.
+    assert.ok(!watched.requests.some((url) => new URL(url).pathname === '/doctor'));
+    await page.click('nav.sections a[href="#doctor"]');
     await page.waitForSelector('#doctor-findings tr[data-rule]');
+    assert.equal(await page.evaluate(() => document.title), 'skillsd: doctor');
     assert.deepEqual(
       await page.$$eval('#doctor-findings tbody tr', (rows) =>
         rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
@@ -318,7 +333,9 @@ describe('the page at /ui in a browser', { skip: BROWSER_SKIP }, () => {
         ],
       ),
     );
-    // The winner's page names what it shadowed, and why.
+    // Back to the skills and their collisions; the winner's page names what it shadowed, and why.
+    await page.goBack();
+    await page.waitForSelector('#collision-list li[data-collision="dup"]');
     await page.click('li[data-collision="dup"] > a');
     await page.waitForSelector('#shadowed li');
     const loser = (await getJson(`${s.base}/doctor/dup`)).body.candidates[1];

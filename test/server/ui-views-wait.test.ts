@@ -1,6 +1,6 @@
 // The page at /ui while the agent views are still being computed (docs/api.md "GET /ui"): a daemon whose request wait
 // is nothing answers 503 `NotReady` for every read of the views until the test lets them be computed. Each page that
-// reads them (the matrix of the list, one agent's view, a skill's page) shows a progress line, then what it reads once
+// reads them (the matrix, one agent's view, a skill's page) shows a progress line, then what it reads once
 // the views are in, and never an error. In a real browser (Debian's chromium, driven by puppeteer-core); every wait
 // is on a condition of the page, bounded by WAIT_MS. Without chromium the file is skipped, saying so.
 
@@ -101,7 +101,7 @@ describe('the page at /ui while the agent views are computed', { skip: BROWSER_S
     }
   }
 
-  it('shows a progress line on the list, an agent’s view and a skill’s page, then what the views say', async (t) => {
+  it('shows a progress line on the matrix, an agent’s view and a skill’s page, then what the views say', async (t) => {
     let release: () => void = () => {};
     const hold = new Promise<void>((resolve) => {
       release = resolve;
@@ -115,10 +115,7 @@ describe('the page at /ui while the agent views are computed', { skip: BROWSER_S
       holdViews: hold,
     });
 
-    const list = await open(t, `${s.base}/ui`);
-    // The rest of the list does not wait for the views.
-    await list.page.waitForSelector('#skill-rows tr[data-skill="pdf"]');
-    await list.page.waitForFunction(() => document.getElementById('agents')?.hidden === false);
+    const list = await open(t, `${s.base}/ui#agents`);
     await progressCounts(list.page, '#agents-matrix .progress');
 
     const agent = await open(t, `${s.base}/ui?agent=goose`);

@@ -2,7 +2,7 @@
 // and the guards (docs/api.md "GET /ui").
 
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { ServerSettings } from '../../src/discovery/types.js';
@@ -15,6 +15,19 @@ import { SK } from '../helpers/temp-tree.js';
 const CSP = "default-src 'self'; img-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 const TOKEN = 'dWktdGVzdC10b2tlbi12YWx1ZS0zMi1ieXRlcy1sb25n';
 const ASSETS = new URL('../../src/server/ui/', import.meta.url);
+/** The page's script: `app.js` and the modules it imports, one per view and what they share. */
+const MODULES = [
+  'app.js',
+  'http.js',
+  'dom.js',
+  'live.js',
+  'list-page.js',
+  'doctor-page.js',
+  'matrix-page.js',
+  'agent-page.js',
+  'skill-page.js',
+  'skill-files.js',
+];
 
 const HOSTILE_HTML = [
   '<h1>Hostile</h1>',
@@ -72,10 +85,10 @@ describe('GET /ui', () => {
   it('serves its files from the package with their types, and nothing else', async (t) => {
     const s = await startServer(t);
     const types: Record<string, string> = {
-      'app.js': 'text/javascript; charset=utf-8',
       'style.css': 'text/css; charset=utf-8',
       'icon.svg': 'image/svg+xml',
     };
+    for (const module of MODULES) types[module] = 'text/javascript; charset=utf-8';
     for (const [file, type] of Object.entries(types)) {
       const answer = await fetch(`${s.base}/ui/assets/${file}`);
       assert.equal(answer.status, 200, file);
@@ -83,6 +96,15 @@ describe('GET /ui', () => {
       assert.equal(answer.headers.get('content-security-policy'), CSP, file);
       assert.equal(await answer.text(), await readFile(new URL(file, ASSETS), 'utf8'), file);
     }
+    // The script is one module per view: every module one imports is one the daemon serves, and the directory holds
+    // no other.
+    const imported = new Set(['app.js']);
+    for (const module of MODULES) {
+      const text = await readFile(new URL(module, ASSETS), 'utf8');
+      for (const [, name] of text.matchAll(/^import [^;]* from '\.\/([^']+)';$/gm)) imported.add(name!);
+    }
+    assert.deepEqual([...imported].sort(), [...MODULES].sort());
+    assert.deepEqual((await readdir(ASSETS)).filter((file) => file.endsWith('.js')).sort(), [...MODULES].sort());
     for (const target of ['/ui/assets/nope.js', '/ui/assets/index.ts', '/ui/assets/..%2F..%2Fpackage.json', '/ui/x']) {
       const { status, headers, body } = await getJson(`${s.base}${target}`);
       assert.equal(status, 404, target);
