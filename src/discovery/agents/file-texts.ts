@@ -6,6 +6,7 @@
 
 import { constants } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { forgetAtOrUnder } from '../forget-under.js';
 import { readTextFile } from '../read-text-file.js';
 
 /** The error of a file over the daemon's read cap. */
@@ -42,11 +43,8 @@ export class AgentFileTexts {
       this.current.clear();
       return;
     }
-    for (const path of paths) {
-      if (this.current.delete(path)) continue;
-      const prefix = path.endsWith('/') ? path : `${path}/`;
-      for (const known of this.current) if (known.startsWith(prefix)) this.current.delete(known);
-    }
+    // Keys are files: a reported path that is one has nothing below it.
+    forgetAtOrUnder(this.current, paths, true);
   }
 
   /** The reads of the computation under way (or the last one), by path. */

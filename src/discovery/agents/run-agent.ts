@@ -2,8 +2,10 @@
 // agent's layout, drop a file reached twice, read each file by the agent's rules, settle names by its precedence.
 
 import { basename } from 'node:path';
+import { DEFAULT_VIEW_WALK_LIMITS, type WalkLimits } from '../files/walk-budget.js';
 import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
 import type { LinkPolicy } from '../link-trust.js';
+import { TimeSlices } from '../time-slices.js';
 import type { SkillWarning } from '../types.js';
 import { realWorkspaceContext } from './agent-context.js';
 import { type AgentRun, agentSkillOf, patchRun, readingOf, sameWalks } from './agent-run.js';
@@ -21,6 +23,8 @@ export async function runAgent(
   links?: LinkPolicy,
   /** Only texts of known SKILL.md files changed since the last run: a view may be patched instead of folded. */
   textsOnly = false,
+  /** The daemon's bounds on each root's walk (`server.viewWalkLimits`, docs/api.md "Limits on walks"). */
+  limits: WalkLimits = DEFAULT_VIEW_WALK_LIMITS,
 ): Promise<AgentView> {
   // An agent that works in realpath(cwd) places its roots from there (`AgentSpec.realWorkspace`).
   const ctx = spec.realWorkspace === true ? await realWorkspaceContext(workspaceCtx) : workspaceCtx;
@@ -35,9 +39,12 @@ export async function runAgent(
     roots: placed.roots,
     rootOrder: [],
     found: new Map(),
-    watch: { dirs: [...(placed.dirs ?? [])], files: placed.files ?? [] },
+    watch: { dirs: [...(placed.dirs ?? [])], files: placed.files ?? [], walked: [] },
   };
-  const rootWalks = await Promise.all(placed.roots.map((root) => walks?.walk(root, links) ?? walkRoot(root, links)));
+  const bounds = { limits, agent: spec.info.name };
+  const rootWalks = await Promise.all(
+    placed.roots.map((root) => walks?.walk(root, links, bounds) ?? walkRoot(root, links, undefined, bounds)),
+  );
   // Every file is read (and every side file looked at) at once; the loop below then settles names in order.
   const readable = rootWalks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
   const sidecar = spec.sidecar;
@@ -80,6 +87,7 @@ export async function runAgent(
   const seenIdentity = new Map<string, AgentSkill | null>();
   const shadowedOf = new Map<AgentSkill, AgentCollision['shadowed']>();
   const fileWarnings: SkillWarning[] = [];
+  const slices = new TimeSlices();
   for (const [index, walk] of rootWalks.entries()) {
     const root = placed.roots[index];
     if (root === undefined) continue;
@@ -89,7 +97,8 @@ export async function runAgent(
         message: `[skillsd] ${spec.info.name} cannot read ${root.path}: ${walk.error}`,
       });
     }
-    view.watch.dirs.push(...walk.innerDirs);
+    // Watched within the views' watch budget (compute-views.ts).
+    view.watch.walked?.push(...walk.innerCosts);
     if (root.blocked === undefined) {
       // Read by the agent, not by skillsd (SECURITY.md "The views"): the view says so instead of serving the file.
       for (const { path, why } of walk.refused) {
@@ -101,6 +110,7 @@ export async function runAgent(
     }
     if (walk.shown !== undefined && !view.rootOrder.includes(walk.shown)) view.rootOrder.push(walk.shown);
     for (const found of walk.found) {
+      await slices.pass();
       if (!view.found.has(found.realPath))
         view.found.set(found.realPath, {
           lexicalPath: found.lexicalPath,

@@ -17,10 +17,41 @@ export function shortName(view: AgentView): string {
   return SHORT_NAMES[view.agent.id] ?? view.agent.name;
 }
 
+/**
+ * What one making of the matrix looks up once for all its cells: whether a path is a symbolic link (one `lstat` per
+ * path, however many views ask), and whether a view stopped at its traversal limit (one look at its warnings).
+ */
+export class UnseenLookups {
+  private readonly links = new Map<string, Promise<boolean>>();
+  private readonly limited = new WeakMap<AgentView, boolean>();
+
+  isLink(path: string): Promise<boolean> {
+    let known = this.links.get(path);
+    if (known === undefined) {
+      known = lstat(path).then(
+        (info) => info.isSymbolicLink(),
+        () => false,
+      );
+      this.links.set(path, known);
+    }
+    return known;
+  }
+
+  stoppedAtLimit(view: AgentView): boolean {
+    let known = this.limited.get(view);
+    if (known === undefined) {
+      known = view.warnings.some((warning) => warning.message.includes('traversal limit'));
+      this.limited.set(view, known);
+    }
+    return known;
+  }
+}
+
 export async function unseenReason(
   view: AgentView,
   lexicalPaths: readonly string[],
   ctx: AgentContext,
+  lookups: UnseenLookups = new UnseenLookups(),
 ): Promise<string> {
   const name = shortName(view);
   if (view.roots.length === 0 && view.agent.id !== 'musepi' && view.agent.id !== 'omp' && view.agent.id !== 'xcsh') {
@@ -44,8 +75,10 @@ export async function unseenReason(
       }
       const skipped = dirs.find((part) => layout.skipNames?.includes(part) === true);
       if (skipped !== undefined) return `${name} skips ${skipped} directories`;
-      if (!layout.fileLinks && (await isLink(path))) return `${name} ignores a SKILL.md that is a symbolic link`;
-      if (view.warnings.some((warning) => warning.message.includes('traversal limit'))) {
+      if (!layout.fileLinks && (await lookups.isLink(path))) {
+        return `${name} ignores a SKILL.md that is a symbolic link`;
+      }
+      if (lookups.stoppedAtLimit(view)) {
         return `${name} stopped walking ${where} at its traversal limit`;
       }
     }
@@ -78,8 +111,4 @@ function rootKind(path: string): { root: string; label: string } | undefined {
     if (parent === dir) return undefined;
     dir = parent;
   }
-}
-
-async function isLink(path: string): Promise<boolean> {
-  return (await lstat(path).catch(() => undefined))?.isSymbolicLink() === true;
 }
