@@ -4,7 +4,8 @@
 import { doctorAgents } from '../discovery/agents/answers.js';
 import type { AgentMatrix } from '../discovery/agents/compute-views.js';
 import { diagnoseName, diagnoseWorkspace } from '../discovery/doctor/diagnose-workspace.js';
-import type { Finding, WorkspaceDiagnosis } from '../discovery/doctor/types.js';
+import { orderFindings, summarise } from '../discovery/doctor/finding-order.js';
+import type { Finding, Severity, WorkspaceDiagnosis } from '../discovery/doctor/types.js';
 import type { WorkspaceView } from './workspace-view.js';
 
 /** The look at the workspace's directories behind both reports: the costly part, which a caller may share. */
@@ -18,32 +19,46 @@ export function computeDiagnosis({ workspace, snapshot }: WorkspaceView): Promis
   });
 }
 
-/** The workspace report, in the order of the answer's schema. */
-export function doctorReport({ workspace, snapshot }: WorkspaceView, diagnosis: WorkspaceDiagnosis) {
+/**
+ * The workspace report, in the order of the answer's schema: the findings of `severity` or worse (all when
+ * undefined), errors first, and their count per rule (docs/api.md §GET /doctor).
+ */
+export function doctorReport(
+  { workspace, snapshot }: WorkspaceView,
+  diagnosis: WorkspaceDiagnosis,
+  severity?: Severity,
+) {
+  const findings = orderFindings(diagnosis.findings, severity);
   return {
     generation: snapshot.generation,
     cwd: snapshot.cwd,
     profile: snapshot.profile,
     directories: diagnosis.directories,
-    findings: diagnosis.findings.map(inOrder),
+    summary: summarise(findings),
+    findings: findings.map(inOrder),
     warnings: [...snapshot.warnings],
     collisions: [...snapshot.collisions],
     watch: { mode: (workspace.watcherStatus()?.mode ?? 'off') as 'events' | 'polling' | 'off' },
   };
 }
 
-/** Every candidate of one name, which won and why each other lost, and what every agent does with the name. */
+/**
+ * Every candidate of one name, which won and why each other lost, and what every agent does with the name; the
+ * findings of each list filtered and ordered as in the workspace report.
+ */
 export function nameReport(
   { snapshot }: WorkspaceView,
   name: string,
   diagnosis: WorkspaceDiagnosis,
   agents: AgentMatrix,
+  severity?: Severity,
 ) {
   const report = diagnoseName(name, diagnosis, snapshot.skill(name));
+  const listed = (findings: readonly Finding[]) => orderFindings(findings, severity).map(inOrder);
   return {
     ...report,
-    candidates: report.candidates.map((candidate) => ({ ...candidate, findings: candidate.findings.map(inOrder) })),
-    findings: report.findings.map(inOrder),
+    candidates: report.candidates.map((candidate) => ({ ...candidate, findings: listed(candidate.findings) })),
+    findings: listed(report.findings),
     agents: doctorAgents(agents, name) ?? {},
   };
 }

@@ -22,6 +22,9 @@ import type { WorkspaceRegistry } from '../live-index/workspace-registry.js';
 import { errorBody, toErrorResponse } from '../server/errors.js';
 import { publicBaseUrl } from '../server/request-locations.js';
 
+/** `?severity=` of the doctor's answers, as the daemon's schema lists them (src/server/schemas/doctor.ts). */
+const SEVERITIES = ['error', 'warning', 'info'] as const;
+
 /** The router's bound on one path parameter (the daemon's `maxParamLength`): a longer one is refused. */
 const MAX_PARAM_LENGTH = 1024;
 /** How long an answer waits for a workspace's first index: the in-process one is built before the first request. */
@@ -77,7 +80,7 @@ export class InProcessAnswers {
       if (method === 'GET' && first === 'skills')
         return name === undefined ? this.skills(query, cwd) : this.skill(name, cwd);
       if (method === 'GET' && first === 'doctor')
-        return name === undefined ? this.doctor(cwd) : this.doctorName(name, cwd);
+        return name === undefined ? this.doctor(query, cwd) : this.doctorName(name, query, cwd);
       if (name === undefined) {
         if (method === 'GET' && first === 'search') return this.search(query, cwd);
         if (method === 'GET' && first === 'agents') return this.agents(cwd);
@@ -151,18 +154,20 @@ export class InProcessAnswers {
     return diagnosis;
   }
 
-  private async doctor(cwd: string | undefined): Promise<Answer> {
+  private async doctor(query: URLSearchParams, cwd: string | undefined): Promise<Answer> {
+    const severity = enumParam(query, 'severity', SEVERITIES);
     const { doctorReport } = await import('../answers/doctor-answers.js');
     const view = await this.view(cwd);
-    return json(JSON.stringify(doctorReport(view, await this.diagnosis(view))));
+    return json(JSON.stringify(doctorReport(view, await this.diagnosis(view), severity)));
   }
 
-  private async doctorName(name: string, cwd: string | undefined): Promise<Answer> {
+  private async doctorName(name: string, query: URLSearchParams, cwd: string | undefined): Promise<Answer> {
+    const severity = enumParam(query, 'severity', SEVERITIES);
     const { nameReport } = await import('../answers/doctor-answers.js');
     const view = await this.view(cwd);
     const diagnosis = await this.diagnosis(view);
     const state = await view.workspace.agentViews(READY_WAIT_MS);
-    return json(JSON.stringify(nameReport(view, name, diagnosis, await state.views.matrix())));
+    return json(JSON.stringify(nameReport(view, name, diagnosis, await state.views.matrix(), severity)));
   }
 
   private async agents(cwd: string | undefined): Promise<Answer> {

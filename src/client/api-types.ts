@@ -1,7 +1,7 @@
 // The JSON answers of the daemon's API, as a client reads them (docs/api.md §Endpoints). The record shapes are the ones
 // discovery produces; the doctor's are the doctor engine's.
 
-import type { DoctorReport, SkillDoctorReport } from '../discovery/doctor/types.js';
+import type { DoctorReport, Severity, SkillDoctorReport } from '../discovery/doctor/types.js';
 import type {
   Collision,
   Profile,
@@ -72,6 +72,11 @@ export interface AgentCatalogAnswer {
 
 /** `GET /doctor/{name}`: the doctor's report plus one cell per agent. */
 export type NameDiagnosis = SkillDoctorReport & { agents: Record<string, AgentCell> };
+
+/** `GET /doctor` and `GET /doctor/{name}`: `severity` keeps findings of that severity or worse. */
+export interface DoctorOptions {
+  severity?: Severity;
+}
 
 export interface AgentSkillsFilter {
   hidden?: boolean;

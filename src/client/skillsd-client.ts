@@ -13,6 +13,7 @@ import type {
   AgentSkillsFilter,
   CollisionsAnswer,
   ContextFilesAnswer,
+  DoctorOptions,
   DoctorReport,
   HealthAnswer,
   InvocationAnswer,
@@ -221,13 +222,14 @@ export class SkillsdClient {
     return this.json('/context-files');
   }
 
-  doctor(): Promise<DoctorReport> {
-    return this.json('/doctor');
+  /** `GET /doctor`; `severity` keeps findings of that severity or worse. */
+  doctor({ severity }: DoctorOptions = {}): Promise<DoctorReport> {
+    return this.json('/doctor', severity === undefined ? {} : { severity });
   }
 
   /** `GET /doctor/{name}`: it carries what each agent does with the name, so it reads the agent views. */
-  doctorSkill(name: string): Promise<NameDiagnosis> {
-    return this.viewsJson(`/doctor/${encodeURIComponent(name)}`);
+  doctorSkill(name: string, { severity }: DoctorOptions = {}): Promise<NameDiagnosis> {
+    return this.viewsJson(`/doctor/${encodeURIComponent(name)}`, severity === undefined ? {} : { severity });
   }
 
   /** `GET /skills?agent=`: what that agent loads from the same folders. */

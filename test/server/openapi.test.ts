@@ -180,6 +180,7 @@ describe('OpenAPI document', () => {
       'Readiness',
       'RenderedSkillBody',
       'ResetEvent',
+      'RuleCount',
       'SearchAnswer',
       'SearchResult',
       'ServerSentEvent',

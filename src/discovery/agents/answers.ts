@@ -3,7 +3,7 @@
 
 import { compareSkills } from '../pipeline/sort-skills.js';
 import { agentSpec, isProfile, VIEW_IDS } from './agents.js';
-import type { AgentMatrix, AgentViews, MatrixCell } from './compute-views.js';
+import type { AgentMatrix, AgentViews, MatrixCell, MatrixRow } from './compute-views.js';
 import { profileCatalog } from './profiles.js';
 import type { AgentInfo, AgentSkill, AgentView, CatalogAnswer, ViewId } from './types.js';
 
@@ -80,18 +80,29 @@ export function agentMatrix(views: AgentViews, matrix: AgentMatrix) {
 
 const PREFERENCE = ['loaded', 'shadowed', 'invalid', 'unseen'] as const;
 
-/** Per agent, the best status any candidate of `name` has there; undefined when no candidate has that name. */
+/**
+ * Per agent, the best status a candidate of `name` has there; undefined when no candidate has that name. The files
+ * the agent itself calls `name` answer for it first, as its own view does (`GET /skills?agent=`): Claude Code names a
+ * skill by its folder, so `pdf-2/SKILL.md` declaring `name: pdf` is its `pdf-2`, not its `pdf`. Only when the agent
+ * calls no file `name` does the best of any file of that name answer, saying under which name it loads.
+ */
 export function doctorAgents(matrix: AgentMatrix, name: string): Record<ViewId, MatrixCell> | undefined {
   const rows = matrix.rows.filter((row) => matrix.rowNames.get(row)?.has(name) === true);
   if (rows.length === 0) return undefined;
   const out = {} as Record<ViewId, MatrixCell>;
   for (const id of VIEW_IDS) {
-    let best: MatrixCell | undefined;
-    for (const row of rows) {
-      const cell = row.views[id];
-      if (best === undefined || PREFERENCE.indexOf(cell.status) < PREFERENCE.indexOf(best.status)) best = cell;
+    const own = rows.filter((row) => matrix.viewNames.get(row)?.get(id) === name);
+    let best: MatrixRow | undefined;
+    for (const row of own.length > 0 ? own : rows) {
+      const status = row.views[id].status;
+      if (best === undefined || PREFERENCE.indexOf(status) < PREFERENCE.indexOf(best.views[id].status)) best = row;
     }
-    out[id] = best as MatrixCell;
+    const cell = (best as MatrixRow).views[id];
+    const called = matrix.viewNames.get(best as MatrixRow)?.get(id);
+    out[id] =
+      cell.status === 'loaded' && cell.reason === undefined && called !== undefined && called !== name
+        ? { ...cell, reason: `loaded as ${called}` }
+        : cell;
   }
   return out;
 }

@@ -2,9 +2,11 @@
 // Pure domain logic: the index hands in the daemon's own discovery results.
 
 import type { Finding } from '../doctor/types.js';
+import { DEFAULT_VIEW_WALK_LIMITS, type ViewWalkLimits } from '../files/walk-budget.js';
 import { linkPolicyOf } from '../link-trust.js';
 import { compareSkills } from '../pipeline/sort-skills.js';
 import { defaultSettings } from '../settings.js';
+import { TimeSlices } from '../time-slices.js';
 import type { DiscoveryResult, Profile, SymlinkMode } from '../types.js';
 import { resolveAgentContext } from './agent-context.js';
 import { AGENT_SPECS, PROFILE_IDS } from './agents.js';
@@ -14,8 +16,9 @@ import { fencedBlock, readYamlMapping } from './frontmatter-rules.js';
 import { profileView } from './profiles.js';
 import { runAgent } from './run-agent.js';
 import type { AgentContext, AgentView, ViewId, ViewStatus } from './types.js';
-import { unseenReason } from './unseen-reason.js';
+import { UnseenLookups, unseenReason } from './unseen-reason.js';
 import { addDoctorFindings } from './view-findings.js';
+import { budgetViewWatches, unwatchedWarning } from './view-watch-budget.js';
 import type { RootWalkMemo } from './walk-memo.js';
 
 export interface ViewsInput {
@@ -40,6 +43,8 @@ export interface ViewsInput {
    * (SECURITY.md "The views").
    */
   symlinks: SymlinkMode;
+  /** `server.viewWalkLimits`: the bounds of each root's walk and of the views' watches; each absent one its default. */
+  walkLimits?: Partial<ViewWalkLimits>;
 }
 
 export interface MatrixCell {
@@ -59,6 +64,8 @@ export interface AgentMatrix {
   rows: MatrixRow[];
   /** Per row, the names the views that read its file give it (the doctor matches a name against them). */
   rowNames: Map<MatrixRow, Set<string>>;
+  /** Per row, the name each view that reads its file gives it (Claude Code its folder's): `doctorAgents` (answers.ts). */
+  viewNames: Map<MatrixRow, Map<ViewId, string>>;
 }
 
 export interface AgentViews {
@@ -75,6 +82,9 @@ export interface AgentViews {
 
 const FOLDER_NAMERS = new Set<ViewId>(['claude-code', 'vscode']);
 
+/** Matrix rows made side by side (see `matrixRows`). */
+const MATRIX_BATCH = 64;
+
 export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> {
   const base = await resolveAgentContext(input.home, input.cwd, input.env);
   const ctx: AgentContext = {
@@ -85,8 +95,9 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   input.texts.begin();
   input.walks?.begin();
   const textsOnly = input.walks?.takeTextsOnly() ?? false;
+  const { maxWatchedDirectories, ...walkLimits } = { ...DEFAULT_VIEW_WALK_LIMITS, ...input.walkLimits };
   const [agentViews, profileViews, findings] = await Promise.all([
-    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts, input.walks, links, textsOnly))),
+    Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts, input.walks, links, textsOnly, walkLimits))),
     Promise.all(PROFILE_IDS.map(async (profile) => profileView(profile, await input.discoverProfile(profile)))),
     input.doctorFindings?.(),
   ]);
@@ -101,8 +112,10 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   const made = (): Promise<AgentMatrix> => {
     matrix ??= (async () => {
       const rowNames = new Map<MatrixRow, Set<string>>();
-      const rows = await matrixRows(views, ctx, (path) => reads.get(path) ?? input.texts.read(path), rowNames);
-      return { rows, rowNames };
+      const viewNames = new Map<MatrixRow, Map<ViewId, string>>();
+      const read = (path: string) => reads.get(path) ?? input.texts.read(path);
+      const rows = await matrixRows(views, ctx, read, rowNames, viewNames);
+      return { rows, rowNames, viewNames };
     })();
     return matrix;
   };
@@ -112,6 +125,13 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
     for (const dir of view.watch.dirs) dirs.add(dir);
     for (const file of view.watch.files) files.add(file);
   }
+  // Below the roots, one budget of watches for every view (view-watch-budget.ts).
+  const budgeted = budgetViewWatches(agentViews, maxWatchedDirectories);
+  for (const dir of budgeted.dirs) dirs.add(dir);
+  for (const [view, unwatched] of budgeted.unwatched) {
+    // A view of this computation only (run-agent.ts keeps its own): its warnings are replaced, not pushed to.
+    view.warnings = [...view.warnings, unwatchedWarning(view, unwatched.size, maxWatchedDirectories)];
+  }
   return { ctx, views, matrix: made, watch: { dirs: [...dirs], files: [...files] } };
 }
 
@@ -120,6 +140,7 @@ async function matrixRows(
   ctx: AgentContext,
   read: (path: string) => Promise<TextRead>,
   rowNames: Map<MatrixRow, Set<string>>,
+  viewNames: Map<MatrixRow, Map<ViewId, string>>,
 ): Promise<MatrixRow[]> {
   const candidates = new Map<string, { lexicalPaths: string[]; folder: string }>();
   for (const view of views.values()) {
@@ -129,19 +150,25 @@ async function matrixRows(
       else if (!known.lexicalPaths.includes(found.lexicalPath)) known.lexicalPaths.push(found.lexicalPath);
     }
   }
-  const rows: MatrixRow[] = [];
-  for (const [realPath, candidate] of candidates) {
+  const slices = new TimeSlices();
+  const lookups = new UnseenLookups();
+  const row = async (realPath: string, candidate: { lexicalPaths: string[]; folder: string }): Promise<MatrixRow> => {
+    await slices.pass();
     const name = (await frontmatterName(realPath, read)) ?? candidate.folder;
     const filePath = candidate.lexicalPaths[0] as string;
     const cells = {} as Record<ViewId, MatrixCell>;
     const names = new Set<string>([name]);
+    const byView = new Map<ViewId, string>();
     for (const [id, view] of views) {
       const record = view.records.get(realPath);
       if (record === undefined) {
-        cells[id] = { status: 'unseen', reason: await unseenReason(view, candidate.lexicalPaths, ctx) };
+        cells[id] = { status: 'unseen', reason: await unseenReason(view, candidate.lexicalPaths, ctx, lookups) };
         continue;
       }
-      if (record.name !== '') names.add(record.name);
+      if (record.name !== '') {
+        names.add(record.name);
+        byView.set(id, record.name);
+      }
       const cell: MatrixCell = { status: record.status, filePath: record.filePath };
       if (record.reason !== undefined) cell.reason = record.reason;
       else if (record.status === 'loaded' && record.name !== name) {
@@ -151,9 +178,18 @@ async function matrixRows(
       }
       cells[id] = cell;
     }
-    const row = { name, filePath, views: cells };
-    rowNames.set(row, names);
-    rows.push(row);
+    const made = { name, filePath, views: cells };
+    rowNames.set(made, names);
+    viewNames.set(made, byView);
+    return made;
+  };
+  // Rows are made a batch at a time: a cell's reason may look at the disk (is the file a link), and those looks run
+  // side by side instead of one after the other; the rows are sorted at the end whatever order they came in.
+  const rows: MatrixRow[] = [];
+  const entries = [...candidates];
+  for (let start = 0; start < entries.length; start += MATRIX_BATCH) {
+    const batch = entries.slice(start, start + MATRIX_BATCH);
+    rows.push(...(await Promise.all(batch.map(([realPath, candidate]) => row(realPath, candidate)))));
   }
   return rows.sort(compareSkills);
 }

@@ -16,6 +16,7 @@ import type { Collision, DiscoveryContext, Level, Skill, SkillDiagnostic } from 
 import { expandCustomDirectory, resolveWorkspaceContext } from '../workspace-context.js';
 import type { DoctorMemo } from './doctor-memo.js';
 import { explainOutcome, pipelineView } from './explain-outcome.js';
+import { notInvocableFinding } from './invocable-name.js';
 import { type DirectoryLook, lookAtSkillsDirectory } from './near-misses.js';
 import { type SkillFileInput, skillFileFindings } from './skill-file-findings.js';
 import type { CandidateReport, DoctorDirectory, Finding, SkillDoctorReport, WorkspaceDiagnosis } from './types.js';
@@ -149,6 +150,7 @@ async function diagnoseDirectory(
   const look = await lookedAt(dir.path, input.memo);
   const diagnostics: SkillDiagnostic[] = [];
   const profile = input.ctx.settings.profile;
+  const commands = input.ctx.settings.skills.enableSkillCommands !== false;
   const scan = await scanDirectory(
     dir,
     {
@@ -181,13 +183,15 @@ async function diagnoseDirectory(
     // Records name the file as the directory is written (shownDir); findings name it the same way.
     const filePath = dir.shownDir === undefined ? diskPath : join(dir.shownDir, relative(dir.path, diskPath));
     const skill = byFile.get(filePath);
-    const fileInput = {
+    const entries = look.folderEntries.get(diskPath);
+    const fileInput: SkillFileInput = {
       filePath,
       skill,
       diagnostics: notesByFile.get(filePath) ?? [],
       requireDescription: dir.requireDescription,
       providerName: dir.providerName,
       profile,
+      ...(entries === undefined ? {} : { folder: { path: dirname(diskPath), entries } }),
     };
     const fileFindings = await memoisedFileFindings(fileInput, input.memo);
     findings.push(...fileFindings);
@@ -214,14 +218,19 @@ async function diagnoseDirectory(
       continue;
     }
     const outcome = explainOutcome(skill, view, dir.managed);
-    if (outcome.finding !== undefined) findings.push(outcome.finding);
+    const more: Finding[] = [];
+    if (outcome.finding !== undefined) more.push(outcome.finding);
+    // Only what loaded is offered to `/skill:` and MCP prompts, and only while skill commands are on.
+    const notInvocable = outcome.outcome === 'loaded' && commands ? notInvocableFinding(skill, profile) : undefined;
+    if (notInvocable !== undefined) more.push(notInvocable);
+    findings.push(...more);
     candidates.push({
       name: skill.name,
       filePath,
       source: skill.source,
       outcome: outcome.outcome,
       reason: outcome.reason,
-      findings: outcome.finding === undefined ? fileFindings : [...fileFindings, outcome.finding],
+      findings: more.length === 0 ? fileFindings : [...fileFindings, ...more],
     });
   }
   return {

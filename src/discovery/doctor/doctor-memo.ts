@@ -1,11 +1,14 @@
 // What the doctor looked at, kept between looks of a live workspace (docs/agents.md "Live"): each directory's listing
-// of near misses, its scan, and each SKILL.md's findings. A SKILL.md's findings are a function of its text and of what
-// the scan made of it, a directory's look of its entries. The owner reports every change (`invalidate`): a path at or
-// under a directory or file forgets what was kept for it, except that an edit of a SKILL.md the look found, still a
-// regular file, keeps the directory's look (its entries did not change); a full rebuild forgets everything.
+// of near misses, its scan, and each SKILL.md's findings. A SKILL.md's findings are a function of its text, of what
+// the scan made of it and of the files of its skill (`missing-referenced-file`), a directory's look of its entries.
+// The owner reports every change (`invalidate`): a path at or under a directory or file forgets what was kept for it,
+// and a path inside a skill folder forgets that skill's SKILL.md findings (a file its body names came or went), except
+// that an edit of a SKILL.md the look found, still a regular file, keeps the directory's look (its entries did not
+// change); a full rebuild forgets everything.
 
 import { lstat } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { forgetAtOrUnder } from '../forget-under.js';
 import { sameJson } from '../same-json.js';
 import { createScanMemo, type ScanMemo } from '../scan/scan-memo.js';
 import type { DirectoryLook } from './near-misses.js';
@@ -48,12 +51,19 @@ export class DoctorMemo {
       this.looks.clear();
       return;
     }
+    // Kept by path: one pass over what is kept, however many paths a burst reports (forget-under.ts).
+    forgetAtOrUnder(this.files, paths, true);
+    const lookPaths: string[] = [];
     for (const path of paths) {
-      forgetUnder(this.files, path);
-      if (await this.keepsLooks(path)) continue;
-      forgetUnder(this.looks, path);
-      // A path inside a directory changes that directory's look.
-      for (const dir of this.looks.keys()) if (path.startsWith(`${dir}/`)) this.looks.delete(dir);
+      // The SKILL.md of every folder above the path: the skill the changed file belongs to, whatever its depth.
+      for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) this.files.delete(join(dir, 'SKILL.md'));
+      if (!(await this.keepsLooks(path))) lookPaths.push(path);
+    }
+    if (lookPaths.length === 0) return;
+    forgetAtOrUnder(this.looks, lookPaths);
+    // A path inside a directory changes that directory's look, and those of the directories above it.
+    for (const path of lookPaths) {
+      for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) this.looks.delete(dir);
     }
   }
 
@@ -73,14 +83,17 @@ function sameInput(a: SkillFileInput, b: SkillFileInput): boolean {
     a.requireDescription === b.requireDescription &&
     a.providerName === b.providerName &&
     a.profile === b.profile &&
+    a.folder?.path === b.folder?.path &&
+    sameEntries(a.folder?.entries, b.folder?.entries) &&
     a.diagnostics.length === b.diagnostics.length &&
     a.diagnostics.every((note, i) => note === b.diagnostics[i]) &&
     (a.skill === b.skill || sameJson(a.skill ?? null, b.skill ?? null))
   );
 }
 
-function forgetUnder<V>(map: Map<string, V>, path: string): void {
-  if (map.delete(path)) return;
-  const prefix = path.endsWith('/') ? path : `${path}/`;
-  for (const key of map.keys()) if (key.startsWith(prefix)) map.delete(key);
+/** The same listing: the very array (a look kept), or the same names in the same order. */
+function sameEntries(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.length !== b.length) return false;
+  return a.every((name, i) => name === b[i]);
 }

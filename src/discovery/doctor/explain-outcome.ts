@@ -2,6 +2,7 @@
 // filtered by which toggle, glob or list. The winners and losers are the discovery's own (its collisions); this file
 // only names the cause.
 
+import { dirname } from 'node:path';
 import { MANAGED_NAME } from '../frontmatter/sanitize-description.js';
 import { fallbackGate, isSourceEnabled } from '../pipeline/providers.js';
 import { compileGlobs, createSkillFilters } from '../pipeline/skill-filters.js';
@@ -48,6 +49,11 @@ function precedenceCause(winner: SkillSource, loser: SkillSource): string {
   }
   if (winner.level !== loser.level) {
     return `${winner.providerName} reads its ${winner.level}-level skills before its ${loser.level}-level ones`;
+  }
+  // One directory's skills of a name are ordered by path (docs/discovery.md §1): `pdf-2/SKILL.md` comes before
+  // `pdf/SKILL.md`.
+  if (dirname(dirname(winner.path)) === dirname(dirname(loser.path))) {
+    return `both are in the same ${winner.providerName} directory, where the path that sorts first wins`;
   }
   return `${winner.providerName} found it first, in an earlier ${winner.level}-level directory`;
 }

@@ -5,6 +5,7 @@
 import type { Dirent } from 'node:fs';
 import { readdir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { specName } from './spec-name.js';
 import type { Finding } from './types.js';
 
 export interface DirectoryLook {
@@ -13,9 +14,16 @@ export interface DirectoryLook {
   findings: Finding[];
   /** Entries (folders or links to folders) that hold a SKILL.md: the scan judges those. */
   skillFiles: string[];
+  /**
+   * Per SKILL.md of `skillFiles`, the names in its folder, as listed to find it: what `missing-referenced-file`
+   * checks the body's references against, with no second listing (referenced-files.ts).
+   */
+  folderEntries: Map<string, readonly string[]>;
 }
 
 const SKILL_FILE = 'SKILL.md';
+/** The entries of the most common skill folder, shared rather than kept once per skill. */
+const ONLY_SKILL_FILE: readonly string[] = Object.freeze([SKILL_FILE]);
 
 export async function lookAtSkillsDirectory(dir: string): Promise<DirectoryLook> {
   let entries: Dirent[];
@@ -23,7 +31,8 @@ export async function lookAtSkillsDirectory(dir: string): Promise<DirectoryLook>
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { exists: false, readable: false, findings: [], skillFiles: [] };
+    if (code === 'ENOENT')
+      return { exists: false, readable: false, findings: [], skillFiles: [], folderEntries: new Map() };
     const finding: Finding = {
       rule: 'unreadable-directory',
       severity: 'error',
@@ -31,10 +40,11 @@ export async function lookAtSkillsDirectory(dir: string): Promise<DirectoryLook>
       message: `the skills directory cannot be read (${code ?? String(error)}): none of its skills load`,
       hint: code === 'ENOTDIR' ? 'this path is a file: remove it or make it a directory' : 'check its permissions',
     };
-    return { exists: true, readable: false, findings: [finding], skillFiles: [] };
+    return { exists: true, readable: false, findings: [finding], skillFiles: [], folderEntries: new Map() };
   }
   const findings: Finding[] = [];
   const skillFiles: string[] = [];
+  const folderEntries = new Map<string, readonly string[]>();
   const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of sorted) {
     if (entry.name.startsWith('.')) continue;
@@ -85,13 +95,19 @@ export async function lookAtSkillsDirectory(dir: string): Promise<DirectoryLook>
     } else if (!entry.isDirectory()) {
       continue;
     }
-    await lookAtFolder(dir, entry.name, findings, skillFiles);
+    await lookAtFolder(dir, entry.name, findings, skillFiles, folderEntries);
   }
-  return { exists: true, readable: true, findings, skillFiles };
+  return { exists: true, readable: true, findings, skillFiles, folderEntries };
 }
 
 /** One folder of the skills directory: a SKILL.md, or the reason there is none. */
-async function lookAtFolder(dir: string, name: string, findings: Finding[], skillFiles: string[]): Promise<void> {
+async function lookAtFolder(
+  dir: string,
+  name: string,
+  findings: Finding[],
+  skillFiles: string[],
+  folderEntries: Map<string, readonly string[]>,
+): Promise<void> {
   const folder = join(dir, name);
   let inner: Dirent[];
   try {
@@ -107,7 +123,9 @@ async function lookAtFolder(dir: string, name: string, findings: Finding[], skil
     return;
   }
   if (inner.some((entry) => entry.name === SKILL_FILE)) {
-    skillFiles.push(join(folder, SKILL_FILE));
+    const skillFile = join(folder, SKILL_FILE);
+    skillFiles.push(skillFile);
+    folderEntries.set(skillFile, inner.length === 1 ? ONLY_SKILL_FILE : inner.map((entry) => entry.name));
     return;
   }
   const wrongCase = inner.find((entry) => entry.name.toLowerCase() === 'skill.md');
@@ -133,7 +151,8 @@ async function lookAtFolder(dir: string, name: string, findings: Finding[], skil
       severity: 'error',
       path: join(folder, sub, SKILL_FILE),
       message: `SKILL.md is two levels below ${dir}: only ${join(dir, '<name>', SKILL_FILE)} is found (no groups)`,
-      hint: `move ${join(folder, sub)} to ${join(dir, sub)}`,
+      // The folder it moves to is named by the naming rules (spec-name.ts): the fix raises no other finding.
+      hint: `move ${join(folder, sub)} to ${join(dir, specName(sub))}`,
     });
   }
   if (deeper.length > 0) return;

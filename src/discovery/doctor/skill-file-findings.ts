@@ -1,12 +1,17 @@
 // What one SKILL.md says about itself: why it did not load (empty, `enabled: false`, a required description missing),
 // how its frontmatter was read (missing, unclosed, YAML repaired or read line by line: the scan's diagnostics), what
-// the model will read (an empty description, or raw text of broken YAML), and the Agent Skills specification's
-// advice. Advice never changes what loads: the agents' semantics stay exact (docs/discovery.md §1 does not validate names).
+// the model will read (an empty description, raw text of broken YAML, a file its body names that is not there), and
+// the Agent Skills specification's advice. Advice never changes what loads: the agents' semantics stay exact
+// (docs/discovery.md §1 does not validate names). A hint that proposes a name passes every naming rule itself
+// (spec-name.ts).
 
+import { readdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { parseFrontmatter } from '../frontmatter/frontmatter.js';
 import { readSkillFileHead } from '../scan/read-skill-file.js';
 import type { Profile, Skill } from '../types.js';
+import { fileReferences, missingReferencedFiles, type SkillFolder } from './referenced-files.js';
+import { isSpecName, nameFix, SPEC_NAME_MAX, specName, specNameCharset, specNameLength } from './spec-name.js';
 import type { Finding } from './types.js';
 
 export interface SkillFileInput {
@@ -18,11 +23,13 @@ export interface SkillFileInput {
   requireDescription: boolean;
   providerName: string;
   profile: Profile;
+  /**
+   * The skill folder on disk and its entries as the doctor's look listed them (near-misses.ts); absent for a plugin
+   * root that is a skill itself, listed only when its body names a file.
+   */
+  folder?: SkillFolder;
 }
 
-/** Agent Skills: 1–64 characters of lower-case letters, digits and single inner hyphens. */
-const SPEC_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
-const SPEC_NAME_MAX = 64;
 const SPEC_DESCRIPTION_MAX = 1024;
 const SPEC_COMPATIBILITY_MAX = 500;
 /** The specification's fields (normalised), and those the agents themselves read. */
@@ -117,7 +124,27 @@ export async function skillFileFindings(input: SkillFileInput): Promise<Finding[
     });
   }
   findings.push(...specAdvice(filePath, skill, frontmatter, folder, lines));
+  findings.push(...(await referenceFindings(input, text)));
   return findings;
+}
+
+/** `missing-referenced-file`: the body's references to files of the skill that are not there. */
+async function referenceFindings(input: SkillFileInput, text: string): Promise<Finding[]> {
+  const references = fileReferences(text, bodyStart(text));
+  if (references.length === 0) return [];
+  const path = input.folder?.path ?? dirname(input.filePath);
+  const entries = input.folder?.entries ?? (await readdir(path).catch(() => undefined));
+  if (entries === undefined) return [];
+  return missingReferencedFiles(input.filePath, references, { path, entries });
+}
+
+/** Where the body starts: after the line that closes the frontmatter (docs/discovery.md §2 rule 2), else at 0. */
+function bodyStart(text: string): number {
+  if (!text.startsWith('---')) return 0;
+  const close = text.indexOf('\n---', 3);
+  if (close === -1) return 0;
+  const end = text.indexOf('\n', close + 1);
+  return end === -1 ? text.length : end + 1;
 }
 
 /** The Agent Skills specification's rules, as advice. */
@@ -150,28 +177,37 @@ function specAdvice(
       'spec-name-missing',
       undefined,
       `no name field: the folder's name "${folder}" is used`,
-      `add name: ${folder}`,
+      `add ${nameFix(folder, folder)}`,
       // Info, not a warning: the folder's name is what the agents use, and many skills rely on it.
       'info',
     );
   }
-  if (!SPEC_NAME.test(name)) {
+  if (!specNameCharset(name)) {
     advice(
       'spec-name-charset',
       'name',
       `name ${JSON.stringify(name)} is not lower-case letters, digits and single hyphens (Agent Skills)`,
-      `use a name like ${JSON.stringify(suggestName(name))}`,
+      `set ${nameFix(name, folder)}`,
     );
   }
-  if (name.length > SPEC_NAME_MAX) {
-    advice('spec-name-length', 'name', `name is ${name.length} characters long (Agent Skills allows ${SPEC_NAME_MAX})`);
+  if (!specNameLength(name)) {
+    advice(
+      'spec-name-length',
+      'name',
+      `name is ${name.length} characters long (Agent Skills allows ${SPEC_NAME_MAX})`,
+      `set ${nameFix(name, folder)}`,
+    );
   }
   if (name !== folder) {
     advice(
       'spec-name-folder',
       'name',
       `name ${JSON.stringify(name)} differs from its folder ${JSON.stringify(folder)} (Agent Skills: they must be equal)`,
-      `rename the folder to ${JSON.stringify(name)} or set name: ${folder}`,
+      !isSpecName(name)
+        ? `set ${nameFix(name, folder)}`
+        : isSpecName(folder)
+          ? `rename the folder to ${name} or set name: ${folder}`
+          : `rename the folder to ${name}`,
     );
   }
   if (skill.description.length > SPEC_DESCRIPTION_MAX) {
@@ -278,14 +314,8 @@ function isStringMap(value: unknown): boolean {
   return Object.values(value).every((item) => typeof item === 'string');
 }
 
-function suggestName(name: string): string {
-  const cleaned = name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return (cleaned === '' ? 'my-skill' : cleaned).slice(0, SPEC_NAME_MAX);
-}
-
 function frontmatterHint(folder: string): string {
-  return `start the file with: ---, name: ${folder}, description: <when to use it>, ---`;
+  const name = specName(folder);
+  const rename = name === folder ? '' : `, and rename the folder to ${name}`;
+  return `start the file with: ---, name: ${name}, description: <when to use it>, ---${rename}`;
 }

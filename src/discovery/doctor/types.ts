@@ -22,6 +22,13 @@ export interface Finding {
   hint?: string;
 }
 
+/** How many findings of one rule a report holds (`summary` of docs/api.md §GET /doctor). */
+export interface RuleCount {
+  rule: string;
+  severity: Severity;
+  count: number;
+}
+
 export interface DoctorDirectory {
   path: string;
   /** Provider id (`native`, `claude`, …, `custom`). */
@@ -58,6 +65,9 @@ export interface DoctorReport {
   cwd: string;
   profile: Profile;
   directories: DoctorDirectory[];
+  /** Per rule, how many of `findings` it has: errors, warnings, info, then the most frequent first. */
+  summary: RuleCount[];
+  /** Errors, then warnings, then info; of `?severity=` or worse when asked. */
   findings: Finding[];
   warnings: SkillWarning[];
   collisions: Collision[];

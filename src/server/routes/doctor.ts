@@ -39,7 +39,7 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const view = await app.workspaceView(request.query.cwd);
       const diagnosis = await diagnose(view);
-      return doctorReport(view, diagnosis);
+      return doctorReport(view, diagnosis, request.query.severity);
     },
   );
 
@@ -60,7 +60,7 @@ export const doctorRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { name } = request.params;
       const diagnosis = await diagnose(view);
       const { agents: state } = await app.agentViewsOf(request.query.cwd);
-      return nameReport(view, name, diagnosis, await state.views.matrix());
+      return nameReport(view, name, diagnosis, await state.views.matrix(), request.query.severity);
     },
   );
 };

@@ -23,7 +23,23 @@ export const FindingSchema = Type.Object(
   },
 );
 
-export const DoctorQuery = Type.Object({ cwd: Type.Optional(CwdProperty) });
+export const DoctorQuery = Type.Object({
+  cwd: Type.Optional(CwdProperty),
+  severity: Type.Optional(
+    Type.Enum(['error', 'warning', 'info'], {
+      description: 'Keep findings of this severity or worse (error > warning > info); absent: all',
+    }),
+  ),
+});
+
+export const RuleCountSchema = Type.Object(
+  {
+    rule: Type.String(),
+    severity: Type.Enum(['error', 'warning', 'info']),
+    count: Type.Integer({ minimum: 1 }),
+  },
+  { title: 'RuleCount' },
+);
 
 export const DoctorResponse = Type.Object(
   {
@@ -41,7 +57,13 @@ export const DoctorResponse = Type.Object(
       }),
       { description: 'Every skills directory discovery looks at, in pipeline order, present or not' },
     ),
-    findings: Type.Array(FindingSchema),
+    summary: Type.Array(RuleCountSchema, {
+      description:
+        'How many of `findings` each rule has: errors, then warnings, then info, then the most frequent, then by rule',
+    }),
+    findings: Type.Array(FindingSchema, {
+      description: 'Errors, then warnings, then info, each in the order found; of `severity` or worse when asked',
+    }),
     warnings: Type.Array(SkillWarningSchema),
     collisions: Type.Array(CollisionSchema),
     watch: Type.Object(
@@ -69,7 +91,9 @@ export const SkillDoctorResponse = Type.Object(
       }),
       { description: 'Every candidate of that name, in pipeline order' },
     ),
-    findings: Type.Array(FindingSchema, { description: 'Near misses whose folder has that name' }),
+    findings: Type.Array(FindingSchema, {
+      description: 'Near misses whose folder has that name; errors first, of `severity` or worse when asked',
+    }),
     agents: Type.Record(Type.String(), AgentCellSchema, {
       description:
         'Per agent id, what that agent does with the candidates of this name: loaded, else shadowed, invalid, unseen; ' +

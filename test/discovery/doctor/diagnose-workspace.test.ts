@@ -88,6 +88,7 @@ describe('doctor: near misses', () => {
         ['spec-name-missing', 'info', 'open/SKILL.md', undefined],
         ['spec-name-charset', 'warning', 'spaced/SKILL.md', 2],
         ['spec-name-folder', 'warning', 'spaced/SKILL.md', 2],
+        ['name-not-invocable', 'warning', 'spaced/SKILL.md', undefined],
       ],
     );
     const byRule = (rule: string, path: string) =>
@@ -125,7 +126,10 @@ describe('doctor: near misses', () => {
       byRule('spec-name-charset', 'spaced/SKILL.md')?.message,
       'name "My Skill" is not lower-case letters, digits and single hyphens (Agent Skills)',
     );
-    assert.equal(byRule('spec-name-charset', 'spaced/SKILL.md')?.hint, 'use a name like "my-skill"');
+    // One fix for the three rules of that name, and it breaks none of them (docs/doctor.md "Fixes").
+    for (const rule of ['spec-name-charset', 'spec-name-folder', 'name-not-invocable']) {
+      assert.equal(byRule(rule, 'spaced/SKILL.md')?.hint, 'set name: my-skill and rename the folder to my-skill');
+    }
     assert.equal(
       byRule('spec-name-folder', 'named/SKILL.md')?.message,
       'name "other" differs from its folder "named" (Agent Skills: they must be equal)',

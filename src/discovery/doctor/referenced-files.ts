@@ -1,0 +1,204 @@
+// `missing-referenced-file` (docs/doctor.md "Rules"): the body of a SKILL.md names a file of its skill that is not
+// there, so the model's read of it fails and the file route answers 404 (docs/api.md "GET /skill/{name}").
+// Only what clearly points into the skill is checked, so that a mention of the user's own files (`package.json`,
+// `src/app.ts`) is never noise:
+// - a relative markdown link or image (`[x](reference.md)`, `[x]: forms.md`): always;
+// - a bare path with an extension (`scripts/run.py`): when its first folder is one of the skill's entries or one of
+//   the directories the Agent Skills specification names (`scripts/`, `references/`, `assets/`);
+// - a bare file name (`REFERENCE.md`): when the skill holds that name in another case only.
+// URLs, anchors, absolute paths, `~/…` and paths leaving the skill (`../`) are never checked. The skill folder's
+// listing is the one the doctor's look already made; a folder inside the skill is listed only when a reference
+// points into it, once.
+
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Finding } from './types.js';
+
+/** At most this many distinct paths are checked per SKILL.md: a body listing thousands costs no more. */
+const MAX_CHECKED = 64;
+/** The optional directories of the Agent Skills specification. */
+const SPEC_DIRECTORIES = new Set(['scripts', 'references', 'assets']);
+
+// Each pattern's repeats exclude what starts another attempt of it, so that a hostile body of 1 MiB (the read cap)
+// costs linear time: no `[` inside a link's text, no parenthesis inside its title, a scheme only at a word's start.
+const LINK = /!?\[[^[\]\n]*\]\([ \t]*(<[^<>\n]*>|[^()\s]*)(?:[ \t]+[^()\n]*)?\)/g;
+const LINK_DEFINITION = /^ {0,3}\[[^[\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)/gm;
+const URL = /(?<![a-zA-Z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s)>\]]*/g;
+/** A relative path whose last segment has an extension that starts with a letter (`run.py`, not `v1.2`). */
+const BARE_PATH = /(?<![\w./~@$%:\\-])(?:\.\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w/\\-])/g;
+const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
+
+export interface FileReference {
+  /** The path as written, for the message. */
+  written: string;
+  /** Its segments inside the skill (`./` and inner `..` resolved). */
+  segments: string[];
+  /** 1-based line in the file. */
+  line: number;
+  /** A markdown link (checked whatever it names) rather than a bare mention. */
+  link: boolean;
+}
+
+/** The skill folder as the doctor's look listed it: its path on disk and the names of its entries. */
+export interface SkillFolder {
+  path: string;
+  entries: readonly string[];
+}
+
+/** The references of the body (the text after the frontmatter, which starts at `bodyStart`), first mention first. */
+export function fileReferences(text: string, bodyStart: number): FileReference[] {
+  const lineStarts = [0];
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1);
+  const lineOf = (offset: number) => {
+    let low = 0;
+    let high = lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((lineStarts[mid] as number) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  };
+  const found: Array<FileReference & { offset: number }> = [];
+  // A path mentioned again adds nothing: only its first mention of each kind is looked at.
+  const linked = new Set<string>();
+  const named = new Set<string>();
+  // Links and URLs are blanked (offsets kept) before bare paths are looked for: a link's target is not also a bare
+  // mention, and no part of a URL is a path of the skill.
+  let masked = text.slice(0, bodyStart).replace(/[^\n]/g, ' ') + text.slice(bodyStart);
+  for (const pattern of [LINK, LINK_DEFINITION]) {
+    masked = masked.replace(pattern, (match: string, target: string, offset: number) => {
+      if (!linked.has(target)) {
+        linked.add(target);
+        const reference = linkReference(target);
+        if (reference !== undefined) found.push({ ...reference, line: lineOf(offset), link: true, offset });
+      }
+      return ' '.repeat(match.length);
+    });
+  }
+  masked = masked.replace(URL, (match) => ' '.repeat(match.length));
+  for (const match of masked.matchAll(BARE_PATH)) {
+    if (named.has(match[0])) continue;
+    named.add(match[0]);
+    const segments = insideSkill(match[0]);
+    if (segments === undefined) continue;
+    found.push({ written: match[0], segments, line: lineOf(match.index), link: false, offset: match.index });
+  }
+  found.sort((a, b) => a.offset - b.offset);
+  const seen = new Set<string>();
+  const out: FileReference[] = [];
+  for (const { offset: _, ...reference } of found) {
+    const key = reference.segments.join('/');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(reference);
+  }
+  return out;
+}
+
+/** The findings for the references that name no file of the skill. */
+export async function missingReferencedFiles(
+  filePath: string,
+  references: readonly FileReference[],
+  folder: SkillFolder,
+): Promise<Finding[]> {
+  const listings = new Map<string, Promise<readonly string[] | undefined>>([['', Promise.resolve(folder.entries)]]);
+  const list = (segments: readonly string[]) => {
+    const key = segments.join('/');
+    let listing = listings.get(key);
+    if (listing === undefined) {
+      listing = readdir(join(folder.path, ...segments)).catch(() => undefined);
+      listings.set(key, listing);
+    }
+    return listing;
+  };
+  const findings: Finding[] = [];
+  let checked = 0;
+  for (const reference of references) {
+    if (!worthChecking(reference, folder.entries)) continue;
+    if (++checked > MAX_CHECKED) break;
+    const found = await lookUp(reference.segments, list);
+    if (found.exists) continue;
+    findings.push({
+      rule: 'missing-referenced-file',
+      severity: 'warning',
+      path: filePath,
+      line: reference.line,
+      message:
+        `the body ${reference.link ? 'links to' : 'names'} ${reference.written}, which is not a file of the skill: ` +
+        'reading it fails (the file route answers 404)',
+      hint:
+        found.actual === undefined
+          ? 'add the file to the skill folder, or correct the path'
+          : `the file is ${found.actual}: write that name (file names are case-sensitive)`,
+    });
+  }
+  return findings;
+}
+
+/** Bare mentions are checked only where they clearly point into the skill (see the head of this file). */
+function worthChecking(reference: FileReference, entries: readonly string[]): boolean {
+  if (reference.link) return true;
+  const first = reference.segments[0] as string;
+  const lower = first.toLowerCase();
+  if (reference.segments.length === 1) {
+    return !entries.includes(first) && entries.some((entry) => entry.toLowerCase() === lower);
+  }
+  return SPEC_DIRECTORIES.has(lower) || entries.some((entry) => entry.toLowerCase() === lower);
+}
+
+/**
+ * Walks the segments through the listings: `exists` when every one is there as written; otherwise, when each is
+ * there in another case, `actual` is the path as it is on disk.
+ */
+async function lookUp(
+  segments: readonly string[],
+  list: (segments: readonly string[]) => Promise<readonly string[] | undefined>,
+): Promise<{ exists: boolean; actual?: string }> {
+  const actual: string[] = [];
+  let exact = true;
+  for (const segment of segments) {
+    const entries = await list(actual);
+    if (entries === undefined) return { exists: false };
+    if (entries.includes(segment)) {
+      actual.push(segment);
+      continue;
+    }
+    const lower = segment.toLowerCase();
+    const other = entries.find((entry) => entry.toLowerCase() === lower);
+    if (other === undefined) return { exists: false };
+    exact = false;
+    actual.push(other);
+  }
+  return exact ? { exists: true } : { exists: false, actual: actual.join('/') };
+}
+
+/** A link target that names a path of the skill, or undefined (a URL, an anchor, an absolute path, `../`). */
+function linkReference(target: string): Omit<FileReference, 'line' | 'link'> | undefined {
+  const bare = target.startsWith('<') ? target.slice(1, -1) : target;
+  const path = bare.replace(/[#?].*$/s, '');
+  if (path === '' || SCHEME.test(path)) return undefined;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    decoded = path;
+  }
+  const segments = insideSkill(decoded);
+  return segments === undefined ? undefined : { written: decoded, segments };
+}
+
+/** The segments of a relative path inside the skill, or undefined for an absolute one or one that leaves it. */
+function insideSkill(path: string): string[] | undefined {
+  if (path.startsWith('/') || path.startsWith('~') || path.startsWith('\\')) return undefined;
+  const segments: string[] = [];
+  for (const segment of path.split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (segments.pop() === undefined) return undefined;
+      continue;
+    }
+    segments.push(segment);
+  }
+  return segments.length === 0 ? undefined : segments;
+}
