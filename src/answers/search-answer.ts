@@ -5,10 +5,16 @@ import type { SearchAnswerWithTag } from '../live-index/search-index.js';
 import type { WorkspaceIndex } from '../live-index/workspace-index.js';
 
 /** The longest query text answered (docs/api.md §GET /search); longer is 400. */
-export const MAX_SEARCH_QUERY_LENGTH = 1000;
+export { MAX_SEARCH_QUERY_LENGTH } from '../live-index/search-index.js';
 
-export function searchAnswer(workspace: WorkspaceIndex, query: string, limit: number): Promise<SearchAnswerWithTag> {
-  return workspace.searchAnswer(query, limit);
+/** `signal`: the request's own; the work of a query stops when every request waiting for it has gone away. */
+export function searchAnswer(
+  workspace: WorkspaceIndex,
+  query: string,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<SearchAnswerWithTag> {
+  return workspace.searchAnswer(query, limit, signal);
 }
 
 /** The query text, or 400 `BadRequest` when there is none to rank by. */

@@ -4,9 +4,14 @@
 // tokenised, and dropped (what a full rebuild and an update cost at 10,000 skills: docs/performance.md "Current figures").
 //
 // Updates run one at a time and coalesce (the latest snapshot wins, the reported paths add up). A query waits for the
-// update in flight, so an answer given after an `index` event already reflects that event. A body-only edit changes
-// no `/skills` answer and so no generation; `revision` moves with every update that changed the search index, and
-// the answer's tag carries both.
+// update in flight, so an answer given after an `index` event already reflects that event; an update waits for the
+// queries being scored, so none reads an index half updated. A body-only edit changes no `/skills` answer and so no
+// generation; `revision` moves with every update that changed the search index, and the answer's tag carries both.
+//
+// When it is built: a live workspace (the daemon's, `skillsd mcp`'s) of BUILD_AHEAD_SKILLS skills or more builds it
+// right after its first index (`buildAhead`), so that no first query waits for it; a smaller one, and a workspace
+// indexed once (the in-process CLI), on its first search. Neither holds the event loop: bodies are added, and queries
+// scored, in slices (search-slices.ts). Answers are remembered per canonical query (search-answer-cache.ts).
 
 import { createHash } from 'node:crypto';
 import { type Stats, stat } from 'node:fs';
@@ -14,21 +19,34 @@ import { SkillsdError } from '../discovery/errors.js';
 import { mapWithLimit } from '../discovery/scan/map-with-limit.js';
 import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from '../discovery/scan/read-skill-file.js';
 import {
+  type CanonicalQuery,
+  canonicalQuery,
   createSkillSearch,
+  indexedBody,
   type SearchField,
   type SkillSearch,
-  searchSkills,
-  skillBody,
+  scoreQuery,
 } from '../discovery/skill-search.js';
 import type { Skill, SkillSource } from '../discovery/types.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
+import { type CachedValue, SearchAnswerCache, type SearchAnswerStats } from './search-answer-cache.js';
+import { nextSlice } from './search-slices.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
 
 export const DEFAULT_SEARCH_LIMIT = 10;
 export const MAX_SEARCH_LIMIT = 100;
+/** The longest query text answered, by `GET /search` and the MCP tool `search_skills` (docs/api.md §GET /search). */
+export const MAX_SEARCH_QUERY_LENGTH = 1000;
 
 /** Bodies read at once while indexing: enough to keep the disk busy, few enough to leave descriptors for requests. */
 const READ_CONCURRENCY = 16;
+/** Bodies read ahead of the ones being added: what an update holds of them at once is two such batches. */
+const READ_BATCH = 64;
+/**
+ * A live workspace with this many skills or more builds its search index after its first index; a smaller one on
+ * its first search, which then waits for about 1–3 ms a skill (docs/api.md §GET /search).
+ */
+export const BUILD_AHEAD_SKILLS = 50;
 /** Vacuum (drop discarded documents' postings) past this many discards and this share of the index. */
 const VACUUM_MIN_DIRT = 20;
 const VACUUM_MIN_FACTOR = 0.1;
@@ -47,6 +65,14 @@ export interface SearchResultEntry {
 export interface SearchAnswer {
   query: string;
   generation: number;
+  results: SearchResultEntry[];
+}
+
+/** One computed answer, shared by every limit: the best MAX_SEARCH_LIMIT, and what its tag is made of. */
+interface RankedAnswer extends CachedValue {
+  generation: number;
+  contentHash: string;
+  revision: number;
   results: SearchResultEntry[];
 }
 
@@ -70,18 +96,21 @@ interface IndexedSkill {
 }
 
 export class SkillSearchIndex {
-  /** Created on the first search (or build after it), with MiniSearch loaded then. */
+  /** Created when the first skill is indexed (ahead of any search, or on the first one), with MiniSearch loaded then. */
   private searchIndex: SkillSearch | undefined;
   private readonly indexed = new Map<string, IndexedSkill>();
   private applied: WorkspaceSnapshot | undefined;
   private latest: WorkspaceSnapshot | undefined;
   private revisionCount = 0;
   private started = false;
+  private ahead = false;
   private closed = false;
   private pendingFull = false;
   private pendingPaths = new Set<string>();
   /** One update at a time, one waiting: the waiting one takes every snapshot and path told meanwhile. */
   private readonly updates = new RunOnceQueueOne(() => this.drain());
+  /** Answers of the index as it is, by canonical query. */
+  private readonly answers = new SearchAnswerCache<RankedAnswer>();
 
   private get search(): SkillSearch {
     this.searchIndex ??= createSkillSearch();
@@ -98,13 +127,43 @@ export class SkillSearchIndex {
     return this.indexed.size;
   }
 
+  /** True once the index holds a snapshot and no update is under way or waiting. */
+  get built(): boolean {
+    return this.applied !== undefined && !this.updating;
+  }
+
+  /** An update is under way, or a snapshot or path was told that no update has taken yet. */
+  private get updating(): boolean {
+    const pending = this.pendingFull || this.pendingPaths.size > 0;
+    return this.updates.current !== null || (pending && this.latest !== undefined && !this.closed);
+  }
+
+  /** Answers computed, remembered, shared and abandoned (tests; the benchmark). */
+  get answerStats(): SearchAnswerStats {
+    return { ...this.answers.stats };
+  }
+
   /** Told after every build; until `start()` only the latest snapshot is remembered. */
   follow(snapshot: WorkspaceSnapshot, change: BuildChange): void {
     this.latest = snapshot;
-    if (!this.started || this.closed) return;
+    if (this.closed) return;
+    if (!this.started) {
+      // `start` builds from the latest snapshot whole: this change is in it.
+      if (this.ahead && snapshot.skills.length >= BUILD_AHEAD_SKILLS) this.start();
+      return;
+    }
     if (change.full) this.pendingFull = true;
     for (const path of change.paths) this.pendingPaths.add(path);
     this.kick();
+  }
+
+  /**
+   * Builds the index without waiting for a search, now or once a build brings BUILD_AHEAD_SKILLS skills (a live
+   * workspace, after its first index).
+   */
+  buildAhead(): void {
+    this.ahead = true;
+    if (this.latest !== undefined && this.latest.skills.length >= BUILD_AHEAD_SKILLS) this.start();
   }
 
   /** Builds the index from the latest snapshot (once) and follows every later one. */
@@ -121,14 +180,47 @@ export class SkillSearchIndex {
     await this.updates.idle();
   }
 
-  /** The ranked answer for `query` over the latest applied snapshot, with its tag. */
-  async answer(query: string, limit: number): Promise<SearchAnswerWithTag> {
-    await this.settled();
-    const snapshot = this.applied;
-    // Only a workspace closed before its first build gets here.
-    if (snapshot === undefined) throw new SkillsdError('NotReady', 'The search index of this workspace is not built');
+  /**
+   * The ranked answer for `query` over the latest applied snapshot, with its tag. `signal`: the request's own; when
+   * every request waiting for a computation has gone, it stops.
+   */
+  async answer(query: string, limit: number, signal?: AbortSignal): Promise<SearchAnswerWithTag> {
+    signal?.throwIfAborted();
+    const canonical = canonicalQuery(query);
+    // Quiet: no update under way or waiting. Checked in the same step as the computation starts, so an update kicked
+    // meanwhile is waited for, and an update kicked later waits for the computation (`drain`).
+    do await this.settled();
+    while (this.updating);
+    // Only a workspace closed before its first build gets here without one.
+    if (this.applied === undefined) {
+      throw new SkillsdError('NotReady', 'The search index of this workspace is not built');
+    }
+    const ranked = await this.answers.get(canonical.key, (computation) => this.rank(canonical, computation), signal);
+    const queryHash = createHash('sha256').update(`${limit}\n${query}`).digest('hex').slice(0, 12);
+    return {
+      answer: { query, generation: ranked.generation, results: ranked.results.slice(0, limit) },
+      etag: `"${ranked.generation}-${ranked.contentHash.slice(0, 20)}-s${ranked.revision}-${queryHash}"`,
+    };
+  }
+
+  close(): void {
+    this.closed = true;
+  }
+
+  /** Scores `query` a word at a time, letting the event loop turn between slices; stops when `signal` aborts. */
+  private async rank(query: CanonicalQuery, signal: AbortSignal): Promise<RankedAnswer> {
+    const snapshot = this.applied as WorkspaceSnapshot;
+    const tag = { generation: snapshot.generation, contentHash: snapshot.contentHash, revision: this.revisionCount };
+    const hits =
+      query.terms.length === 0 || this.searchIndex === undefined
+        ? []
+        : await scoreQuery(this.searchIndex, query, MAX_SEARCH_LIMIT, async () => {
+            await nextSlice();
+            signal.throwIfAborted();
+          });
     const results: SearchResultEntry[] = [];
-    for (const hit of searchSkills(this.search, query, limit)) {
+    let bytes = 256;
+    for (const hit of hits) {
       const skill = this.indexed.get(hit.id)?.skill;
       if (skill === undefined) continue;
       results.push({
@@ -140,16 +232,9 @@ export class SkillSearchIndex {
         source: skill.source,
         filePath: skill.filePath,
       });
+      bytes += 2 * (skill.name.length + skill.description.length + skill.filePath.length) + 160;
     }
-    const queryHash = createHash('sha256').update(`${limit}\n${query}`).digest('hex').slice(0, 12);
-    return {
-      answer: { query, generation: snapshot.generation, results },
-      etag: `"${snapshot.generation}-${snapshot.contentHash.slice(0, 20)}-s${this.revisionCount}-${queryHash}"`,
-    };
-  }
-
-  close(): void {
-    this.closed = true;
+    return { ...tag, results, bytes };
   }
 
   private kick(): void {
@@ -157,6 +242,8 @@ export class SkillSearchIndex {
   }
 
   private async drain(): Promise<void> {
+    // Queries being scored read the index: they finish first (a query asked from now on waits for this update).
+    await this.answers.idle();
     while (!this.closed && this.latest !== undefined && (this.pendingFull || this.pendingPaths.size > 0)) {
       const snapshot = this.latest;
       const full = this.pendingFull;
@@ -195,19 +282,42 @@ export class SkillSearchIndex {
       const stamp = await fileStamp(readPathOf(skill, snapshot));
       if (entry !== undefined && stamp !== entry.stamp) toRead.push(skill);
     });
-    await mapWithLimit(toRead, READ_CONCURRENCY, async (skill) => {
-      const { body, stamp } = await readBody(skill, snapshot);
-      if (this.closed) return;
-      if (this.indexed.has(skill.filePath)) this.search.discard(skill.filePath);
-      this.search.add({ id: skill.filePath, name: skill.name, description: skill.description, body });
-      this.indexed.set(skill.filePath, { skill, stamp });
-      changed = true;
-    });
-    if (this.search.dirtCount >= VACUUM_MIN_DIRT && this.search.dirtFactor >= VACUUM_MIN_FACTOR) {
-      await this.search.vacuum({ batchSize: 2000, batchWait: 0 });
+    if (await this.addBodies(toRead, snapshot)) changed = true;
+    if (this.closed) return;
+    const search = this.searchIndex;
+    if (search !== undefined && search.dirtCount >= VACUUM_MIN_DIRT && search.dirtFactor >= VACUUM_MIN_FACTOR) {
+      await search.vacuum({ batchSize: 1000, batchWait: 0 });
     }
+    const previous = this.applied;
     this.applied = snapshot;
     if (changed) this.revisionCount++;
+    // Answers carry skill records and the tag: a new generation (a `hide` moved) is a new answer too.
+    if (changed || previous?.generation !== snapshot.generation) this.answers.clear();
+  }
+
+  /**
+   * Reads and adds the bodies of `skills`: a batch is read while the one before it is added, a document at a time in
+   * slices (search-slices.ts). True when any was added.
+   */
+  private async addBodies(skills: readonly Skill[], snapshot: WorkspaceSnapshot): Promise<boolean> {
+    const readBatch = (from: number) =>
+      mapWithLimit(skills.slice(from, from + READ_BATCH), READ_CONCURRENCY, (skill) => readBody(skill, snapshot));
+    let added = false;
+    let next = skills.length > 0 ? readBatch(0) : undefined;
+    for (let from = 0; next !== undefined; from += READ_BATCH) {
+      const bodies = await next;
+      next = from + READ_BATCH < skills.length ? readBatch(from + READ_BATCH) : undefined;
+      for (const [i, { body, stamp }] of bodies.entries()) {
+        await nextSlice();
+        if (this.closed) return added;
+        const skill = skills[from + i] as Skill;
+        if (this.indexed.has(skill.filePath)) this.search.discard(skill.filePath);
+        this.search.add({ id: skill.filePath, name: skill.name, description: skill.description, body });
+        this.indexed.set(skill.filePath, { skill, stamp });
+        added = true;
+      }
+    }
+    return added;
   }
 }
 
@@ -236,7 +346,7 @@ async function readBody(skill: Skill, snapshot: WorkspaceSnapshot): Promise<{ bo
     // The realpath discovery checked, without following a link swapped in since (as the file route reads it); the
     // same bounded, non-blocking read as discovery's (a FIFO swapped in never blocks the index).
     const head = await readSkillFileHead(real ?? skill.filePath, MAX_SKILL_FILE_BYTES, real !== undefined, 'all');
-    return { body: skillBody(head.text), stamp };
+    return { body: indexedBody(head.text), stamp };
   } catch {
     // Gone or refused since discovery: the name and description are still found; the next build removes it if gone.
     return { body: '', stamp };

@@ -9,7 +9,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { isSkillsdError, SkillsdError } from '../discovery/errors.js';
 import { skillUri, uriSegment } from '../discovery/skill-locations.js';
 import { unknownSkillError } from '../discovery/unknown-skill.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../live-index/search-index.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, MAX_SEARCH_QUERY_LENGTH } from '../live-index/search-index.js';
 import { invalidParams } from './mcp-errors.js';
 import type { McpSession } from './mcp-session.js';
 import { invocableSkills, invocationText } from './prompts.js';
@@ -53,7 +53,11 @@ const TOOLS = [
     inputSchema: {
       type: 'object' as const,
       properties: {
-        query: { type: 'string', description: 'What the skill should do, in words: "extract tables from pdf"' },
+        query: {
+          type: 'string',
+          maxLength: MAX_SEARCH_QUERY_LENGTH,
+          description: 'What the skill should do, in words: "extract tables from pdf"',
+        },
         limit: {
           type: 'integer',
           minimum: 1,
@@ -108,7 +112,14 @@ export function registerTools(server: Server, session: McpSession): void {
         case 'search_skills': {
           const query = stringArgument(args, 'query');
           if (query.trim() === '') throw new SkillsdError('BadRequest', 'arguments.query: the search text is blank');
-          const { answer } = await workspace.searchAnswer(query, limitArgument(args));
+          // As `GET /search` bounds `q`: the text is tokenised whole before its words are counted.
+          if (query.length > MAX_SEARCH_QUERY_LENGTH) {
+            throw new SkillsdError(
+              'BadRequest',
+              `arguments.query: the search text is longer than ${MAX_SEARCH_QUERY_LENGTH} characters`,
+            );
+          }
+          const { answer } = await workspace.searchAnswer(query, limitArgument(args), extra.signal);
           const lines = answer.results.map(
             (result) => `${result.name}\t${result.score}\t${result.description}\t${skillUri(result.name)}`,
           );

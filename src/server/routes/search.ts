@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
 import { searchAnswer, searchText } from '../../answers/search-answer.js';
 import { DEFAULT_SEARCH_LIMIT, type SearchAnswer } from '../../live-index/search-index.js';
+import { requestSignal } from '../request-signal.js';
 import { ConditionalHeaders, ETAG_HEADER, errorResponses, NotModified, withHeaders } from '../schemas/common.js';
 import { SearchQuery, SearchResponse } from '../schemas/search.js';
 import { matchesIfNoneMatch } from './conditional.js';
@@ -32,7 +33,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { cwd, q, limit = DEFAULT_SEARCH_LIMIT } = request.query;
       const query = searchText(q);
       const { workspace } = await app.workspaceView(cwd);
-      const { answer, etag } = await searchAnswer(workspace, query, limit);
+      const { answer, etag } = await searchAnswer(workspace, query, limit, requestSignal(request, reply));
       sendAnswer(reply, answer, etag, request.headers['if-none-match']);
       return reply;
     },
