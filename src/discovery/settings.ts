@@ -10,7 +10,7 @@ import type {
   Settings,
   SkillsSettings,
   SymlinkMode,
-  WalkLimitSettings,
+  ViewWalkLimitSettings,
 } from './types.js';
 
 const PROFILES: readonly Profile[] = ['musepi', 'omp', 'xcsh'];
@@ -137,7 +137,11 @@ function parseServer(input: Record<string, unknown>, base: ServerSettings): Serv
     } else if (key === 'mcp') {
       out.mcp = parseMcpServer(expectObject(value, path), out.mcp ?? {});
     } else if (key === 'walkLimits') {
-      out.walkLimits = parseWalkLimits(expectObject(value, path), path);
+      out.walkLimits = parseWalkLimits(expectObject(value, path), path, WALK_LIMITS);
+    } else if (key === 'viewWalkLimits') {
+      out.viewWalkLimits = parseWalkLimits(expectObject(value, path), path, VIEW_WALK_LIMITS);
+    } else if (key === 'maxViewWorkspaces') {
+      out.maxViewWorkspaces = expectInteger(value, path, 1, 1_000);
     } else {
       throw invalid(`unknown setting "${path}"`);
     }
@@ -162,19 +166,25 @@ function parseMcpServer(input: Record<string, unknown>, base: McpServerSettings)
 }
 
 const WALK_LIMITS = ['maxEntries', 'maxDirectories', 'maxDepth'] as const;
+/** `server.viewWalkLimits`: the same bounds for the agent views' walks of their roots, and their watches. */
+const VIEW_WALK_LIMITS = [...WALK_LIMITS, 'maxWatchedDirectories'] as const;
 /** Far past any skill, still a bound: a walk of this many entries takes seconds, not hours. */
 const MAX_WALK_LIMIT = 10_000_000;
 
-function parseWalkLimits(input: Record<string, unknown>, path: string): Partial<WalkLimitSettings> {
-  const out: Partial<WalkLimitSettings> = {};
+function parseWalkLimits(
+  input: Record<string, unknown>,
+  path: string,
+  keys: readonly (keyof ViewWalkLimitSettings)[],
+): Partial<ViewWalkLimitSettings> {
+  const out: Partial<ViewWalkLimitSettings> = {};
   for (const [key, value] of Object.entries(input)) {
-    if (!(WALK_LIMITS as readonly string[]).includes(key)) {
-      throw invalid(`unknown setting "${path}.${key}" (one of ${WALK_LIMITS.join(', ')})`);
+    if (!(keys as readonly string[]).includes(key)) {
+      throw invalid(`unknown setting "${path}.${key}" (one of ${keys.join(', ')})`);
     }
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > MAX_WALK_LIMIT) {
       throw invalid(`"${path}.${key}" must be an integer from 1 to ${MAX_WALK_LIMIT}, got ${describe(value)}`);
     }
-    out[key as (typeof WALK_LIMITS)[number]] = value;
+    out[key as keyof ViewWalkLimitSettings] = value;
   }
   return out;
 }

@@ -154,6 +154,13 @@ export interface ServerSettings {
   mcp?: McpServerSettings;
   /** Bounds of one walk of a skill's files (docs/api.md "Limits on walks"); each absent one keeps its default. */
   walkLimits?: Partial<WalkLimitSettings>;
+  /**
+   * Bounds of the agent views' walks of their roots and of the watches they add (docs/api.md "Limits on walks"); each
+   * absent one keeps its default.
+   */
+  viewWalkLimits?: Partial<ViewWalkLimitSettings>;
+  /** Workspaces that keep their agent views at once (default 4; docs/api.md "Agent views"). */
+  maxViewWorkspaces?: number;
 }
 
 export interface McpServerSettings {
@@ -167,6 +174,10 @@ export interface WalkLimitSettings {
   maxEntries: number;
   maxDirectories: number;
   maxDepth: number;
+}
+
+export interface ViewWalkLimitSettings extends WalkLimitSettings {
+  maxWatchedDirectories: number;
 }
 
 export type LocalPeers = 'same-user' | 'any';

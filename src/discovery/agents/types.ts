@@ -193,8 +193,12 @@ export interface AgentView {
   rootOrder: string[];
   /** The candidate paths first found by this agent (realpath → lexical path, folder-or-frontmatter name). */
   found: Map<string, { lexicalPath: string; folder: string; frontmatterName: string | null }>;
-  /** What the view depends on besides the roots: directories walked below them, settings files. */
-  watch: { dirs: string[]; files: string[] };
+  /**
+   * What the view depends on besides the roots: directories walked below them, settings files. `walked` holds the
+   * directories the walks went through below the roots with what watching each costs (walk-root.ts): they are
+   * watched within one budget for all the views of the workspace (compute-views.ts).
+   */
+  watch: { dirs: string[]; files: string[]; walked?: WalkedDir[] };
 }
 
 /** The data and code of one agent. */
@@ -280,3 +284,15 @@ export interface CatalogAnswer {
 }
 
 export type { SkillDiagnostic };
+
+/** A directory a walk went through below its root, as the watcher is handed it (walk-root.ts). */
+export interface WalkedDir {
+  path: string;
+  /** Its level below the root (the root's folders are level 1). */
+  depth: number;
+  /**
+   * The watches the watcher takes for it: the directory and each folder or link in it not starting with a dot
+   * (src/watch/watch-skills-root.ts).
+   */
+  watches: number;
+}

@@ -7,11 +7,18 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { forgetAtOrUnder, hasAncestorIn } from '../forget-under.js';
 import type { LinkPolicy } from '../link-trust.js';
-import { isUnder } from './agent-context.js';
 import type { AgentRun } from './agent-run.js';
 import type { AgentRoot, AgentSpec, Found } from './types.js';
-import { type DirListings, type Listed, type RootWalk, SKILL_FILE, walkRoot } from './walk-root.js';
+import {
+  type DirListings,
+  type Listed,
+  type RootWalk,
+  type RootWalkBounds,
+  SKILL_FILE,
+  walkRoot,
+} from './walk-root.js';
 
 type SidecarResult = Awaited<ReturnType<NonNullable<AgentSpec['sidecar']>>>;
 type Sidecar = (found: Found) => Promise<SidecarResult>;
@@ -44,15 +51,15 @@ export class RootWalkMemo {
     this.walked = [];
   }
 
-  walk(root: AgentRoot, links?: LinkPolicy): Promise<RootWalk> {
-    // Everything the walk depends on is data of the root (path, scope, layout, conditions) and the link rules;
-    // functions are ignored.
-    const key = JSON.stringify([root, links ?? null]);
+  walk(root: AgentRoot, links?: LinkPolicy, bounds?: RootWalkBounds): Promise<RootWalk> {
+    // Everything the walk depends on is data of the root (path, scope, layout, conditions), the link rules and the
+    // daemon's bounds; functions are ignored.
+    const key = JSON.stringify([root, links ?? null, bounds ?? null]);
     const known = this.entries.get(key);
     if (known !== undefined) return known.walk;
     this.walked.push(root.path);
     const epoch = this.epoch;
-    const walk = walkRoot(root, links, this.shared);
+    const walk = walkRoot(root, links, this.shared, bounds);
     const entry = { root: root.path, walk };
     this.entries.set(key, entry);
     walk.then(
@@ -88,18 +95,13 @@ export class RootWalkMemo {
     for (const path of list) {
       this.listings.delete(path);
       this.listings.delete(dirname(path));
-      const prefix = path.endsWith('/') ? path : `${path}/`;
-      for (const dir of this.listings.keys()) if (dir.startsWith(prefix)) this.listings.delete(dir);
     }
+    forgetAtOrUnder(this.listings, list);
     this.epoch++;
+    const reported = new Set(list);
     for (const [key, entry] of this.entries) {
       const walk = await entry.walk.catch(() => undefined);
-      const touched =
-        walk === undefined ||
-        list.some(
-          (path) =>
-            isUnder(path, entry.root) || isUnder(entry.root, path) || walk.reals.some((real) => isUnder(path, real)),
-        );
+      const touched = walk === undefined || touches(reported, entry.root, walk);
       if (touched && this.entries.get(key) === entry) this.entries.delete(key);
     }
   }
@@ -157,4 +159,19 @@ export class RootWalkMemo {
     }
     return true;
   }
+}
+
+/** Real directories of each walk, its root among them: a reported path at or under one changes that walk. */
+const walkedDirs = new WeakMap<RootWalk, Set<string>>();
+
+/** A reported path lies at or under the walk's root or a directory it walked, or holds the root. */
+function touches(reported: ReadonlySet<string>, root: string, walk: RootWalk): boolean {
+  let dirs = walkedDirs.get(walk);
+  if (dirs === undefined) {
+    dirs = new Set([root, ...walk.reals]);
+    walkedDirs.set(walk, dirs);
+  }
+  if (reported.has(root) || hasAncestorIn(root, reported)) return true;
+  for (const path of reported) if (dirs.has(path) || hasAncestorIn(path, dirs)) return true;
+  return false;
 }

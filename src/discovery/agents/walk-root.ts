@@ -4,10 +4,14 @@
 // Links are judged by the rules the default view reads by (SECURITY.md "Links and workspaces"): a link another user
 // planted is not followed, and in contain mode a SKILL.md link must stay inside its skill, the workspace or its
 // repository, or lead to a file named SKILL.md. What the agent would read and skillsd does not is listed in `refused`.
+// Every walk is bounded by the daemon (`server.viewWalkLimits`, docs/api.md "Limits on walks"), whatever the agent's
+// own layout: a root linked to `/` used to be walked and watched whole (SECURITY.md "The views"). Past a bound the walk
+// keeps what it found and says where it stopped in `limitWarning`.
 
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DEFAULT_VIEW_WALK_LIMITS, type WalkLimits } from '../files/walk-budget.js';
 import {
   isTrustedLink,
   type LinkPolicy,
@@ -16,7 +20,7 @@ import {
   untrustedLinkText,
 } from '../link-trust.js';
 import { compareCodeUnits } from '../pipeline/sort-skills.js';
-import type { AgentRoot, Found } from './types.js';
+import type { AgentRoot, Found, WalkedDir } from './types.js';
 
 export const SKILL_FILE = 'SKILL.md';
 
@@ -24,7 +28,9 @@ export interface RootWalk {
   found: Found[];
   /** Directories below the root that hold sub-directories: a skill added deep inside them must be seen. */
   innerDirs: string[];
-  /** The walk stopped at a limit (Codex). */
+  /** `innerDirs` with their level below the root and what watching each costs: the views' watches are counted by these. */
+  innerCosts: WalkedDir[];
+  /** The walk stopped at a limit: the agent's own (Codex), or one of the daemon's (`RootWalkBounds`). */
   limitWarning?: string;
   /** The root exists but cannot be read. */
   error?: string;
@@ -44,10 +50,6 @@ interface QueuedDir {
 }
 
 /**
- * `links`: the rules of the default view (the daemon's `symlinks` mode, the workspace and its repository); absent, every
- * link is followed as the agent follows it.
- */
-/**
  * Directory listings shared by the walks of one computation and kept between them (walk-memo.ts): the agents walk
  * the same roots by different layouts, and each listing is read once. Keyed by real directory.
  */
@@ -58,9 +60,26 @@ export interface DirListings {
   listed(real: string): Listed;
 }
 
-export async function walkRoot(root: AgentRoot, links?: LinkPolicy, listings?: DirListings): Promise<RootWalk> {
+/** The daemon's bounds on one walk, and the agent whose view is told where a walk stopped. */
+export interface RootWalkBounds {
+  limits: WalkLimits;
+  /** The agent's name (`[skillsd] <agent>: stopped walking …`). */
+  agent?: string;
+}
+
+/**
+ * `links`: the rules of the default view (the daemon's `symlinks` mode, the workspace and its repository); absent, every
+ * link is followed as the agent follows it. `bounds`: the daemon's bounds (default `DEFAULT_VIEW_WALK_LIMITS`).
+ */
+export async function walkRoot(
+  root: AgentRoot,
+  links?: LinkPolicy,
+  listings?: DirListings,
+  bounds: RootWalkBounds = { limits: DEFAULT_VIEW_WALK_LIMITS },
+): Promise<RootWalk> {
   const layout = root.layout;
-  const out: RootWalk = { found: [], innerDirs: [], reals: [], refused: [] };
+  const limits = bounds.limits;
+  const out: RootWalk = { found: [], innerDirs: [], innerCosts: [], reals: [], refused: [] };
   let real: string;
   try {
     const info = await stat(root.path);
@@ -87,11 +106,19 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy, listings?: D
   const queue: QueuedDir[] = [{ lexical: root.path, shown: rootShown, real, depth: 0 }];
   let dirs = 0;
   let entries = 0;
+  // The agent's own limits (Codex) are checked first: where both are passed at once, the agent's warning is its own.
+  const stop = (bound: 'maxEntries' | 'maxDirectories'): void => {
+    out.limitWarning = stoppedText(bounds, rootShown, bound);
+  };
   for (let head = 0; head < queue.length; head++) {
     const dir = queue[head] as QueuedDir;
     dirs++;
     if (layout.limits !== undefined && dirs > layout.limits.dirs) {
       out.limitWarning = layout.limits.warning(rootShown);
+      break;
+    }
+    if (dirs > limits.maxDirectories) {
+      stop('maxDirectories');
       break;
     }
     let listing: Dirent[];
@@ -108,6 +135,8 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy, listings?: D
     listing.sort((a, b) => (layout.descending === true ? -1 : 1) * compareCodeUnits(a.name, b.name));
     let hasSubdir = false;
     let stopped = false;
+    // A sub-directory past the depth bound: not walked, said once the listing shows it would have been.
+    let tooDeep = false;
     // `leaf` layouts: the sub-directories are queued only once the listing shows no SKILL.md file.
     let isLeaf = false;
     const subdirs: QueuedDir[] = [];
@@ -116,6 +145,11 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy, listings?: D
       entries++;
       if (layout.limits !== undefined && entries > layout.limits.entries) {
         out.limitWarning = layout.limits.warning(rootShown);
+        stopped = true;
+        break;
+      }
+      if (entries > limits.maxEntries) {
+        stop('maxEntries');
         stopped = true;
         break;
       }
@@ -167,6 +201,10 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy, listings?: D
         continue;
       }
       hasSubdir = true;
+      if (dir.depth + 1 > limits.maxDepth) {
+        tooDeep = true;
+        continue;
+      }
       const walked = visited.has(childReal);
       if (walked && !(layout.everyPath === true && layout.maxDepth !== null)) continue;
       visited.add(childReal);
@@ -178,10 +216,16 @@ export async function walkRoot(root: AgentRoot, links?: LinkPolicy, listings?: D
         depth: dir.depth + 1,
       });
     }
-    if (layout.leaf !== true || !isLeaf) queue.push(...subdirs);
+    if (layout.leaf !== true || !isLeaf) {
+      queue.push(...subdirs);
+      if (tooDeep && out.limitWarning === undefined) out.limitWarning = stoppedText(bounds, rootShown, 'maxDepth');
+    }
     // A leaf's sub-directories were not walked: reached again through a link elsewhere, they are.
     else for (const sub of subdirs) visited.delete(sub.real);
-    if (hasSubdir && dir.depth > 0) out.innerDirs.push(dir.lexical);
+    if (hasSubdir && dir.depth > 0) {
+      out.innerDirs.push(dir.lexical);
+      out.innerCosts.push({ path: dir.lexical, depth: dir.depth, watches: 1 + listing.filter(isWatchedEntry).length });
+    }
     if (stopped) break;
   }
   if (layout.pathOrder === true) out.found.sort((a, b) => compareCodeUnits(a.lexicalPath, b.lexicalPath));
@@ -221,6 +265,24 @@ async function skillFile(
         'repository, and not a file named SKILL.md ("symlinks": "contain")'
       : `${entry.name} is a symbolic link to ${real}, outside the workspace and its repository ("symlinks": "contain")`;
   return { why };
+}
+
+/** The warning of a walk stopped by one of the daemon's bounds (docs/api.md "Limits on walks"). */
+function stoppedText(bounds: RootWalkBounds, root: string, bound: keyof WalkLimits): string {
+  const who = bounds.agent === undefined ? '' : ` ${bounds.agent}:`;
+  const limit = bounds.limits[bound];
+  const where =
+    bound === 'maxDepth'
+      ? `${limit} levels deep (server.viewWalkLimits.maxDepth); what lies deeper`
+      : bound === 'maxEntries'
+        ? `${limit} entries (server.viewWalkLimits.maxEntries); what lies past them`
+        : `${limit} directories (server.viewWalkLimits.maxDirectories); what lies past them`;
+  return `[skillsd]${who} stopped walking ${root} at ${where} is not in this view`;
+}
+
+/** An entry the watcher watches in a watched directory: a folder or a link, not starting with a dot. */
+function isWatchedEntry(entry: Dirent): boolean {
+  return !entry.name.startsWith('.') && (entry.isDirectory() || entry.isSymbolicLink());
 }
 
 /** A `*.md` entry that is not a directory (a `markdownFiles` layout's candidates). */

@@ -25,7 +25,12 @@ const LINK = /!?\[[^[\]\n]*\]\([ \t]*(<[^<>\n]*>|[^()\s]*)(?:[ \t]+[^()\n]*)?\)/
 const LINK_DEFINITION = /^ {0,3}\[[^[\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)/gm;
 const URL = /(?<![a-zA-Z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s)>\]]*/g;
 /** A relative path whose last segment has an extension that starts with a letter (`run.py`, not `v1.2`). */
-const BARE_PATH = /(?<![\w./~@$%:\\-])(?:\.\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w/\\-])/g;
+const BARE_PATH = /^(?:\.\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w/\\-])/;
+/**
+ * A run of the characters a bare path may touch on its left: a bare path starts only where such a run starts (no
+ * such character before it), so each run is tried once, at its start, and only when it holds a dot.
+ */
+const PATH_RUN = /[\w./~@$%:\\-]+/g;
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 
 export interface FileReference {
@@ -66,7 +71,11 @@ export function fileReferences(text: string, bodyStart: number): FileReference[]
   // Links and URLs are blanked (offsets kept) before bare paths are looked for: a link's target is not also a bare
   // mention, and no part of a URL is a path of the skill.
   let masked = text.slice(0, bodyStart).replace(/[^\n]/g, ' ') + text.slice(bodyStart);
-  for (const pattern of [LINK, LINK_DEFINITION]) {
+  for (const [pattern, mark] of [
+    [LINK, ']('],
+    [LINK_DEFINITION, ']:'],
+  ] as const) {
+    if (!masked.includes(mark)) continue;
     masked = masked.replace(pattern, (match: string, target: string, offset: number) => {
       if (!linked.has(target)) {
         linked.add(target);
@@ -76,13 +85,15 @@ export function fileReferences(text: string, bodyStart: number): FileReference[]
       return ' '.repeat(match.length);
     });
   }
-  masked = masked.replace(URL, (match) => ' '.repeat(match.length));
-  for (const match of masked.matchAll(BARE_PATH)) {
-    if (named.has(match[0])) continue;
+  if (masked.includes('://')) masked = masked.replace(URL, (match) => ' '.repeat(match.length));
+  for (const run of masked.matchAll(PATH_RUN)) {
+    if (!run[0].includes('.')) continue;
+    const match = BARE_PATH.exec(run[0]);
+    if (match === null || named.has(match[0])) continue;
     named.add(match[0]);
     const segments = insideSkill(match[0]);
     if (segments === undefined) continue;
-    found.push({ written: match[0], segments, line: lineOf(match.index), link: false, offset: match.index });
+    found.push({ written: match[0], segments, line: lineOf(run.index), link: false, offset: run.index });
   }
   found.sort((a, b) => a.offset - b.offset);
   const seen = new Set<string>();

@@ -81,3 +81,20 @@ export class WalkBudget implements EntryBudget {
     }
   }
 }
+
+/**
+ * The bounds of the agent views' walks of their roots (docs/api.md "Limits on walks"): each root's walk, and the
+ * directory watches all the views of a workspace add below their roots. A root holds many skills where a skill's own
+ * walk holds one, so the defaults are a real 10,000-skill root's several times over, not `DEFAULT_WALK_LIMITS`.
+ */
+export interface ViewWalkLimits extends WalkLimits {
+  /** Most directory watches the walks below the views' roots add, for all the views of one workspace. */
+  maxWatchedDirectories: number;
+}
+
+export const DEFAULT_VIEW_WALK_LIMITS: Readonly<ViewWalkLimits> = Object.freeze({
+  maxEntries: 200_000,
+  maxDirectories: 50_000,
+  maxDepth: 32,
+  maxWatchedDirectories: 4_096,
+});
