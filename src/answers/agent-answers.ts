@@ -48,16 +48,26 @@ export function agentSkillsAnswer(
   id: ViewId,
   query: AgentSkillsQuery,
 ): AgentAnswer {
-  const filter: AgentSkillsFilter = {
-    ...(query.provider === undefined ? {} : { provider: query.provider }),
-    ...(query.hidden === undefined ? {} : { hidden: query.hidden }),
-    ...(query.level === undefined ? {} : { level: query.level }),
-    ...(query.q === undefined ? {} : { q: query.q }),
-  };
+  const filter = canonicalFilter(query);
   return state.answer(`skills ${id} ${JSON.stringify(filter)}`, () => ({
     generation: state.generation,
     profile: snapshot.profile,
     cwd: snapshot.cwd,
     ...agentSkills(state.views, id, filter),
   }));
+}
+
+/**
+ * The filter as `agentSkills` applies it, each way of writing the same filter written one way, so that they share
+ * one kept answer (SECURITY.md "The views"): `q=` is compared lowercased (`PDF` and `pdf` are one query; ` pdf `, which
+ * needs the spaces, is another), an empty `q=` keeps every skill as no `q=` does, and `hidden=true` is the default.
+ */
+function canonicalFilter(query: AgentSkillsQuery): AgentSkillsFilter {
+  const q = query.q?.toLowerCase();
+  return {
+    ...(query.provider === undefined ? {} : { provider: query.provider }),
+    ...(query.hidden === false ? { hidden: false } : {}),
+    ...(query.level === undefined ? {} : { level: query.level }),
+    ...(q === undefined || q === '' ? {} : { q }),
+  };
 }

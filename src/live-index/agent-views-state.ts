@@ -1,30 +1,35 @@
 // The per-agent views of one workspace as the index keeps them (docs/agents.md "Live"): one computation of the views
-// under one generation, each answer serialised once per state, with its ETag.
+// under one generation, each answer serialised once per state, with its ETag. What a state keeps is bounded
+// (docs/api.md "Agent views", SECURITY.md "The views"): distinct queries each cost one answer, and the least recently
+// used answers go first once a bound is reached.
 
 import { createHash } from 'node:crypto';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
+import { ByteBoundedLru } from './byte-bounded-lru.js';
 
 export interface AgentAnswer {
   body: Buffer;
   etag: string;
 }
 
+interface KeptAnswers {
+  answers: ByteBoundedLru<AgentAnswer>;
+  catalogs: ByteBoundedLru<AgentAnswer>;
+}
+
 export class AgentViewsState {
   readonly views: AgentViews;
   readonly generation: number;
-  private readonly answers: Map<string, AgentAnswer>;
-  /** Catalogs by agent and context window, least recently used first: see `catalogAnswer`. */
-  private readonly catalogs: Map<string, AgentAnswer>;
+  /** Answers by route and canonical query (src/answers/agent-answers.ts), least recently used first. */
+  private readonly answers: ByteBoundedLru<AgentAnswer>;
+  /** Catalogs by agent, context window and model, least recently used first: see `catalogAnswer`. */
+  private readonly catalogs: ByteBoundedLru<AgentAnswer>;
 
-  constructor(
-    views: AgentViews,
-    generation: number,
-    kept?: { answers: Map<string, AgentAnswer>; catalogs: Map<string, AgentAnswer> },
-  ) {
+  constructor(views: AgentViews, generation: number, kept?: KeptAnswers) {
     this.views = views;
     this.generation = generation;
-    this.answers = kept?.answers ?? new Map();
-    this.catalogs = kept?.catalogs ?? new Map();
+    this.answers = kept?.answers ?? new ByteBoundedLru(ANSWER_LIMITS, answerBytes);
+    this.catalogs = kept?.catalogs ?? new ByteBoundedLru(CATALOG_LIMITS, answerBytes);
   }
 
   /** A state with the same views under a new generation. */
@@ -40,13 +45,15 @@ export class AgentViewsState {
     return new AgentViewsState(views, this.generation, { answers: this.answers, catalogs: this.catalogs });
   }
 
-  /** The answer for `key` (route and query), built by `make` once per state. */
+  /**
+   * The answer for `key` (route and canonical query), built by `make` once per state and kept among the
+   * {@link MAX_ANSWERS} most recently used within {@link MAX_ANSWER_BYTES}: 101 spellings of `q=` used to hold 101
+   * bodies of several MiB each.
+   */
   answer(key: string, make: () => unknown): AgentAnswer {
     let known = this.answers.get(key);
     if (known === undefined) {
       known = this.serialise(make());
-      // A few query shapes per state at most.
-      if (this.answers.size > 256) this.answers.clear();
       this.answers.set(key, known);
     }
     return known;
@@ -54,23 +61,36 @@ export class AgentViewsState {
 
   /**
    * A catalog (one agent, one context window), built once per state and kept among the last
-   * {@link MAX_CATALOG_ANSWERS} asked for: a client cycling through context windows costs one computation each, and
-   * at most that many catalogs (several MiB each for thousands of skills) are held.
+   * {@link MAX_CATALOG_ANSWERS} asked for within {@link MAX_ANSWER_BYTES}: a client cycling through context windows
+   * costs one computation each, and at most that many catalogs (several MiB each for thousands of skills) are held.
    */
   catalogAnswer(key: string, make: () => unknown): AgentAnswer {
     let known = this.catalogs.get(key);
-    if (known !== undefined) this.catalogs.delete(key);
-    else {
+    if (known === undefined) {
       known = this.serialise(make());
-      if (this.catalogs.size >= MAX_CATALOG_ANSWERS) this.catalogs.delete(this.catalogs.keys().next().value as string);
+      this.catalogs.set(key, known);
     }
-    this.catalogs.set(key, known);
     return known;
   }
 
   /** How many catalogs this state holds. */
   get catalogCount(): number {
     return this.catalogs.size;
+  }
+
+  /** How many answers (other than catalogs) this state holds. */
+  get answerCount(): number {
+    return this.answers.size;
+  }
+
+  /** The bytes of the answers this state holds (other than catalogs): at most MAX_ANSWER_BYTES, or one answer. */
+  get heldBytes(): number {
+    return this.answers.bytes;
+  }
+
+  /** The bytes of the catalogs this state holds: at most MAX_ANSWER_BYTES, or one catalog. */
+  get catalogBytes(): number {
+    return this.catalogs.bytes;
   }
 
   private serialise(value: unknown): AgentAnswer {
@@ -80,5 +100,19 @@ export class AgentViewsState {
   }
 }
 
+/** Answers one state of the views keeps (per route and canonical query). */
+export const MAX_ANSWERS = 256;
 /** Catalogs one state of the views keeps (per agent and context window). */
 export const MAX_CATALOG_ANSWERS = 16;
+/**
+ * Bytes of serialised answers one state keeps, and as many again of catalogs. An answer larger than this by itself
+ * is kept alone.
+ */
+export const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+
+const ANSWER_LIMITS = { maxEntries: MAX_ANSWERS, maxBytes: MAX_ANSWER_BYTES };
+const CATALOG_LIMITS = { maxEntries: MAX_CATALOG_ANSWERS, maxBytes: MAX_ANSWER_BYTES };
+
+function answerBytes(answer: AgentAnswer): number {
+  return answer.body.length;
+}

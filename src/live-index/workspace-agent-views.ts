@@ -17,6 +17,7 @@ import { frontmatterDialect } from '../discovery/frontmatter/frontmatter.js';
 import { sameJson } from '../discovery/same-json.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan/scan-memo.js';
 import { createSkillFileCache, type SkillFileCache } from '../discovery/scan/skill-file-cache.js';
+import { TimeSlices } from '../discovery/time-slices.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Profile, Settings } from '../discovery/types.js';
 import { AgentViewsState } from './agent-views-state.js';
 import { EventLog } from './event-log.js';
@@ -37,6 +38,11 @@ export interface WorkspaceAgentViewsOptions {
   discoveryContext: () => DiscoveryContext;
   /** Told once the first views are set: they name roots the default view does not read. */
   onFirstViews: () => Promise<void>;
+  /**
+   * Resolves once the workspace's watcher is armed and has looked once more (absent: at once). The first views are
+   * computed after it: a computation that this look overtook would be made again from nothing.
+   */
+  armed?: () => Promise<void>;
   /** Told when an update changed some views' answers: resolves to the generation the workspace gives the change. */
   onViewsChanged: (ids: ViewId[]) => Promise<number>;
   /** Told when an update made the views read other directories or files. */
@@ -156,6 +162,13 @@ export class WorkspaceAgentViews {
     return this.updates.idle();
   }
 
+  /** Drops the views now, as idleness does, unless a stream follows them (the registry's bound): true when dropped. */
+  dropUnlessFollowed(): boolean {
+    if (this.state === undefined || this.holds > 0) return false;
+    this.drop();
+    return true;
+  }
+
   /** One update: what the builds since the last one reported, applied to the views kept. */
   private async runUpdate(): Promise<void> {
     const full = this.pendingFull;
@@ -180,12 +193,14 @@ export class WorkspaceAgentViews {
       throw error;
     }
     if (this.state !== previous) return;
-    const watchChanged = !sameWatch(previous.views.watch, views.watch);
+    const slices = new TimeSlices();
+    const watchChanged = !(await sameWatch(previous.views.watch, views.watch, slices));
     const changed: ViewId[] = [];
     for (const [id, view] of views.views) {
       const before = previous.views.views.get(id);
-      if (before === undefined || !sameView(before, view)) changed.push(id);
+      if (before === undefined || !(await sameView(before, view, slices))) changed.push(id);
     }
+    if (this.state !== previous) return;
     if (changed.length === 0) {
       // Same answers: the serialised ones stay.
       this.state = previous.withViews(views);
@@ -214,6 +229,8 @@ export class WorkspaceAgentViews {
   }
 
   private async firstViews(): Promise<AgentViewsState> {
+    // The look after arming rebuilds the default view in full; views computed before it would be computed again.
+    await this.options.armed?.().catch(() => undefined);
     // A build that ran while the views were computed may have been missed by them: computed again then (bounded; a
     // later change is then the next build's update).
     for (let round = 0; ; round++) {
@@ -225,11 +242,13 @@ export class WorkspaceAgentViews {
         await this.invalidate(true, new Set());
         continue;
       }
-      this.state = new AgentViewsState(views, this.options.generation());
+      const state = new AgentViewsState(views, this.options.generation());
+      this.state = state;
       this.lastUse = this.now();
       // The views name roots the default view does not read: the watcher follows them from now on.
       await this.options.onFirstViews();
-      return this.state;
+      // Another workspace's first views may have dropped these meanwhile (the registry's bound): answered all the same.
+      return state;
     }
   }
 
@@ -276,6 +295,7 @@ export class WorkspaceAgentViews {
       texts: this.texts,
       profile: settings.profile,
       symlinks: settings.symlinks,
+      walkLimits: settings.server.viewWalkLimits,
       // The doctor's own per-file findings, for the files each view reads (docs/agents.md "Diagnostics").
       doctorFindings: async () =>
         (
@@ -312,40 +332,42 @@ export class WorkspaceAgentViews {
 }
 
 /** The directories and files two computations of the views depend on are the same. */
-function sameWatch(a: AgentViews['watch'], b: AgentViews['watch']): boolean {
-  return sameList(a.dirs, b.dirs) && sameList(a.files, b.files);
+async function sameWatch(a: AgentViews['watch'], b: AgentViews['watch'], slices: TimeSlices): Promise<boolean> {
+  return (await sameList(a.dirs, b.dirs, slices)) && (await sameList(a.files, b.files, slices));
 }
 
 /**
  * Two computations of one view give the same answers, the matrix's cells included: its records (each file's status
- * there) and the files it found.
+ * there) and the files it found. Compared in slices: a recomputation makes every record anew.
  */
-function sameView(a: AgentView, b: AgentView): boolean {
+async function sameView(a: AgentView, b: AgentView, slices: TimeSlices): Promise<boolean> {
   return (
-    sameMap(a.records, b.records) &&
-    sameMap(a.found, b.found) &&
-    sameList(a.skills, b.skills) &&
-    sameList(a.collisions, b.collisions) &&
-    sameList(a.warnings, b.warnings) &&
-    sameList(a.diagnostics, b.diagnostics) &&
-    sameList(a.rootOrder, b.rootOrder)
+    (await sameMap(a.records, b.records, slices)) &&
+    (await sameMap(a.found, b.found, slices)) &&
+    (await sameList(a.skills, b.skills, slices)) &&
+    (await sameList(a.collisions, b.collisions, slices)) &&
+    (await sameList(a.warnings, b.warnings, slices)) &&
+    (await sameList(a.diagnostics, b.diagnostics, slices)) &&
+    (await sameList(a.rootOrder, b.rootOrder, slices))
   );
 }
 
-function sameMap<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>): boolean {
+async function sameMap<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, slices: TimeSlices): Promise<boolean> {
   if (a === b) return true;
   if (a.size !== b.size) return false;
   for (const [key, value] of a) {
+    if (slices.due()) await slices.next();
     const other = b.get(key);
     if (other === undefined || !sameJson(value, other)) return false;
   }
   return true;
 }
 
-function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+async function sameList(a: readonly unknown[], b: readonly unknown[], slices: TimeSlices): Promise<boolean> {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
+    if (slices.due()) await slices.next();
     if (!sameJson(a[i], b[i])) return false;
   }
   return true;

@@ -46,6 +46,8 @@ export class WorkspaceIndex {
   private resolveFirstIndex: () => void = () => {};
   /** Milliseconds timestamp of the last request that used this workspace. */
   lastUsed = Date.now();
+  /** Told when the views are first set (again): the registry bounds how many workspaces keep views. */
+  onViewsKept: (() => void) | undefined;
   private readonly home: string;
   private readonly env: DiscoveryEnv;
   private settings: Settings;
@@ -115,8 +117,10 @@ export class WorkspaceIndex {
       discover: this.discover,
       discoveryContext: () => this.discoveryContext(),
       onFirstViews: async () => {
+        this.onViewsKept?.();
         if (this.watcher.armed) await this.watcher.sync();
       },
+      armed: () => this.ready,
       generation: () => this.current?.generation ?? 0,
       onViewsChanged: (ids) => this.viewsChanged(ids),
       onWatchChanged: async () => {
@@ -242,6 +246,16 @@ export class WorkspaceIndex {
     return this.agents.armed;
   }
 
+  /** The per-agent views are held (computed and not dropped yet), used of late or not. */
+  get agentViewsHeld(): boolean {
+    return this.agents.state !== undefined;
+  }
+
+  /** Drops the views now unless a stream follows them: true when dropped (the registry's bound). */
+  dropAgentViews(): boolean {
+    return this.agents.dropUnlessFollowed();
+  }
+
   /** Keeps the views current (not dropped for idleness) until the returned function is called: a stream follows them. */
   holdViews(): () => void {
     return this.agents.hold();
@@ -283,12 +297,17 @@ export class WorkspaceIndex {
   }
 
   /**
-   * The ranked answer of `GET /search` over this workspace. The search index is built on the first search and
-   * follows every build after it: a daemon nobody searches holds no postings and reads no bodies (docs/api.md
-   * §GET /search).
+   * The ranked answer of `GET /search` over this workspace. The search index is built after the first index of a live
+   * workspace of 50 skills or more, else on the first search, and follows every build after it (docs/api.md
+   * §GET /search). `signal`: the request's own (its work stops when every request waiting for it has gone).
    */
-  async searchAnswer(query: string, limit: number): Promise<SearchAnswerWithTag> {
-    return this.search.answer(query, limit);
+  async searchAnswer(query: string, limit: number, signal?: AbortSignal): Promise<SearchAnswerWithTag> {
+    return this.search.answer(query, limit, signal);
+  }
+
+  /** Whether the search index holds every build so far; asking does not start it (tests). */
+  get searchBuilt(): boolean {
+    return this.search.built;
   }
 
   /** Resolves once the search index follows every build so far (the benchmark; tests). */
@@ -325,6 +344,8 @@ export class WorkspaceIndex {
       if (this.current !== undefined) break;
     }
     this.resolveFirstIndex();
+    // A live workspace builds its search index now, in slices, so that no first search waits (docs/api.md §GET /search).
+    if (this.watchEnabled) this.search.buildAhead();
     if (!this.watchEnabled) return;
     const armAfter = this.armAfter;
     await this.watcher.arm(armAfter === undefined ? undefined : () => this.untilClosedOr(armAfter));

@@ -4,6 +4,10 @@
 // - at most `maxWorkspaces` (default 32) live at once; opening one more closes the least recently used idle one;
 // - a workspace unused for `idleTimeoutMs` (default 10 minutes) is closed;
 // - "idle" = no open event stream; the default workspace is never closed.
+// The agent views of a workspace cost far more than its index (every agent's view of every skill), so fewer workspaces
+// keep them: at most `server.maxViewWorkspaces` (default 4) at once, the default one included; when one more computes
+// its views, the least recently used workspace's views are dropped as idleness drops them, unless a stream follows
+// them (docs/api.md "Agent views", SECURITY.md "The views").
 // Whose directories may be opened (SECURITY.md, "Links and workspaces"): the daemon reads for a workspace as its own
 // user, so a `?cwd=` directory must be its user's own, or named by `server.allowedWorkspaces`; both are judged on the
 // directory's real path, and the path given may not go through another user's link.
@@ -22,6 +26,7 @@ import type { DiscoverFn, IndexLogger, WatcherTuning, WorkspaceIndexOptions } fr
 
 export const DEFAULT_MAX_WORKSPACES = 32;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
+export const DEFAULT_MAX_VIEW_WORKSPACES = 4;
 
 export interface WorkspaceRegistryOptions {
   home: string;
@@ -130,6 +135,21 @@ export class WorkspaceRegistry {
     return this.workspaces.size;
   }
 
+  /** How many workspaces may hold agent views at once (`server.maxViewWorkspaces`; a config reload applies at once). */
+  get maxViewWorkspaces(): number {
+    return this.currentSettings.server.maxViewWorkspaces ?? DEFAULT_MAX_VIEW_WORKSPACES;
+  }
+
+  /** How many live workspaces hold agent views. */
+  get viewWorkspaces(): number {
+    return this.viewWorkspaceDirs().length;
+  }
+
+  /** The directories of the live workspaces that hold agent views, in the order they were opened. */
+  viewWorkspaceDirs(): string[] {
+    return [...this.workspaces].filter(([, workspace]) => workspace.agentViewsHeld).map(([cwd]) => cwd);
+  }
+
   /** Live workspaces' directories, default first. */
   list(): string[] {
     return [...this.workspaces.keys()];
@@ -170,6 +190,7 @@ export class WorkspaceRegistry {
       if (cwd === this.defaultCwd || admitted === undefined) continue;
       if (!this.allowWorkspace(admitted.real, admitted.owned)) this.closeWorkspace(cwd, workspace, 'not allowed');
     }
+    this.boundViews(undefined);
     await Promise.all([...this.workspaces.values()].map((workspace) => workspace.applySettings(settings, source)));
   }
 
@@ -230,7 +251,7 @@ export class WorkspaceRegistry {
     cwd: string,
     first: Pick<WorkspaceIndexOptions, 'blockingFirstIndex' | 'armAfter'> = {},
   ): WorkspaceIndex {
-    return new WorkspaceIndex({
+    const workspace = new WorkspaceIndex({
       ...first,
       home: this.home,
       cwd,
@@ -246,6 +267,8 @@ export class WorkspaceRegistry {
         for (const listener of this.buildListeners) listener(seconds, changed);
       },
     });
+    workspace.onViewsKept = () => this.boundViews(workspace);
+    return workspace;
   }
 
   /**
@@ -293,6 +316,24 @@ export class WorkspaceRegistry {
       );
     }
     this.closeWorkspace(oldest[0], oldest[1], 'evicted');
+  }
+
+  /**
+   * While more than `server.maxViewWorkspaces` workspaces hold agent views, drops those of the least recently used,
+   * `kept` (whose views were just computed) excepted and those a stream follows skipped. Each dropped view is computed
+   * again on its next request, to the same answers.
+   */
+  private boundViews(kept: WorkspaceIndex | undefined): void {
+    const holding = [...this.workspaces.entries()].filter(([, workspace]) => workspace.agentViewsHeld);
+    let count = holding.length;
+    if (count <= this.maxViewWorkspaces) return;
+    holding.sort(([, a], [, b]) => a.lastUsed - b.lastUsed);
+    for (const [cwd, workspace] of holding) {
+      if (count <= this.maxViewWorkspaces) break;
+      if (workspace === kept || !workspace.dropAgentViews()) continue;
+      count--;
+      this.logger.info({ cwd, viewWorkspaces: count }, 'agent views dropped: server.maxViewWorkspaces');
+    }
   }
 
   private sweepIdle(): void {

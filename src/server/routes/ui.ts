@@ -7,12 +7,12 @@
 
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
-import { SkillsdError } from '../../discovery/errors.js';
+import { isSkillsdError, SkillsdError } from '../../discovery/errors.js';
 import { openSkillFile, resolveSkillResource } from '../../discovery/files/resolve-skill-url.js';
 import { MAX_SKILL_FILE_BYTES } from '../../discovery/scan/read-skill-file.js';
 import { stripFrontmatter } from '../../discovery/skill-invocation.js';
 import type { Skill } from '../../discovery/types.js';
-import { renderSkillMarkdown } from '../render-skill-markdown.js';
+import { renderedHtmlJson } from '../render-cache.js';
 import { CwdQuery, errorResponses } from '../schemas/common.js';
 import {
   UiAssetOk,
@@ -35,6 +35,8 @@ import { matchesIfNoneMatch } from './conditional.js';
  */
 export const UI_CSP =
   "default-src 'self'; img-src 'self' blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** When a render refused for the bodies already waiting (render-cache.ts) may be asked again, in seconds. */
+const RENDER_RETRY_AFTER_S = '5';
 /** Optional routes the page uses when this daemon answers them (`GET /search`, `GET /agents`). */
 const OPTIONAL_FEATURES = ['search', 'agents'] as const;
 
@@ -103,10 +105,11 @@ export const uiRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: UiRenderResponse, ...errorResponses(404, 409) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { name } = request.params;
-      const cwd = request.query.cwd;
-      const { snapshot } = await app.workspaceView(cwd);
+      const { workspace, snapshot } = await app.workspaceView(request.query.cwd);
+      // The links carry the workspace as the registry names it, so every spelling of one `?cwd=` shares one render.
+      const cwd = request.query.cwd === undefined || request.query.cwd === '' ? undefined : workspace.cwd;
       // The file route's resolution and open: the same containment and link checks as `GET /skill/{name}`.
       const resource = await resolveSkillResource(snapshot.skills as Skill[], name, undefined, {
         profile: snapshot.profile,
@@ -125,11 +128,29 @@ export const uiRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } finally {
         await handle.close();
       }
-      const html = await renderSkillMarkdown(stripFrontmatter(text), { name, cwd });
-      return { name, generation: snapshot.generation, html, truncated: stat.size > MAX_SKILL_FILE_BYTES };
+      // Rendered and escaped off the event loop, once per content (render-cache.ts): 503 `Overloaded` when too many
+      // other bodies wait for their render.
+      const html = await renderedHtmlJson(stripFrontmatter(text), { name, cwd }).catch((error: unknown) => {
+        if (isSkillsdError(error) && error.code === 'Overloaded') reply.header('retry-after', RENDER_RETRY_AFTER_S);
+        throw error;
+      });
+      return sendRendered(reply, name, snapshot.generation, html, stat.size > MAX_SKILL_FILE_BYTES);
     },
   );
 };
+
+/** `{ name, generation, html, truncated }` in the order of its schema, put together around the kept `html`. */
+function sendRendered(
+  reply: FastifyReply,
+  name: string,
+  generation: number,
+  html: Buffer,
+  truncated: boolean,
+): FastifyReply {
+  const head = Buffer.from(`{"name":${JSON.stringify(name)},"generation":${generation},"html":`, 'utf8');
+  const tail = Buffer.from(`,"truncated":${truncated}}`, 'utf8');
+  return reply.type('application/json; charset=utf-8').send(Buffer.concat([head, html, tail]));
+}
 
 function sendAsset(reply: FastifyReply, asset: UiAsset, ifNoneMatch: string | undefined): FastifyReply {
   reply
