@@ -89,7 +89,15 @@ export function registerTools(server: Server, session: McpSession): void {
                 session.skills(snapshot).map((candidate) => candidate.name),
               );
             }
-            throw new SkillsdError('BadRequest', `Skill commands are disabled: ${name} cannot be loaded`);
+            if (session.deps.getSettings().skills.enableSkillCommands === false) {
+              throw new SkillsdError('BadRequest', `Skill commands are disabled: ${name} cannot be loaded`);
+            }
+            // A name a `/skill:` message cannot carry (a space): its instructions are its SKILL.md (docs/doctor.md).
+            throw new SkillsdError(
+              'BadRequest',
+              `${name} cannot be loaded as /skill:${name}: a /skill: message cannot carry its name; ` +
+                `read its SKILL.md with read_skill_file { name: "${name}", path: "SKILL.md" }`,
+            );
           }
           const text = await invocationText(session, snapshot, skill, optionalString(args, 'args'));
           return {

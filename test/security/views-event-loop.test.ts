@@ -59,7 +59,10 @@ async function healthDuringFirstViews(url: string): Promise<{ status: number; ro
       const response = await fetch(`${url}/agents`, { signal: AbortSignal.timeout(ANSWER_MS) });
       const body = Buffer.from(await response.arrayBuffer());
       if (response.status !== 503) {
-        answer = { status: response.status, rows: (JSON.parse(body.toString()) as { skills: unknown[] }).skills.length };
+        answer = {
+          status: response.status,
+          rows: (JSON.parse(body.toString()) as { skills: unknown[] }).skills.length,
+        };
         return;
       }
     }

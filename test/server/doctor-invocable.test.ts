@@ -52,6 +52,15 @@ describe('doctor: a name /skill: cannot carry', () => {
     );
     const load = await mcp.client.callTool({ name: 'load_skill', arguments: { name: 'Release Notes' } });
     assert.equal(load.isError, true);
+    // The error says why and what to do instead, not that skill commands are off (they are on).
+    assert.deepEqual(load.content, [
+      {
+        type: 'text',
+        text:
+          'Release Notes cannot be loaded as /skill:Release Notes: a /skill: message cannot carry its name; read its ' +
+          'SKILL.md with read_skill_file { name: "Release Notes", path: "SKILL.md" }',
+      },
+    ]);
 
     // What does.
     assert.match(await (await fetch(`${server.base}/prompt`)).text(), /^- Release Notes: Writes release notes$/m);

@@ -30,7 +30,7 @@ import { matchesIfNoneMatch } from './conditional.js';
  * Only the page's own files, and no frame around it: a skill body that got markup past the renderer could still
  * neither run script nor load anything from another origin, and no other site can frame the page to click it.
  * Images may also come from `blob:`: with a token, the page reads a skill's images itself, with the token as a header,
- * and shows them from object URLs that only its own script makes (app.js `readWithToken`), rather than put the token
+ * and shows them from object URLs that only its own script makes (http.js `readWithToken`), rather than put the token
  * into their addresses.
  */
 export const UI_CSP =

@@ -12,7 +12,9 @@ export const UiSkillPageParams = Type.Object({
 });
 
 export const UiAssetParams = Type.Object({
-  file: Type.String({ description: 'A file of the page: `app.js`, `style.css`, `icon.svg`' }),
+  file: Type.String({
+    description: 'A file of the page: its scripts (`app.js` and the modules it imports), `style.css`, `icon.svg`',
+  }),
 });
 
 export const UiPageOk = {
