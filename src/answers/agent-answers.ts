@@ -15,7 +15,7 @@ export interface AgentSkillsQuery extends AgentSkillsFilter {
 
 export async function agentMatrixAnswer(state: AgentViewsState): Promise<AgentAnswer> {
   const matrix = await state.views.matrix();
-  return state.answer('agents', () => ({ generation: state.generation, ...agentMatrix(state.views, matrix) }));
+  return state.answerInSlices('agents', () => ({ generation: state.generation, ...agentMatrix(state.views, matrix) }));
 }
 
 export function agentCatalogAnswer(

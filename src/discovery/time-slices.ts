@@ -1,32 +1,35 @@
-// Long loops of the views give the event loop back between slices (docs/agents.md "Live"): a loop over thousands of
-// files whose awaits all resolve at once (texts already read, readings memoised) runs in microtasks only, and would
-// keep every other request, `/health` and SIGTERM waiting until it ends. One slice is a few milliseconds of work.
+// Long work in slices (docs/agents.md "Live", docs/api.md §GET /search): the views' loops over thousands of files,
+// the matrix's rows, building a search index and scoring a query run a few milliseconds at a time, and between
+// slices the event loop turns (I/O, timers, other requests, `/health`, SIGTERM). A loop whose awaits all resolve at
+// once (texts already read, readings memoised) would otherwise run to its end in microtasks. The slice is shared by
+// every caller in the process: however many computations run at once, one turn of the loop does at most one slice of
+// their work (plus the one step that was running when it ran out).
 
-import { setImmediate as nextTurn } from 'node:timers/promises';
-
-/** Work done before a loop lets the event loop run what waits. */
+/** How long a slice runs before the event loop may turn. */
 export const SLICE_MS = 8;
 
-/** The slices of one loop (or of several loops run one after the other by the same computation). */
-export class TimeSlices {
-  private deadline = performance.now() + SLICE_MS;
-  /** How often the loop gave the event loop back (tests). */
-  yields = 0;
+let sliceStarted = performance.now();
+/** The turn every caller waiting for a new slice waits for; it starts the slice when it runs. */
+let nextTurn: Promise<void> | undefined;
 
-  /** Whether this slice is used up: the loop should `await next()` before its next step. */
-  due(): boolean {
-    return performance.now() >= this.deadline;
-  }
+/** Whether the current slice is spent: a hot loop checks this before it awaits `nextSlice()`. */
+export function sliceSpent(): boolean {
+  return performance.now() - sliceStarted >= SLICE_MS;
+}
 
-  /** Lets the event loop run what waits (I/O, timers, other requests), then starts a new slice. */
-  async next(): Promise<void> {
-    await nextTurn();
-    this.yields++;
-    this.deadline = performance.now() + SLICE_MS;
-  }
-
-  /** `next()` when the slice is used up; nothing otherwise. */
-  async pass(): Promise<void> {
-    if (this.due()) await this.next();
+/**
+ * Resolves at once while the current slice lasts; once it is spent, after the event loop has turned, in a new slice.
+ * Callers woken by the same turn share its slice: the first runs, the others find it spent again and wait for the next.
+ */
+export async function nextSlice(): Promise<void> {
+  while (performance.now() - sliceStarted >= SLICE_MS) {
+    nextTurn ??= new Promise<void>((resolve) => {
+      setImmediate(() => {
+        nextTurn = undefined;
+        sliceStarted = performance.now();
+        resolve();
+      });
+    });
+    await nextTurn;
   }
 }

@@ -3,9 +3,10 @@
 // (docs/api.md "Agent views", SECURITY.md "The views"): distinct queries each cost one answer, and the least recently
 // used answers go first once a bound is reached.
 
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { ByteBoundedLru } from './byte-bounded-lru.js';
+import { jsonParts } from './sliced-json.js';
 
 export interface AgentAnswer {
   body: Buffer;
@@ -24,6 +25,8 @@ export class AgentViewsState {
   private readonly answers: ByteBoundedLru<AgentAnswer>;
   /** Catalogs by agent, context window and model, least recently used first: see `catalogAnswer`. */
   private readonly catalogs: ByteBoundedLru<AgentAnswer>;
+  /** Answers being written in slices, by key (`answerInSlices`). */
+  private readonly writing = new Map<string, Promise<AgentAnswer>>();
 
   constructor(views: AgentViews, generation: number, kept?: KeptAnswers) {
     this.views = views;
@@ -57,6 +60,28 @@ export class AgentViewsState {
       this.answers.set(key, known);
     }
     return known;
+  }
+
+  /**
+   * `answer` for a large one (the matrix of `GET /agents`): its JSON is written in slices (sliced-json.ts), and
+   * requests that come while it is written share that one writing.
+   */
+  async answerInSlices(key: string, make: () => unknown): Promise<AgentAnswer> {
+    const known = this.answers.get(key);
+    if (known !== undefined) return known;
+    let writing = this.writing.get(key);
+    if (writing === undefined) {
+      writing = (async () => {
+        const parts = await jsonParts(make());
+        const hash = createHash('sha256');
+        for (const part of parts) hash.update(part);
+        const answer = { body: Buffer.from(parts.join(''), 'utf8'), etag: this.etagOf(hash) };
+        this.answers.set(key, answer);
+        return answer;
+      })().finally(() => this.writing.delete(key));
+      this.writing.set(key, writing);
+    }
+    return writing;
   }
 
   /**
@@ -95,8 +120,11 @@ export class AgentViewsState {
 
   private serialise(value: unknown): AgentAnswer {
     const body = Buffer.from(JSON.stringify(value), 'utf8');
-    const digest = createHash('sha256').update(body).digest('base64url').slice(0, 22);
-    return { body, etag: `"a${this.generation}-${digest}"` };
+    return { body, etag: this.etagOf(createHash('sha256').update(body)) };
+  }
+
+  private etagOf(hash: Hash): string {
+    return `"a${this.generation}-${hash.digest('base64url').slice(0, 22)}"`;
   }
 }
 

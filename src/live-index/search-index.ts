@@ -11,7 +11,7 @@
 // When it is built: a live workspace (the daemon's, `skillsd mcp`'s) of BUILD_AHEAD_SKILLS skills or more builds it
 // right after its first index (`buildAhead`), so that no first query waits for it; a smaller one, and a workspace
 // indexed once (the in-process CLI), on its first search. Neither holds the event loop: bodies are added, and queries
-// scored, in slices (search-slices.ts). Answers are remembered per canonical query (search-answer-cache.ts).
+// scored, in slices (src/discovery/time-slices.ts). Answers are remembered per canonical query (search-answer-cache.ts).
 
 import { createHash } from 'node:crypto';
 import { type Stats, stat } from 'node:fs';
@@ -27,10 +27,10 @@ import {
   type SkillSearch,
   scoreQuery,
 } from '../discovery/skill-search.js';
+import { nextSlice } from '../discovery/time-slices.js';
 import type { Skill, SkillSource } from '../discovery/types.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
 import { type CachedValue, SearchAnswerCache, type SearchAnswerStats } from './search-answer-cache.js';
-import { nextSlice } from './search-slices.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
 
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -297,7 +297,7 @@ export class SkillSearchIndex {
 
   /**
    * Reads and adds the bodies of `skills`: a batch is read while the one before it is added, a document at a time in
-   * slices (search-slices.ts). True when any was added.
+   * slices (src/discovery/time-slices.ts). True when any was added.
    */
   private async addBodies(skills: readonly Skill[], snapshot: WorkspaceSnapshot): Promise<boolean> {
     const readBatch = (from: number) =>

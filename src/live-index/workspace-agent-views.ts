@@ -17,7 +17,7 @@ import { frontmatterDialect } from '../discovery/frontmatter/frontmatter.js';
 import { sameJson } from '../discovery/same-json.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan/scan-memo.js';
 import { createSkillFileCache, type SkillFileCache } from '../discovery/scan/skill-file-cache.js';
-import { TimeSlices } from '../discovery/time-slices.js';
+import { nextSlice, sliceSpent } from '../discovery/time-slices.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Profile, Settings } from '../discovery/types.js';
 import { AgentViewsState } from './agent-views-state.js';
 import { EventLog } from './event-log.js';
@@ -193,12 +193,11 @@ export class WorkspaceAgentViews {
       throw error;
     }
     if (this.state !== previous) return;
-    const slices = new TimeSlices();
-    const watchChanged = !(await sameWatch(previous.views.watch, views.watch, slices));
+    const watchChanged = !(await sameWatch(previous.views.watch, views.watch));
     const changed: ViewId[] = [];
     for (const [id, view] of views.views) {
       const before = previous.views.views.get(id);
-      if (before === undefined || !(await sameView(before, view, slices))) changed.push(id);
+      if (before === undefined || !(await sameView(before, view))) changed.push(id);
     }
     if (this.state !== previous) return;
     if (changed.length === 0) {
@@ -332,42 +331,42 @@ export class WorkspaceAgentViews {
 }
 
 /** The directories and files two computations of the views depend on are the same. */
-async function sameWatch(a: AgentViews['watch'], b: AgentViews['watch'], slices: TimeSlices): Promise<boolean> {
-  return (await sameList(a.dirs, b.dirs, slices)) && (await sameList(a.files, b.files, slices));
+async function sameWatch(a: AgentViews['watch'], b: AgentViews['watch']): Promise<boolean> {
+  return (await sameList(a.dirs, b.dirs)) && (await sameList(a.files, b.files));
 }
 
 /**
  * Two computations of one view give the same answers, the matrix's cells included: its records (each file's status
  * there) and the files it found. Compared in slices: a recomputation makes every record anew.
  */
-async function sameView(a: AgentView, b: AgentView, slices: TimeSlices): Promise<boolean> {
+async function sameView(a: AgentView, b: AgentView): Promise<boolean> {
   return (
-    (await sameMap(a.records, b.records, slices)) &&
-    (await sameMap(a.found, b.found, slices)) &&
-    (await sameList(a.skills, b.skills, slices)) &&
-    (await sameList(a.collisions, b.collisions, slices)) &&
-    (await sameList(a.warnings, b.warnings, slices)) &&
-    (await sameList(a.diagnostics, b.diagnostics, slices)) &&
-    (await sameList(a.rootOrder, b.rootOrder, slices))
+    (await sameMap(a.records, b.records)) &&
+    (await sameMap(a.found, b.found)) &&
+    (await sameList(a.skills, b.skills)) &&
+    (await sameList(a.collisions, b.collisions)) &&
+    (await sameList(a.warnings, b.warnings)) &&
+    (await sameList(a.diagnostics, b.diagnostics)) &&
+    (await sameList(a.rootOrder, b.rootOrder))
   );
 }
 
-async function sameMap<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>, slices: TimeSlices): Promise<boolean> {
+async function sameMap<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>): Promise<boolean> {
   if (a === b) return true;
   if (a.size !== b.size) return false;
   for (const [key, value] of a) {
-    if (slices.due()) await slices.next();
+    if (sliceSpent()) await nextSlice();
     const other = b.get(key);
     if (other === undefined || !sameJson(value, other)) return false;
   }
   return true;
 }
 
-async function sameList(a: readonly unknown[], b: readonly unknown[], slices: TimeSlices): Promise<boolean> {
+async function sameList(a: readonly unknown[], b: readonly unknown[]): Promise<boolean> {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
-    if (slices.due()) await slices.next();
+    if (sliceSpent()) await nextSlice();
     if (!sameJson(a[i], b[i])) return false;
   }
   return true;

@@ -3,7 +3,7 @@
 
 import { relative } from 'node:path';
 import { sameJson } from '../same-json.js';
-import { TimeSlices } from '../time-slices.js';
+import { nextSlice, sliceSpent } from '../time-slices.js';
 import type { AgentFileTexts, TextRead } from './file-texts.js';
 import { takeRefusedBlockSize } from './frontmatter-rules.js';
 import type { AgentContext, AgentFinding, AgentSkill, AgentSpec, AgentView, Found, ReadOutcome } from './types.js';
@@ -116,9 +116,8 @@ export async function patchRun(
   const colliding = new Set(prior.view.collisions.map((collision) => collision.name));
   const readings = new Map(prior.readings);
   const textsNow = new Map(prior.texts);
-  const slices = new TimeSlices();
   for (const { found, text } of changed) {
-    await slices.pass();
+    if (sliceSpent()) await nextSlice();
     const was = prior.readings.get(found);
     // A file reached twice, or one that could not be read: the fold decides again.
     if (was === undefined || !text.ok) return undefined;

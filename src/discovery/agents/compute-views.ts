@@ -6,7 +6,7 @@ import { DEFAULT_VIEW_WALK_LIMITS, type ViewWalkLimits } from '../files/walk-bud
 import { linkPolicyOf } from '../link-trust.js';
 import { compareSkills } from '../pipeline/sort-skills.js';
 import { defaultSettings } from '../settings.js';
-import { TimeSlices } from '../time-slices.js';
+import { nextSlice } from '../time-slices.js';
 import type { DiscoveryResult, Profile, SymlinkMode } from '../types.js';
 import { resolveAgentContext } from './agent-context.js';
 import { AGENT_SPECS, PROFILE_IDS } from './agents.js';
@@ -150,10 +150,9 @@ async function matrixRows(
       else if (!known.lexicalPaths.includes(found.lexicalPath)) known.lexicalPaths.push(found.lexicalPath);
     }
   }
-  const slices = new TimeSlices();
   const lookups = new UnseenLookups();
   const row = async (realPath: string, candidate: { lexicalPaths: string[]; folder: string }): Promise<MatrixRow> => {
-    await slices.pass();
+    await nextSlice();
     const name = (await frontmatterName(realPath, read)) ?? candidate.folder;
     const filePath = candidate.lexicalPaths[0] as string;
     const cells = {} as Record<ViewId, MatrixCell>;

@@ -5,7 +5,7 @@ import { basename } from 'node:path';
 import { DEFAULT_VIEW_WALK_LIMITS, type WalkLimits } from '../files/walk-budget.js';
 import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
 import type { LinkPolicy } from '../link-trust.js';
-import { TimeSlices } from '../time-slices.js';
+import { nextSlice, sliceSpent } from '../time-slices.js';
 import type { SkillWarning } from '../types.js';
 import { realWorkspaceContext } from './agent-context.js';
 import { type AgentRun, agentSkillOf, patchRun, readingOf, sameWalks } from './agent-run.js';
@@ -87,7 +87,6 @@ export async function runAgent(
   const seenIdentity = new Map<string, AgentSkill | null>();
   const shadowedOf = new Map<AgentSkill, AgentCollision['shadowed']>();
   const fileWarnings: SkillWarning[] = [];
-  const slices = new TimeSlices();
   for (const [index, walk] of rootWalks.entries()) {
     const root = placed.roots[index];
     if (root === undefined) continue;
@@ -110,7 +109,7 @@ export async function runAgent(
     }
     if (walk.shown !== undefined && !view.rootOrder.includes(walk.shown)) view.rootOrder.push(walk.shown);
     for (const found of walk.found) {
-      await slices.pass();
+      if (sliceSpent()) await nextSlice();
       if (!view.found.has(found.realPath))
         view.found.set(found.realPath, {
           lexicalPath: found.lexicalPath,
