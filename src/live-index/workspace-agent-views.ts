@@ -13,6 +13,7 @@ import type { AgentView, ViewId } from '../discovery/agents/types.js';
 import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
 import { DoctorMemo } from '../discovery/doctor/doctor-memo.js';
 import { SkillsdError } from '../discovery/errors.js';
+import type { WalkGate } from '../discovery/files/walk-gate.js';
 import { frontmatterDialect } from '../discovery/frontmatter/frontmatter.js';
 import { sameJson } from '../discovery/same-json.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan/scan-memo.js';
@@ -43,6 +44,8 @@ export interface WorkspaceAgentViewsOptions {
    * computed after it: a computation that this look overtook would be made again from nothing.
    */
   armed?: () => Promise<void>;
+  /** Turns for first computations, shared with the registry's other workspaces (absent: no wait). */
+  gate?: WalkGate;
   /** Told when an update changed some views' answers: resolves to the generation the workspace gives the change. */
   onViewsChanged: (ids: ViewId[]) => Promise<number>;
   /** Told when an update made the views read other directories or files. */
@@ -230,6 +233,11 @@ export class WorkspaceAgentViews {
   private async firstViews(): Promise<AgentViewsState> {
     // The look after arming rebuilds the default view in full; views computed before it would be computed again.
     await this.options.armed?.().catch(() => undefined);
+    const gate = this.options.gate;
+    return gate === undefined ? this.computeFirst() : gate.run(() => this.computeFirst());
+  }
+
+  private async computeFirst(): Promise<AgentViewsState> {
     // A build that ran while the views were computed may have been missed by them: computed again then (bounded; a
     // later change is then the next build's update).
     for (let round = 0; ; round++) {

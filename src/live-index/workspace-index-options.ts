@@ -3,6 +3,7 @@
 // is made of (its watcher, its agent views, its live doctor) name these types without importing the index back.
 
 import type { BaseLogger } from 'pino';
+import type { WalkGate } from '../discovery/files/walk-gate.js';
 import type { ScanMemo } from '../discovery/scan/scan-memo.js';
 import type { SkillFileCache } from '../discovery/scan/skill-file-cache.js';
 import type { DiscoveryContext, DiscoveryEnv, Settings, SkillDiscovery } from '../discovery/types.js';
@@ -60,4 +61,9 @@ export interface WorkspaceIndexOptions {
   armAfter?: Promise<unknown>;
   /** Per-agent views nobody used for this long are dropped (default 10 minutes; docs/agents.md "Live"). */
   agentViewsIdleMs?: number;
+  /**
+   * Turns for first computations of the views, shared by the workspaces of one registry (docs/agents.md "Live"):
+   * absent, a workspace computes its first views whenever they are asked for.
+   */
+  firstViewsGate?: WalkGate;
 }

@@ -121,6 +121,7 @@ export class WorkspaceIndex {
         if (this.watcher.armed) await this.watcher.sync();
       },
       armed: () => this.ready,
+      ...(options.firstViewsGate === undefined ? {} : { gate: options.firstViewsGate }),
       generation: () => this.current?.generation ?? 0,
       onViewsChanged: (ids) => this.viewsChanged(ids),
       onWatchChanged: async () => {

@@ -17,6 +17,7 @@ import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import picomatch from 'picomatch';
 import { SkillsdError } from '../discovery/errors.js';
+import { WalkGate } from '../discovery/files/walk-gate.js';
 import { DAEMON_UID, untrustedLinkOnPath, untrustedLinkText } from '../discovery/link-trust.js';
 import type { SkillFileCache } from '../discovery/scan/skill-file-cache.js';
 import { createSkillFileCache } from '../discovery/scan/skill-file-cache.js';
@@ -27,6 +28,8 @@ import type { DiscoverFn, IndexLogger, WatcherTuning, WorkspaceIndexOptions } fr
 export const DEFAULT_MAX_WORKSPACES = 32;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60 * 1000;
 export const DEFAULT_MAX_VIEW_WORKSPACES = 4;
+/** First computations of agent views running at once, whatever the number of workspaces (SECURITY.md "The views"). */
+export const MAX_FIRST_VIEW_COMPUTATIONS = 2;
 
 export interface WorkspaceRegistryOptions {
   home: string;
@@ -84,6 +87,11 @@ export class WorkspaceRegistry {
   private readonly options: WorkspaceRegistryOptions;
   private readonly cache: SkillFileCache;
   private readonly workspaces = new Map<string, WorkspaceIndex>();
+  /**
+   * First computations of agent views run at most {@link MAX_FIRST_VIEW_COMPUTATIONS} at once for all workspaces:
+   * many `?cwd=` asked at once wait their turn (answered NotReady meanwhile) instead of all computing side by side.
+   */
+  readonly firstViewsGate = new WalkGate(MAX_FIRST_VIEW_COMPUTATIONS);
   private readonly buildListeners = new Set<(seconds: number, changed: boolean) => void>();
   private readonly startedAt = Date.now();
   private readonly sweepTimer: NodeJS.Timeout;
@@ -263,6 +271,7 @@ export class WorkspaceRegistry {
       watcher: this.options.watcher,
       eventLogCapacity: this.options.eventLogCapacity,
       discover: this.options.discover,
+      firstViewsGate: this.firstViewsGate,
       onBuild: (seconds, changed) => {
         for (const listener of this.buildListeners) listener(seconds, changed);
       },

@@ -10,7 +10,7 @@ import { describe, it, type TestContext } from 'node:test';
 import { discoverSkillChange } from '../../src/discovery/pipeline/discover-skills.js';
 import { parseSettings } from '../../src/discovery/settings.js';
 import type { DiscoverFn } from '../../src/live-index/workspace-index-options.js';
-import { DEFAULT_MAX_VIEW_WORKSPACES } from '../../src/live-index/workspace-registry.js';
+import { DEFAULT_MAX_VIEW_WORKSPACES, MAX_FIRST_VIEW_COMPUTATIONS } from '../../src/live-index/workspace-registry.js';
 import { type JsonBody, startServer, type TestServer } from '../helpers/app-server.js';
 import { WAIT_MS, waitUntil } from '../helpers/deadlines.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -86,6 +86,10 @@ describe('workspaces that keep agent views', () => {
 
     const answers = await Promise.all(served.dirs.map((dir) => matrixOf(served, dir)));
     for (const answer of answers) assertMatrix(served, answer.body);
+    // The twelve first computations took turns, two at a time, however many were asked at once.
+    assert.equal(MAX_FIRST_VIEW_COMPUTATIONS, 2);
+    assert.equal(registry.firstViewsGate.stats.peak, 2);
+    assert.equal(registry.firstViewsGate.stats.running, 0);
     assert.equal(registry.size, WORKSPACES + 1);
     assert.equal(registry.viewWorkspaces, 4);
     const kept = served.server.registry.viewWorkspaceDirs();
