@@ -404,7 +404,6 @@ export class WorkspaceIndex {
     // Always swap: an unchanged answer may still come with new settings (symlink mode) or new watched dirs.
     const next = new WorkspaceSnapshot({ generation, cwd: this.cwd, settings, result, content });
     this.current = next;
-    this.search.follow(next, { full, paths });
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
     const pending = previous === undefined || !changed ? [] : this.diffEvents(previous, next, discovery.change);
     // Views in use follow the default view (docs/agents.md "Live"): their update is queued before the event goes out,
@@ -425,6 +424,9 @@ export class WorkspaceIndex {
         if (previous === undefined) this.events.begin(next.contentHash);
         // The last event takes the id of the state it leads to (event-log.ts).
         else if (pending.length > 0) this.events.appendChange(next.contentHash, pending);
+        // The search index follows once the event is out, in the same turn: its update never delays the event, and a
+        // search asked once the event has arrived waits for it (docs/api.md §GET /search).
+        this.search.follow(next, { full, paths });
         this.onBuild?.((performance.now() - started) / 1000, changed);
         // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
         this.diagnostics?.schedule(next);
