@@ -284,10 +284,12 @@ export class WorkspaceAgentViews {
         ),
       ),
     );
-    this.texts.invalidate(full, [...paths, ...reals]);
-    await this.doctor.invalidate(full, [...new Set([...paths, ...reals])]);
+    // Each path once: a path already forgotten would be looked under as a directory.
+    const reported = new Set([...paths, ...reals]);
+    this.texts.invalidate(full, reported);
+    await this.doctor.invalidate(full, [...reported]);
     if (full) this.walks.clear();
-    else await this.walks.invalidate(new Set([...paths, ...reals]));
+    else await this.walks.invalidate(reported);
   }
 
   private async compute(result: DiscoveryResult, settings: Settings): Promise<AgentViews> {

@@ -53,6 +53,9 @@ test('a SKILL.md read by several agents is read once; an update reads only the r
   await walks.invalidate([shared]);
   const after = await compute();
   assert.equal(texts.diskReads, 3);
+  // Only the reported file was asked for by the agents: every view was patched from its last run, the other file's
+  // text taken as it was, without a look at each file the views hold.
+  assert.deepEqual([...texts.reads().keys()], [shared]);
   // An edit of a known SKILL.md changes no walk: no root was walked again.
   assert.deepEqual(walks.walked, []);
   assert.equal(after.views.get('codex')?.skills.find((skill) => skill.name === 'shared')?.description, 'edited');

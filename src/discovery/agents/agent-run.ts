@@ -97,15 +97,15 @@ export async function patchRun(
     spec: AgentSpec;
     ctx: AgentContext;
     texts: AgentFileTexts;
-    readable: readonly Found[];
-    reads: readonly TextRead[];
+    /** The files of the last run whose text was read again, with that text (the same object when unchanged). */
+    changed: ReadonlyArray<{ found: Found; text: TextRead }>;
+    /** Their side files' answers (agents that have side files). */
     sidecars: Map<Found, SideResult> | undefined;
   },
 ): Promise<AgentRun | undefined> {
   const { spec, texts } = input;
   const changed: Array<{ found: Found; text: TextRead }> = [];
-  for (const [i, found] of input.readable.entries()) {
-    const text = input.reads[i] as TextRead;
+  for (const { found, text } of input.changed) {
     const before = prior.texts.get(found);
     if (before === undefined) return undefined;
     if (before !== text) changed.push({ found, text });

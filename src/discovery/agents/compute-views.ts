@@ -107,7 +107,8 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   // The texts this computation read, as it read them: the matrix made later names rows from these, not from a file
   // read again by a later update.
   const reads = input.texts.reads();
-  input.texts.end();
+  // Only texts changed: every agent walked what it walked before and read only what changed, so no file is gone.
+  if (!textsOnly) input.texts.end();
   let matrix: Promise<AgentMatrix> | undefined;
   const made = (): Promise<AgentMatrix> => {
     matrix ??= (async () => {

@@ -29,9 +29,15 @@ export class AgentFileTexts {
   /** Files read from disk since this cache was made (tests count them). */
   diskReads = 0;
 
+  /** The entries current when the computation under way began (`wasCurrent`). */
+  private currentAtBegin: ReadonlySet<string> = new Set();
+
   /** Starts one computation of the views: each file is read at most once during it. */
   begin(): void {
     this.pending = new Map();
+    // Agents run side by side: once one reads a reported file it is current again; the others must still see it
+    // changed.
+    this.currentAtBegin = new Set(this.current);
   }
 
   /**
@@ -45,6 +51,14 @@ export class AgentFileTexts {
     }
     // Keys are files: a reported path that is one has nothing below it.
     forgetAtOrUnder(this.current, paths, true);
+  }
+
+  /**
+   * Whether the file's kept text was current when this computation began: read, and no change reported at or above
+   * its path since.
+   */
+  wasCurrent(path: string): boolean {
+    return this.currentAtBegin.has(path) && this.entries.has(path);
   }
 
   /** The reads of the computation under way (or the last one), by path. */

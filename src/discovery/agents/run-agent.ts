@@ -45,33 +45,50 @@ export async function runAgent(
   const rootWalks = await Promise.all(
     placed.roots.map((root) => walks?.walk(root, links, bounds) ?? walkRoot(root, links, undefined, bounds)),
   );
-  // Every file is read (and every side file looked at) at once; the loop below then settles names in order.
-  const readable = rootWalks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
   const sidecar = spec.sidecar;
   const look = sideLookups();
-  const [reads, sidecars] = await Promise.all([
-    Promise.all(readable.map((found) => texts.read(found.realPath))),
+  const sidecarsOf = async (files: readonly Found[]) =>
     sidecar === undefined
       ? undefined
-      : Promise.all(
-          readable.map(
-            async (found) =>
-              [
-                found,
-                await (walks?.sidecar(spec.info.id, found, (f) => sidecar.call(spec, f, look)) ??
-                  sidecar.call(spec, found, look)),
-              ] as const,
+      : new Map(
+          await Promise.all(
+            files.map(
+              async (found) =>
+                [
+                  found,
+                  await (walks?.sidecar(spec.info.id, found, (f) => sidecar.call(spec, f, look)) ??
+                    sidecar.call(spec, found, look)),
+                ] as const,
+            ),
           ),
-        ).then((pairs) => new Map(pairs)),
-  ]);
+        );
   const prior = textsOnly ? walks?.runs.get(spec.info.id) : undefined;
   if (prior !== undefined && sameWalks(prior.walks, rootWalks)) {
-    const patched = await patchRun(prior, { spec, ctx, texts, readable, reads, sidecars });
+    // The same walks: the same files as the last run, and only those whose text the watcher reported are read again
+    // (the others are current, their read objects the last run's).
+    const changed = [...prior.texts.keys()].filter((found) => !texts.wasCurrent(found.realPath));
+    const [changedReads, sidecars] = await Promise.all([
+      Promise.all(changed.map((found) => texts.read(found.realPath))),
+      sidecarsOf(changed),
+    ]);
+    const patched = await patchRun(prior, {
+      spec,
+      ctx,
+      texts,
+      changed: changed.map((found, i) => ({ found, text: changedReads[i] as TextRead })),
+      sidecars,
+    });
     if (patched !== undefined) {
       walks?.runs.set(spec.info.id, patched);
       return { ...patched.view, diagnostics: [...patched.ownDiagnostics] };
     }
   }
+  // Every file is read (and every side file looked at) at once; the loop below then settles names in order.
+  const readable = rootWalks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
+  const [reads, sidecars] = await Promise.all([
+    Promise.all(readable.map((found) => texts.read(found.realPath))),
+    sidecarsOf(readable),
+  ]);
   const run: AgentRun = {
     walks: rootWalks,
     texts: new Map(readable.map((found, i) => [found, reads[i] as TextRead])),
