@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import { DEFAULT_VIEW_WALK_LIMITS, type WalkLimits } from '../files/walk-budget.js';
 import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
 import type { LinkPolicy } from '../link-trust.js';
+import { mapWithLimit } from '../scan/map-with-limit.js';
 import { nextSlice, sliceSpent } from '../time-slices.js';
 import type { SkillWarning } from '../types.js';
 import { realWorkspaceContext } from './agent-context.js';
@@ -14,6 +15,9 @@ import { sideLookups } from './side-file.js';
 import type { AgentCollision, AgentContext, AgentSkill, AgentSpec, AgentView, Found, ViewRecord } from './types.js';
 import type { RootWalkMemo } from './walk-memo.js';
 import { walkRoot } from './walk-root.js';
+
+/** SKILL.md files one agent asks for at once (most are read once for all agents: file-texts.ts). */
+const READS_AT_ONCE = 64;
 
 export async function runAgent(
   spec: AgentSpec,
@@ -51,15 +55,15 @@ export async function runAgent(
     sidecar === undefined
       ? undefined
       : new Map(
-          await Promise.all(
-            files.map(
-              async (found) =>
-                [
-                  found,
-                  await (walks?.sidecar(spec.info.id, found, (f) => sidecar.call(spec, f, look)) ??
-                    sidecar.call(spec, found, look)),
-                ] as const,
-            ),
+          await mapWithLimit(
+            files,
+            READS_AT_ONCE,
+            async (found) =>
+              [
+                found,
+                await (walks?.sidecar(spec.info.id, found, (f) => sidecar.call(spec, f, look)) ??
+                  sidecar.call(spec, found, look)),
+              ] as const,
           ),
         );
   const prior = textsOnly ? walks?.runs.get(spec.info.id) : undefined;
@@ -85,8 +89,10 @@ export async function runAgent(
   }
   // Every file is read (and every side file looked at) at once; the loop below then settles names in order.
   const readable = rootWalks.flatMap((walk) => walk.found.filter((found) => found.root.blocked === undefined));
+  // A bounded number of reads at once: thousands started together complete in bursts whose continuations would keep
+  // other requests waiting between two turns of the event loop (SECURITY.md "The views").
   const [reads, sidecars] = await Promise.all([
-    Promise.all(readable.map((found) => texts.read(found.realPath))),
+    mapWithLimit(readable, READS_AT_ONCE, (found) => texts.read(found.realPath)),
     sidecarsOf(readable),
   ]);
   const run: AgentRun = {
