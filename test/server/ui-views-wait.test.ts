@@ -34,6 +34,12 @@ interface Shown {
   states: string[];
 }
 
+/**
+ * Conditions are polled on a timer: puppeteer's default polls on animation frames, which a page in the background
+ * (three pages are open at once here) may never get, so a condition that became true after the first look was missed.
+ */
+const POLLING = { polling: 100 };
+
 describe('the page at /ui while the agent views are computed', { skip: BROWSER_SKIP }, () => {
   let browser: Browser;
 
@@ -73,7 +79,7 @@ describe('the page at /ui while the agent views are computed', { skip: BROWSER_S
 
   /** The progress line's text once it has moved on from its first second: the page counts while it waits. */
   async function progressCounts(page: Page, selector: string): Promise<void> {
-    await page.waitForFunction((where: string) => document.querySelector(where) !== null, {}, selector);
+    await page.waitForFunction((where: string) => document.querySelector(where) !== null, POLLING, selector);
     const first = await page.$eval(selector, (line) => line.textContent);
     assert.match(first, PROGRESS);
     await page.waitForFunction(
@@ -81,7 +87,7 @@ describe('the page at /ui while the agent views are computed', { skip: BROWSER_S
         const text = document.querySelector(where)?.textContent;
         return text !== undefined && text !== before;
       },
-      {},
+      POLLING,
       selector,
       first,
     );
@@ -129,7 +135,7 @@ describe('the page at /ui while the agent views are computed', { skip: BROWSER_S
     release();
     await list.page.waitForSelector('#agents-matrix tr[data-matrix-skill="gz"]');
     await agent.page.waitForSelector('#agent-skill-rows tr[data-skill="gz"]');
-    await agent.page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'live');
+    await agent.page.waitForFunction(() => document.getElementById('connection')?.dataset.state === 'live', POLLING);
     await skill.page.waitForSelector('#skill-name');
     assert.equal(await skill.page.$eval('#skill-name', (element) => element.textContent), 'pdf');
 
