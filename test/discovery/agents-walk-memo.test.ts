@@ -72,5 +72,6 @@ test('an edit under one root re-walks that root alone; the views still follow it
 
   walks.clear();
   await compute();
-  assert.deepEqual(walks.walked, everyRoot);
+  // The same roots again; the agents place and walk theirs side by side, so the order is the disk's, not fixed.
+  assert.deepEqual([...walks.walked].sort(), [...everyRoot].sort());
 });
