@@ -24,13 +24,11 @@ const SPEC_DIRECTORIES = new Set(['scripts', 'references', 'assets']);
 const LINK = /!?\[[^[\]\n]*\]\([ \t]*(<[^<>\n]*>|[^()\s]*)(?:[ \t]+[^()\n]*)?\)/g;
 const LINK_DEFINITION = /^ {0,3}\[[^[\]\n]+\]:[ \t]*(<[^<>\n]*>|\S+)/gm;
 const URL = /(?<![a-zA-Z0-9+.-])[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^\s)>\]]*/g;
-/** A relative path whose last segment has an extension that starts with a letter (`run.py`, not `v1.2`). */
-const BARE_PATH = /^(?:\.\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w/\\-])/;
 /**
- * A run of the characters a bare path may touch on its left: a bare path starts only where such a run starts (no
- * such character before it), so each run is tried once, at its start, and only when it holds a dot.
+ * A relative path whose last segment has an extension that starts with a letter (`run.py`, not `v1.2`), tried (sticky)
+ * at the start of a run of path characters.
  */
-const PATH_RUN = /[\w./~@$%:\\-]+/g;
+const BARE_PATH = /(?:\.\/)?(?:[\w.-]+\/)*[\w-][\w.-]*\.[A-Za-z][A-Za-z0-9]{0,9}(?![\w/\\-])/y;
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:/;
 
 export interface FileReference {
@@ -50,51 +48,31 @@ export interface SkillFolder {
   entries: readonly string[];
 }
 
-/** The references of the body (the text after the frontmatter, which starts at `bodyStart`), first mention first. */
+type Found = FileReference & { offset: number };
+
+/**
+ * The references of the body (the text after the frontmatter, from `bodyStart`: 0 or the start of a line), first
+ * mention first.
+ */
 export function fileReferences(text: string, bodyStart: number): FileReference[] {
-  const lineStarts = [0];
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) lineStarts.push(at + 1);
-  const lineOf = (offset: number) => {
-    let low = 0;
-    let high = lineStarts.length - 1;
-    while (low < high) {
-      const mid = (low + high + 1) >> 1;
-      if ((lineStarts[mid] as number) <= offset) low = mid;
-      else high = mid - 1;
-    }
-    return low + 1;
-  };
-  const found: Array<FileReference & { offset: number }> = [];
+  const lineOf = lineCounter(text);
+  const found: Found[] = [];
   // A path mentioned again adds nothing: only its first mention of each kind is looked at.
   const linked = new Set<string>();
-  const named = new Set<string>();
+  const link = (target: string, offset: number) => {
+    if (linked.has(target)) return;
+    linked.add(target);
+    const reference = linkReference(target);
+    if (reference !== undefined) found.push({ ...reference, line: lineOf(offset), link: true, offset });
+  };
   // Links and URLs are blanked (offsets kept) before bare paths are looked for: a link's target is not also a bare
-  // mention, and no part of a URL is a path of the skill.
-  let masked = text.slice(0, bodyStart).replace(/[^\n]/g, ' ') + text.slice(bodyStart);
-  for (const [pattern, mark] of [
-    [LINK, ']('],
-    [LINK_DEFINITION, ']:'],
-  ] as const) {
-    if (!masked.includes(mark)) continue;
-    masked = masked.replace(pattern, (match: string, target: string, offset: number) => {
-      if (!linked.has(target)) {
-        linked.add(target);
-        const reference = linkReference(target);
-        if (reference !== undefined) found.push({ ...reference, line: lineOf(offset), link: true, offset });
-      }
-      return ' '.repeat(match.length);
-    });
-  }
-  if (masked.includes('://')) masked = masked.replace(URL, (match) => ' '.repeat(match.length));
-  for (const run of masked.matchAll(PATH_RUN)) {
-    if (!run[0].includes('.')) continue;
-    const match = BARE_PATH.exec(run[0]);
-    if (match === null || named.has(match[0])) continue;
-    named.add(match[0]);
-    const segments = insideSkill(match[0]);
-    if (segments === undefined) continue;
-    found.push({ written: match[0], segments, line: lineOf(run.index), link: false, offset: run.index });
-  }
+  // mention, and no part of a URL is a path of the skill. Each pattern is single-line, so nothing before the body's
+  // first line takes part: the frontmatter is skipped rather than blanked.
+  let body = text;
+  if (body.includes('](', bodyStart)) body = blanked(body, bodyStart, LINK, link);
+  if (body.includes(']:', bodyStart)) body = blanked(body, bodyStart, LINK_DEFINITION, link);
+  if (body.includes('://', bodyStart)) body = blanked(body, bodyStart, URL);
+  bareMentions(body, bodyStart, lineOf, found);
   found.sort((a, b) => a.offset - b.offset);
   const seen = new Set<string>();
   const out: FileReference[] = [];
@@ -105,6 +83,95 @@ export function fileReferences(text: string, bodyStart: number): FileReference[]
     out.push(reference);
   }
   return out;
+}
+
+/** `text` with every match of `pattern` from `from` on replaced by as many spaces, each reported with its offset. */
+function blanked(
+  text: string,
+  from: number,
+  pattern: RegExp,
+  report?: (target: string, offset: number) => void,
+): string {
+  let out = '';
+  let kept = 0;
+  pattern.lastIndex = from;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    report?.(match[1] as string, match.index);
+    out += text.slice(kept, match.index) + ' '.repeat(match[0].length);
+    kept = pattern.lastIndex;
+  }
+  return kept === 0 ? text : out + text.slice(kept);
+}
+
+/**
+ * The bare paths of `body` from `from` on. A bare path starts where a run of the characters a path may touch on its
+ * left (`[\w./~@$%:\\-]`) starts, and holds a dot followed by a letter (its extension): so only the runs around such
+ * a dot are tried, each once, at its start, rather than every run of the text (a sentence's closing period is not
+ * followed by a letter).
+ */
+function bareMentions(body: string, from: number, lineOf: (offset: number) => number, found: Found[]): void {
+  const named = new Set<string>();
+  let tried = from;
+  for (let dot = body.indexOf('.', from); dot !== -1; dot = body.indexOf('.', dot + 1)) {
+    if (dot < tried || !isAsciiLetter(body.charCodeAt(dot + 1))) continue;
+    let start = dot;
+    while (start > from && isRunCharacter(body.charCodeAt(start - 1))) start--;
+    tried = dot + 2;
+    while (tried < body.length && isRunCharacter(body.charCodeAt(tried))) tried++;
+    BARE_PATH.lastIndex = start;
+    const match = BARE_PATH.exec(body);
+    if (match === null || named.has(match[0])) continue;
+    named.add(match[0]);
+    const segments = insideSkill(match[0]);
+    if (segments === undefined) continue;
+    found.push({ written: match[0], segments, line: lineOf(start), link: false, offset: start });
+  }
+}
+
+/** `[\w./~@$%:\\-]`: the characters of a run a bare path may start at. */
+function isRunCharacter(code: number): boolean {
+  return (
+    isAsciiLetter(code) ||
+    (code >= 0x30 && code <= 0x39) || // 0-9
+    code === 0x5f || // _
+    code === 0x2e || // .
+    code === 0x2f || // /
+    code === 0x7e || // ~
+    code === 0x40 || // @
+    code === 0x24 || // $
+    code === 0x25 || // %
+    code === 0x3a || // :
+    code === 0x5c || // \
+    code === 0x2d // -
+  );
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+}
+
+/**
+ * The 1-based line of an offset, counting newlines on from the line of the previous offset asked about when it is not
+ * before it: each kind of reference (links, link definitions, bare paths) comes in text order, so the text is counted
+ * once per kind at most and no table of line starts is built.
+ */
+function lineCounter(text: string): (offset: number) => number {
+  let line = 1;
+  let lineStart = 0;
+  let next = text.indexOf('\n');
+  return (offset) => {
+    if (offset < lineStart) {
+      line = 1;
+      lineStart = 0;
+      next = text.indexOf('\n');
+    }
+    while (next !== -1 && next < offset) {
+      line++;
+      lineStart = next + 1;
+      next = text.indexOf('\n', lineStart);
+    }
+    return line;
+  };
 }
 
 /** The findings for the references that name no file of the skill. */

@@ -281,25 +281,45 @@ function diagnosticFinding(path: string, message: string): Finding {
 
 type FrontmatterState = 'none' | 'unclosed' | 'closed';
 
-/** docs/discovery.md §2 rule 2: a block only when the text starts with `---`, closed by the first `\n---` after offset 3. */
+/**
+ * docs/discovery.md §2 rule 2: a block only when the text starts with `---`, closed by the first `\n---` after offset 3
+ * once line breaks are normalised: a `\r\n---` holds a `\n---`, and a lone `\r` before `---` is a line break too. No
+ * normalised copy of the text is made.
+ */
 function frontmatterState(text: string): FrontmatterState {
-  const normalised = text.replace(/\r\n?/g, '\n');
-  if (!normalised.startsWith('---')) return 'none';
-  return normalised.indexOf('\n---', 3) === -1 ? 'unclosed' : 'closed';
+  if (!text.startsWith('---')) return 'none';
+  return text.indexOf('\n---', 3) === -1 && text.indexOf('\r---', 3) === -1 ? 'unclosed' : 'closed';
 }
 
-/** The 1-based line of each top-level key of the frontmatter block, by its normalised (camel-cased) name. */
+/** A top-level key at the start of a frontmatter line (tried sticky at the line's start, never past its end). */
+const KEY = /([A-Za-z_][\w-]*)[^\S\n]*:/y;
+
+/**
+ * The 1-based line of each top-level key of the frontmatter block, by its normalised (camel-cased) name. Only the
+ * block's lines are looked at, in place; a text with a `\r` has its line breaks normalised first.
+ */
 function keyLines(text: string): Map<string, number> {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
   const out = new Map<string, number>();
-  if (!lines[0]?.startsWith('---')) return out;
-  for (let index = 1; index < lines.length; index++) {
-    const line = lines[index] ?? '';
-    if (line.startsWith('---')) break;
-    const match = /^([A-Za-z_][\w-]*)\s*:/.exec(line);
+  if (!text.startsWith('---')) return out;
+  if (text.includes('\r')) return keyLinesOf(text.replace(/\r\n?/g, '\n'), out);
+  return keyLinesOf(text, out);
+}
+
+/** `keyLines` of a text whose only line break is `\n`. */
+function keyLinesOf(text: string, out: Map<string, number>): Map<string, number> {
+  let line = 1;
+  for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', end + 1)) {
+    const start = end + 1;
+    line++;
+    if (text.startsWith('---', start)) break;
+    KEY.lastIndex = start;
+    const match = KEY.exec(text);
     if (match === null) continue;
-    const key = match[1]!.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
-    if (!out.has(key)) out.set(key, index + 1);
+    const written = match[1] as string;
+    const key = written.includes('-')
+      ? written.replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase())
+      : written;
+    if (!out.has(key)) out.set(key, line);
   }
   return out;
 }
