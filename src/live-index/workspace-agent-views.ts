@@ -9,6 +9,7 @@ import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
+import { RealPathMemo } from '../discovery/agents/real-paths.js';
 import type { AgentView, ViewId } from '../discovery/agents/types.js';
 import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
 import { DoctorMemo } from '../discovery/doctor/doctor-memo.js';
@@ -81,7 +82,20 @@ export class WorkspaceAgentViews {
   private profileMemos = new Map<Profile, { cache: SkillFileCache; scans: ScanMemo }>();
   /** What the doctor looked at (directories, scans, each SKILL.md's findings), kept until a change is reported. */
   private doctor = new DoctorMemo();
+  /** Real paths of the files the profiles' views and the doctor's findings name. */
+  private realPaths = new RealPathMemo();
   private readonly idleMs: number;
+  /** The last computation, whether or not it was installed: the next one keeps its unchanged views (kept-views.ts). */
+  private lastComputed: AgentViews | undefined;
+  /**
+   * The wall-clock time the oldest text, walk or scan kept for the views was read at or after: the start of the last
+   * computation made with nothing kept (the first, or one after a full invalidation).
+   */
+  private readSince = 0;
+  /** Nothing is kept from an earlier computation: the next one reads everything (see readSince). */
+  private nothingKept = true;
+  /** The watcher starting to follow the first views' roots. */
+  private watching: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: WorkspaceAgentViewsOptions) {
     this.idleMs = options.idleMs ?? IDLE_VIEWS_MS;
@@ -94,6 +108,15 @@ export class WorkspaceAgentViews {
   /** The views are kept current after each build: they exist and were used within IDLE_VIEWS_MS (or are held). */
   get armed(): boolean {
     return this.state !== undefined && (this.holds > 0 || this.now() - this.lastUse < this.idleMs);
+  }
+
+  /**
+   * What the views read besides the default view's, for the watcher: a directory or file it starts to watch is
+   * reported only where it changed since the views read it (workspace-watcher.ts).
+   */
+  watched(): { dirs: string[]; files: string[]; readSince: number } | undefined {
+    const watch = this.state?.views.watch;
+    return watch === undefined ? undefined : { ...watch, readSince: this.readSince };
   }
 
   /** Keeps the views armed until the returned function is called (a stream following a view). */
@@ -160,9 +183,10 @@ export class WorkspaceAgentViews {
     this.updates.run().catch((error: unknown) => this.options.onUpdateError(error));
   }
 
-  /** Resolves once every update queued so far is applied (tests; closing). */
-  idle(): Promise<void> {
-    return this.updates.idle();
+  /** Resolves once the first views' roots are watched and every update queued so far is applied (tests; closing). */
+  async idle(): Promise<void> {
+    await this.watching;
+    await this.updates.idle();
   }
 
   /** Drops the views now, as idleness does, unless a stream follows them (the registry's bound): true when dropped. */
@@ -252,8 +276,10 @@ export class WorkspaceAgentViews {
       const state = new AgentViewsState(views, this.options.generation());
       this.state = state;
       this.lastUse = this.now();
-      // The views name roots the default view does not read: the watcher follows them from now on.
-      await this.options.onFirstViews();
+      // The views name roots the default view does not read: the watcher follows them from now on. The answer does
+      // not wait for those watches: whatever changes before they are armed is reported then, since the watcher is
+      // told when the views read it (`watched`).
+      this.watching = this.options.onFirstViews().catch((error: unknown) => this.options.onUpdateError(error));
       // Another workspace's first views may have dropped these meanwhile (the registry's bound): answered all the same.
       return state;
     }
@@ -267,6 +293,9 @@ export class WorkspaceAgentViews {
     this.walks = new RootWalkMemo();
     this.profileMemos = new Map();
     this.doctor = new DoctorMemo();
+    this.realPaths = new RealPathMemo();
+    this.lastComputed = undefined;
+    this.nothingKept = true;
   }
 
   /** Forgets what the reported `paths` may have changed: the other profiles' scans and the agents' root walks. */
@@ -287,9 +316,12 @@ export class WorkspaceAgentViews {
     // Each path once: a path already forgotten would be looked under as a directory.
     const reported = new Set([...paths, ...reals]);
     this.texts.invalidate(full, reported);
+    this.realPaths.invalidate(full, reported);
     await this.doctor.invalidate(full, [...reported]);
-    if (full) this.walks.clear();
-    else await this.walks.invalidate(reported);
+    if (full) {
+      this.walks.clear();
+      this.nothingKept = true;
+    } else await this.walks.invalidate(reported);
   }
 
   private async compute(result: DiscoveryResult, settings: Settings): Promise<AgentViews> {
@@ -297,11 +329,20 @@ export class WorkspaceAgentViews {
     // Loaded with the first views asked for: an answer that never needs them (`skillsd ls` answered in-process)
     // does not pay for every agent's rules (docs/performance.md "In-process answers").
     const { computeAgentViews } = await import('../discovery/agents/compute-views.js');
-    return computeAgentViews({
+    if (this.nothingKept) {
+      this.readSince = Date.now();
+      this.nothingKept = false;
+    }
+    const previous = this.lastComputed;
+    // A computation that fails leaves nothing to keep from.
+    this.lastComputed = undefined;
+    const computed = await computeAgentViews({
+      ...(previous === undefined ? {} : { previous }),
       home,
       cwd,
       env: env.agents ?? {},
       texts: this.texts,
+      realPaths: this.realPaths,
       profile: settings.profile,
       symlinks: settings.symlinks,
       walkLimits: settings.server.viewWalkLimits,
@@ -337,6 +378,8 @@ export class WorkspaceAgentViews {
           .then((discovery) => discovery.result);
       },
     });
+    this.lastComputed = computed;
+    return computed;
   }
 }
 
@@ -350,6 +393,8 @@ async function sameWatch(a: AgentViews['watch'], b: AgentViews['watch']): Promis
  * there) and the files it found. Compared in slices: a recomputation makes every record anew.
  */
 async function sameView(a: AgentView, b: AgentView): Promise<boolean> {
+  // A view an update kept (kept-views.ts).
+  if (a === b) return true;
   return (
     (await sameMap(a.records, b.records)) &&
     (await sameMap(a.found, b.found)) &&
@@ -361,11 +406,16 @@ async function sameView(a: AgentView, b: AgentView): Promise<boolean> {
   );
 }
 
+/** Entries compared between two looks at the slice's clock (sameMap, sameList). */
+const SLICE_CHECK = 64;
+
 async function sameMap<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>): Promise<boolean> {
   if (a === b) return true;
   if (a.size !== b.size) return false;
+  let step = 0;
   for (const [key, value] of a) {
-    if (sliceSpent()) await nextSlice();
+    // An entry costs less than reading the clock: the slice is looked at every SLICE_CHECK entries.
+    if (++step % SLICE_CHECK === 0 && sliceSpent()) await nextSlice();
     const other = b.get(key);
     if (other === undefined || !sameJson(value, other)) return false;
   }
@@ -376,7 +426,7 @@ async function sameList(a: readonly unknown[], b: readonly unknown[]): Promise<b
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
-    if (sliceSpent()) await nextSlice();
+    if ((i + 1) % SLICE_CHECK === 0 && sliceSpent()) await nextSlice();
     if (!sameJson(a[i], b[i])) return false;
   }
   return true;

@@ -23,6 +23,8 @@ export interface WatcherTuning {
   reconcileIntervalMs?: number;
   usePolling?: boolean;
   pollIntervalMs?: number;
+  /** How much older than the views' read a change may look and still count (skill-watcher-types.ts). */
+  readAtSlackMs?: number;
 }
 
 export type WatcherStatus = ReturnType<SkillWatcher['status']>;

@@ -137,7 +137,7 @@ export class WorkspaceIndex {
       logger: this.logger,
       closed: () => this.isClosed,
       snapshot: () => this.current,
-      agentWatch: () => this.agents.state?.views.watch,
+      agentWatch: () => this.agents.watched(),
       pluginInputs: () => this.pluginInputs,
       rebuildFor: (paths) => this.rebuildFor(paths),
       buildInFlight: () => this.builds.current,

@@ -21,7 +21,8 @@ export interface WorkspaceWatcherOptions {
   /** The current snapshot: its scanned directories are watched. */
   snapshot: () => WorkspaceSnapshot | undefined;
   /** The agent views' roots, the directories their walks went through and Gemini's settings files, once requested. */
-  agentWatch: () => { dirs: string[]; files: string[] } | undefined;
+  /** What the agent views read besides the default view's, and the wall-clock time they read it all at or after. */
+  agentWatch: () => { dirs: string[]; files: string[]; readSince: number } | undefined;
   /** What the plugin providers read besides skills directories (docs/discovery.md §4a), as the last build found it. */
   pluginInputs: () => { files: string[]; markers: string[] };
   /** Rebuilds after the watcher reported `paths`. */
@@ -123,7 +124,7 @@ export class WorkspaceWatcher {
     // Plugin registries, settings and manifests are watched like skills directories (docs/discovery.md §4a): a report of one
     // maps to no scanned directory, so the next build runs the plugin providers and the pipeline in full.
     // The agent views' roots, the directories their recursive walks went through, and Gemini's settings files.
-    const agentWatch = this.options.agentWatch() ?? { dirs: [], files: [] };
+    const agentWatch = this.options.agentWatch() ?? { dirs: [], files: [], readSince: 0 };
     const pluginInputs = this.options.pluginInputs();
     const skillDirs = [...new Set([...current.scannedDirs, ...agentWatch.dirs])];
     const targets = {
@@ -136,7 +137,16 @@ export class WorkspaceWatcher {
     if (key === this.watchedKey) return;
     this.watchedKey = key;
     if (this.watcher !== undefined) {
-      await this.watcher.update(targets);
+      // What only the views read was read by them since `readSince`: once watched, only what changed since is
+      // reported (skill-watcher-types.ts `readAt`). The default view's own directories are reported whole, as always.
+      const readAt = new Map<string, number>();
+      if (agentWatch.dirs.length > 0 || agentWatch.files.length > 0) {
+        const scanned = new Set(current.scannedDirs);
+        const pluginFiles = new Set(pluginInputs.files);
+        for (const dir of agentWatch.dirs) if (!scanned.has(dir)) readAt.set(dir, agentWatch.readSince);
+        for (const file of agentWatch.files) if (!pluginFiles.has(file)) readAt.set(file, agentWatch.readSince);
+      }
+      await this.watcher.update({ ...targets, readAt });
       return;
     }
     // Loaded on first use: an index that never watches (the OpenAPI generator, `watch: false`) never loads chokidar.

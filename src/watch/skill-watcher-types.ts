@@ -13,6 +13,12 @@ export interface WatchTargets {
   files?: string[];
   /** Paths watched for presence and type only, like a `.git` marker (a `CFG/` directory that moves an anchor). */
   markerPaths?: string[];
+  /**
+   * Skills directories and files the caller already read, each with the wall-clock time (ms) it read them at or
+   * after. Once armed, a new target listed here is reported only where something changed since (watch-signature.ts
+   * ReadAt); any other new target is reported whole (`update`).
+   */
+  readAt?: ReadonlyMap<string, number>;
 }
 
 export interface WatcherStatus {
@@ -53,12 +59,18 @@ export interface SkillWatcherOptions {
    * until it is done. Only the arming: later operations may be what such work waits for (`update`).
    */
   yieldTo?: () => Promise<unknown> | null;
+  /**
+   * How much older than its read time a target's change may look and still count as made since (default 2,000 ms;
+   * `WatchTargets.readAt`): timestamps of some file systems are whole seconds, and the kernel's clock for them runs a
+   * tick behind.
+   */
+  readAtSlackMs?: number;
 }
 
 export interface SkillWatcher {
   /**
    * Re-arms for a new target list; targets present before and after keep their watches (no event is lost). The new
-   * targets are reported to onChange once armed.
+   * targets are reported to onChange once armed (those with a read time only where they changed since it).
    */
   update(targets: WatchTargets): Promise<void>;
   /** Runs the reconciliation scan now; true if it found a difference (and called onChange). */

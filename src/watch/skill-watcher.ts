@@ -147,16 +147,18 @@ class SkillWatcherImpl implements SkillWatcher {
       if (this.closed) return;
       const started = performance.now();
       const added = this.applyTargets(targets);
-      await this.armNew(added);
+      const readAt = targets.readAt ?? new Map<string, number>();
+      const changedSinceRead = await this.armNew(added, readAt);
       // The caller read these before they were watched (a rebuild found a new plugin manifest or skills directory,
       // then asked for it to be watched): a change made in between is in no fingerprint and has no event. Reported
-      // once armed, they are read again; a rebuild that finds them as they were changes nothing.
-      if (added.length > 0 && !this.closed)
-        this.emit(
-          added.map((target) => target.path),
-          'armed',
-          started,
-        );
+      // once armed, they are read again; a rebuild that finds them as they were changes nothing. A target whose read
+      // time the caller gave is reported only where it changed since: the views' thousands of walked directories
+      // are not all read again after their first computation (docs/agents.md "Live").
+      const known = (target: Target) =>
+        readAt.has(target.path) && (target.key.kind === 'dir' || target.key.kind === 'file');
+      const reported = added.filter((target) => !known(target)).map((target) => target.path);
+      reported.push(...changedSinceRead);
+      if (reported.length > 0 && !this.closed) this.emit(reported, 'armed', started);
     });
   }
 
@@ -232,15 +234,27 @@ class SkillWatcherImpl implements SkillWatcher {
    * Fingerprints new targets, then arms their watches, then looks again: a change made while the watches were being
    * set up (before the root watch was armed) has no event, but shows as a difference from that first fingerprint.
    */
-  private async armNew(added: Target[]): Promise<void> {
+  private async armNew(added: Target[], readAt?: ReadonlyMap<string, number>): Promise<string[]> {
     const keys = added.map((target) => target.key);
-    await this.signature.refresh(keys, this.armingOptions({ deep: true }));
+    const { changedSinceRead } = await this.signature.refresh(
+      keys,
+      this.armingOptions(
+        readAt === undefined
+          ? { deep: true }
+          : {
+              deep: true,
+              readAt,
+              ...(this.options.readAtSlackMs === undefined ? {} : { readAtSlackMs: this.options.readAtSlackMs }),
+            },
+      ),
+    );
     await this.rearm(added);
     this.syncLinkWatches();
     for (const key of keys) {
       this.changes.addKey(key, key.kind === 'dir');
     }
     await this.flush();
+    return changedSinceRead;
   }
 
   /**

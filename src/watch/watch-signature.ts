@@ -26,6 +26,11 @@ export interface WatchKey {
 export interface RefreshResult {
   /** Paths whose fingerprint differs from the last known one (entries: `<dir>/<entry>` and/or its SKILL.md). */
   changed: string[];
+  /**
+   * Of the keys given a time in `readAt`, the paths that may differ from what was read then: missing, or changed
+   * (ctime) at or after that time.
+   */
+  changedSinceRead: string[];
   /** Skills directories holding an entry directory replaced by a new one under the same name. */
   staleDirs: string[];
 }
@@ -84,11 +89,19 @@ export class WatchSignature {
       yieldTo?: () => Promise<unknown> | null;
       /** The length of a slice (default SLICE_MS). */
       sliceMs?: number;
+      /**
+       * Per `dir` or `file` key path, a wall-clock time (ms) its caller read it at or after: what changed since is
+       * listed in `changedSinceRead` (see ReadAt).
+       */
+      readAt?: ReadonlyMap<string, number>;
+      /** See ReadAt (default READ_AT_SLACK_MS). */
+      readAtSlackMs?: number;
     } = {},
   ): Promise<RefreshResult> {
     const unique = new Map<string, WatchKey>();
     for (const key of keys) unique.set(keyId(key), key);
     const changed = new Set<string>();
+    const sinceRead = new ReadAt(options.readAt, options.readAtSlackMs ?? READ_AT_SLACK_MS);
     const staleDirs = new Set<string>();
     const done = new Set<string>();
     const all = [...unique.values()];
@@ -96,16 +109,18 @@ export class WatchSignature {
     for (const key of all) {
       if (key.kind !== 'dir') continue;
       const deep = options.deep === true || options.deepDirs?.has(key.path) === true;
-      await this.refreshDir(key.path, deep, changed, staleDirs, done, slice);
+      await this.refreshDir(key.path, deep, changed, staleDirs, done, slice, sinceRead);
     }
     for (const key of all) {
       if (key.kind === 'entry' && !done.has(key.path)) await this.refreshEntry(key.path, changed, staleDirs);
       else if (key.kind === 'marker') this.refreshSimple(key, markerFingerprint, changed);
-      else if (key.kind === 'file') this.refreshSimple(key, fileFingerprint, changed);
-      else continue;
+      else if (key.kind === 'file') {
+        this.refreshSimple(key, fileFingerprint, changed);
+        sinceRead.file(key.path);
+      } else continue;
       await slice.step();
     }
-    return { changed: [...changed], staleDirs: [...staleDirs] };
+    return { changed: [...changed], changedSinceRead: sinceRead.paths(), staleDirs: [...staleDirs] };
   }
 
   /** Forgets a key (its target is no longer watched): nothing is reported. */
@@ -147,6 +162,7 @@ export class WatchSignature {
     staleDirs: Set<string>,
     done: Set<string>,
     slice: Slice,
+    sinceRead: ReadAt,
   ): Promise<void> {
     const id = keyId({ kind: 'dir', path: dir });
     const before = this.simple.get(id) ?? ABSENT;
@@ -158,6 +174,7 @@ export class WatchSignature {
       },
     );
     const known = this.entriesByDir.get(dir) ?? new Set<string>();
+    sinceRead.dir(dir, stats);
     if (stats === null || !stats.isDirectory()) {
       // Missing is silent, but a file (or a file in the path: ENOTDIR) is a scan warning (docs/discovery.md §3): those
       // states must differ from absent, or the warning would never appear or never go away.
@@ -188,13 +205,19 @@ export class WatchSignature {
     for (const name of toRead) {
       const path = join(dir, name);
       done.add(path);
-      await this.refreshEntry(path, changed, staleDirs);
+      await this.refreshEntry(path, changed, staleDirs, sinceRead.of(dir));
       await slice.step();
     }
   }
 
-  private async refreshEntry(path: string, changed: Set<string>, staleDirs: Set<string>): Promise<void> {
+  private async refreshEntry(
+    path: string,
+    changed: Set<string>,
+    staleDirs: Set<string>,
+    sinceRead?: (path: string, stats: Stats | null) => void,
+  ): Promise<void> {
     const link = attempt(() => lstatSync(path));
+    sinceRead?.(path, link);
     if (link === null || !(link.isDirectory() || link.isSymbolicLink()) || basename(path).startsWith('.')) {
       this.removeEntry(path, changed);
       return;
@@ -208,8 +231,10 @@ export class WatchSignature {
     const skill = attempt(() => lstatSync(skillPath));
     let skillFp = NO_SKILL;
     let skillReal: string | null = null;
+    if (skill !== null) sinceRead?.(skillPath, skill);
     if (skill?.isSymbolicLink()) {
       const target = attempt(() => statSync(skillPath));
+      if (target !== null) sinceRead?.(skillPath, target);
       skillReal = attempt(() => realpathSync(skillPath));
       skillFp = target === null ? 'link:dangling' : flat(['link', skillReal, describe(target)]);
     } else if (skill !== null) {
@@ -258,6 +283,69 @@ export class WatchSignature {
     if (after === ABSENT) this.simple.delete(id);
     else this.simple.set(id, after);
     if (after !== before) changed.add(key.path);
+  }
+}
+
+/**
+ * What may have changed since a caller read a target it asks to watch only now (skill-watcher.ts `update`): the
+ * target missing or not a directory, or the target, one of its entries or an entry's SKILL.md (or the file a link
+ * leads to) changed at or after the time of the read. A change moves ctime, which cannot be set back; `READ_AT_SLACK_MS`
+ * covers file systems whose timestamps are coarse (whole seconds) and a clock that runs a tick behind.
+ */
+class ReadAt {
+  private readonly changed = new Set<string>();
+
+  constructor(
+    private readonly times: ReadonlyMap<string, number> | undefined,
+    private readonly slackMs: number,
+  ) {}
+
+  dir(path: string, stats: Stats | null): void {
+    const since = this.times?.get(path);
+    if (since === undefined) return;
+    if (stats === null ? !absentThroughout(path, since - this.slackMs) : stats.ctimeMs >= since - this.slackMs) {
+      this.changed.add(path);
+    }
+  }
+
+  /** The check of a directory's entries (and their SKILL.md), or undefined when the directory has no read time. */
+  of(dir: string): ((path: string, stats: Stats | null) => void) | undefined {
+    const since = this.times?.get(dir);
+    if (since === undefined) return undefined;
+    return (path, stats) => {
+      if (stats !== null && stats.ctimeMs >= since - this.slackMs) this.changed.add(path);
+    };
+  }
+
+  file(path: string): void {
+    const since = this.times?.get(path);
+    if (since === undefined) return;
+    const link = attempt(() => lstatSync(path));
+    if (link === null) {
+      if (!absentThroughout(path, since - this.slackMs)) this.changed.add(path);
+      return;
+    }
+    const target = link.isSymbolicLink() ? attempt(() => statSync(path)) : link;
+    if (target === null || Math.max(link.ctimeMs, target.ctimeMs) >= since - this.slackMs) this.changed.add(path);
+  }
+
+  paths(): string[] {
+    return [...this.changed];
+  }
+}
+
+/** See ReadAt. */
+const READ_AT_SLACK_MS = 2000;
+
+/**
+ * A missing path was missing all along since `since` (slack taken off): its nearest existing ancestor is a directory
+ * that no entry was added to or removed from since (its ctime is older), so nothing was created or deleted below it.
+ */
+function absentThroughout(path: string, since: number): boolean {
+  for (let dir = dirname(path); ; dir = dirname(dir)) {
+    const stats = attempt(() => lstatSync(dir));
+    if (stats !== null) return stats.isDirectory() && stats.ctimeMs < since;
+    if (dirname(dir) === dir) return false;
   }
 }
 

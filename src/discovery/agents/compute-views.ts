@@ -1,6 +1,7 @@
 // Every agent's view of one workspace, and the matrix of candidates × agents (docs/agents.md "Vocabulary").
 // Pure domain logic: the index hands in the daemon's own discovery results.
 
+import { realpath } from 'node:fs/promises';
 import type { Finding } from '../doctor/types.js';
 import { DEFAULT_VIEW_WALK_LIMITS, type ViewWalkLimits } from '../files/walk-budget.js';
 import { linkPolicyOf } from '../link-trust.js';
@@ -13,7 +14,9 @@ import { AGENT_SPECS, PROFILE_IDS } from './agents.js';
 import { claudePluginDirs } from './claude-plugin-dirs.js';
 import type { AgentFileTexts, TextRead } from './file-texts.js';
 import { fencedBlock, readYamlMapping } from './frontmatter-rules.js';
+import { keptViews, type ViewInputs } from './kept-views.js';
 import { profileView } from './profiles.js';
+import type { RealPathMemo } from './real-paths.js';
 import { runAgent } from './run-agent.js';
 import type { AgentContext, AgentView, ViewId, ViewStatus } from './types.js';
 import { UnseenLookups, unseenReason } from './unseen-reason.js';
@@ -34,6 +37,8 @@ export interface ViewsInput {
    * reads. Absent: views carry their own findings only.
    */
   doctorFindings?: () => Promise<readonly Finding[]>;
+  /** Real paths kept between builds (the profiles' views and the doctor's findings are keyed by real path). */
+  realPaths?: RealPathMemo;
   /** The previous builds' root walks: only the roots a reported change can touch are walked again. */
   walks?: RootWalkMemo;
   /** The daemon's profile: it places the project anchor that Claude plugin installs bind to (default: musepi). */
@@ -45,6 +50,11 @@ export interface ViewsInput {
   symlinks: SymlinkMode;
   /** `server.viewWalkLimits`: the bounds of each root's walk and of the views' watches; each absent one its default. */
   walkLimits?: Partial<ViewWalkLimits>;
+  /**
+   * The last computation made with the same `walks` and `texts`: when only texts changed, a view none of whose inputs
+   * changed is that computation's very object (kept-views.ts).
+   */
+  previous?: AgentViews;
 }
 
 export interface MatrixCell {
@@ -78,6 +88,8 @@ export interface AgentViews {
   matrix(): Promise<AgentMatrix>;
   /** Directories and files the views depend on besides the default view's. */
   watch: { dirs: string[]; files: string[] };
+  /** What each view was made from, for the next computation (`ViewsInput.previous`). */
+  inputs: ViewInputs;
 }
 
 const FOLDER_NAMERS = new Set<ViewId>(['claude-code', 'vscode']);
@@ -95,22 +107,44 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   input.texts.begin();
   input.walks?.begin();
   const textsOnly = input.walks?.takeTextsOnly() ?? false;
+  const realOf = input.realPaths === undefined ? undefined : (path: string) => input.realPaths!.of(path);
   const { maxWatchedDirectories, ...walkLimits } = { ...DEFAULT_VIEW_WALK_LIMITS, ...input.walkLimits };
-  const [agentViews, profileViews, findings] = await Promise.all([
+  const previous = textsOnly ? input.previous : undefined;
+  const results = new Map<ViewId, DiscoveryResult>();
+  const [agentViews, findings] = await Promise.all([
     Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts, input.walks, links, textsOnly, walkLimits))),
-    Promise.all(PROFILE_IDS.map(async (profile) => profileView(profile, await input.discoverProfile(profile)))),
     input.doctorFindings?.(),
+    Promise.all(
+      PROFILE_IDS.map(async (profile) => {
+        results.set(profile, await input.discoverProfile(profile));
+      }),
+    ),
   ]);
-  if (findings !== undefined) await addDoctorFindings([...agentViews, ...profileViews], findings);
+  const inputs: ViewInputs = { runs: new Map(), results, findings };
+  for (const spec of AGENT_SPECS) inputs.runs.set(spec.info.id, input.walks?.runs.get(spec.info.id));
+  // A view whose run, discovery and doctor findings are the previous computation's is that computation's object.
+  const kept = await keptViews(previous, inputs, realOf ?? ((path) => realpath(path).catch(() => path)));
   const views = new Map<ViewId, AgentView>();
-  for (const view of [...agentViews, ...profileViews]) views.set(view.agent.id, view);
+  const made: AgentView[] = [];
+  for (const view of agentViews) {
+    const last = kept.get(view.agent.id);
+    views.set(view.agent.id, last ?? view);
+    if (last === undefined) made.push(view);
+  }
+  for (const profile of PROFILE_IDS) {
+    const last = kept.get(profile);
+    const view = last ?? (await profileView(profile, results.get(profile) as DiscoveryResult, realOf));
+    views.set(profile, view);
+    if (last === undefined) made.push(view);
+  }
+  if (findings !== undefined) await addDoctorFindings(made, findings, realOf);
   // The texts this computation read, as it read them: the matrix made later names rows from these, not from a file
   // read again by a later update.
   const reads = input.texts.reads();
   // Only texts changed: every agent walked what it walked before and read only what changed, so no file is gone.
   if (!textsOnly) input.texts.end();
   let matrix: Promise<AgentMatrix> | undefined;
-  const made = (): Promise<AgentMatrix> => {
+  const madeMatrix = (): Promise<AgentMatrix> => {
     matrix ??= (async () => {
       const rowNames = new Map<MatrixRow, Set<string>>();
       const viewNames = new Map<MatrixRow, Map<ViewId, string>>();
@@ -130,10 +164,12 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   const budgeted = budgetViewWatches(agentViews, maxWatchedDirectories);
   for (const dir of budgeted.dirs) dirs.add(dir);
   for (const [view, unwatched] of budgeted.unwatched) {
+    // A kept view got its warning when it was made (the same walks give the same budget).
+    if (views.get(view.agent.id) !== view) continue;
     // A view of this computation only (run-agent.ts keeps its own): its warnings are replaced, not pushed to.
     view.warnings = [...view.warnings, unwatchedWarning(view, unwatched.size, maxWatchedDirectories)];
   }
-  return { ctx, views, matrix: made, watch: { dirs: [...dirs], files: [...files] } };
+  return { ctx, views, matrix: madeMatrix, watch: { dirs: [...dirs], files: [...files] }, inputs };
 }
 
 async function matrixRows(

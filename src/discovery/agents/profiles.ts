@@ -20,12 +20,17 @@ export interface ProfileSkill extends AgentSkill {
   original: Skill;
 }
 
-export async function profileView(profile: Profile, result: DiscoveryResult): Promise<AgentView> {
+export async function profileView(
+  profile: Profile,
+  result: DiscoveryResult,
+  /** Real paths kept between updates (real-paths.ts); absent: each unknown path is resolved here. */
+  realOf: (path: string) => string | Promise<string> = (path) => realpath(path).catch(() => path),
+): Promise<AgentView> {
   const info = PROFILE_INFO[profile];
   // The realpath discovery read each loaded file through, where it kept one; the others are resolved here.
   const known = result.skillRealPaths;
-  // Most paths are known: no promise for them (10,000 skills, three profiles, every update).
-  const real = (path: string): string | Promise<string> => known?.get(path) ?? realpath(path).catch(() => path);
+  // Most paths are known: no promise and no await for them (10,000 skills, three profiles, every update).
+  const real = (path: string): string | Promise<string> => known?.get(path) ?? realOf(path);
   const skills: ProfileSkill[] = result.skills.map((skill) => viewSkillOf(profile, skill));
   const view: AgentView = {
     agent: info,
@@ -60,13 +65,15 @@ export async function profileView(profile: Profile, result: DiscoveryResult): Pr
     }
   };
   for (const skill of result.skills) {
-    const key = await real(skill.filePath);
+    const resolved = real(skill.filePath);
+    const key = typeof resolved === 'string' ? resolved : await resolved;
     note(key, skill.filePath);
     view.records.set(key, loadedRecordOf(skill));
   }
   for (const collision of result.collisions) {
     for (const loser of collision.shadowed) {
-      const key = await real(loser.filePath);
+      const resolved = real(loser.filePath);
+      const key = typeof resolved === 'string' ? resolved : await resolved;
       note(key, loser.filePath);
       if (!view.records.has(key)) {
         view.records.set(key, {
@@ -80,7 +87,8 @@ export async function profileView(profile: Profile, result: DiscoveryResult): Pr
   }
   for (const warning of result.warnings) {
     if (basename(warning.skillPath) !== 'SKILL.md') continue;
-    const key = await real(warning.skillPath);
+    const resolved = real(warning.skillPath);
+    const key = typeof resolved === 'string' ? resolved : await resolved;
     note(key, warning.skillPath);
     if (!view.records.has(key)) {
       view.records.set(key, { status: 'invalid', name: '', filePath: warning.skillPath, reason: warning.message });
@@ -99,12 +107,17 @@ export async function profileView(profile: Profile, result: DiscoveryResult): Pr
  * A discovery keeps the record of every skill a change did not touch (docs/architecture.md "The change path"): the
  * view's record of it is kept with it, so an update makes new ones only for the skills that changed.
  */
-const viewSkills = new WeakMap<Skill, ProfileSkill>();
+/** Per profile: profiles that read frontmatter alike share their discoveries' skill objects. */
+const viewSkills: Record<Profile, WeakMap<Skill, ProfileSkill>> = {
+  musepi: new WeakMap(),
+  omp: new WeakMap(),
+  xcsh: new WeakMap(),
+};
 const loadedRecords = new WeakMap<Skill, ViewRecord>();
 
 function viewSkillOf(profile: Profile, skill: Skill): ProfileSkill {
-  const known = viewSkills.get(skill);
-  if (known !== undefined && known.source.agent === profile) return known;
+  const known = viewSkills[profile].get(skill);
+  if (known !== undefined) return known;
   const made: ProfileSkill = {
     name: skill.name,
     description: skill.description,
@@ -115,7 +128,7 @@ function viewSkillOf(profile: Profile, skill: Skill): ProfileSkill {
     source: { ...skill.source, agent: profile, scope: skill.source.level, root: dirname(skill.baseDir) },
     original: skill,
   };
-  viewSkills.set(skill, made);
+  viewSkills[profile].set(skill, made);
   return made;
 }
 

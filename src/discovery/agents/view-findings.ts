@@ -8,7 +8,12 @@ import type { Finding } from '../doctor/types.js';
 import type { AgentFinding, AgentView } from './types.js';
 import { SKILL_FILE } from './walk-root.js';
 
-export async function addDoctorFindings(views: readonly AgentView[], findings: readonly Finding[]): Promise<void> {
+export async function addDoctorFindings(
+  views: readonly AgentView[],
+  findings: readonly Finding[],
+  /** Real paths kept between updates (real-paths.ts); absent: each path no view found is resolved here. */
+  realOf: (path: string) => string | Promise<string> = (path) => realpath(path).catch(() => path),
+): Promise<void> {
   // Near misses (a `skill.md`, an empty folder) are about files no view reads: only SKILL.md findings are matched.
   const about = findings.filter((finding) => basename(finding.path) === SKILL_FILE);
   // The views found each file by some path and know its real path: only a path no view found is resolved on disk.
@@ -18,7 +23,7 @@ export async function addDoctorFindings(views: readonly AgentView[], findings: r
     [...new Set(about.map((finding) => finding.path))]
       .filter((path) => !reals.has(path))
       .map(async (path) => {
-        reals.set(path, await realpath(path).catch(() => path));
+        reals.set(path, await realOf(path));
       }),
   );
   for (const view of views) {

@@ -1,0 +1,70 @@
+// An update where only texts changed keeps every view none of whose inputs changed as the very object it was
+// (kept-views.ts, docs/agents.md "Live"): nothing of it is made, matched with the doctor or compared again.
+
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { describe, it } from 'node:test';
+import { VIEW_IDS } from '../../src/discovery/agents/agents.js';
+import type { AgentView, ViewId } from '../../src/discovery/agents/types.js';
+import { defaultSettings } from '../../src/discovery/settings.js';
+import { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
+import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+type Reported = { rebuildFor(paths: readonly string[]): Promise<void> };
+const WAIT = 60_000;
+
+async function viewsOf(index: WorkspaceIndex): Promise<Map<ViewId, AgentView>> {
+  return new Map((await index.agentViews(WAIT)).views.views);
+}
+
+describe('views an update keeps', () => {
+  it('an edit read by Goose alone makes a new Goose view and keeps every other as it was', async (t) => {
+    const { dir: root, cleanup } = await makeTempDir('skillsd-views-kept-');
+    t.after(cleanup);
+    await writeTree(root, {
+      'home/.keep': '',
+      'work/.git/HEAD': 'x',
+      'work/.goose/skills/gz/SKILL.md': SK({ name: 'gz', description: 'before' }),
+      'work/.agents/skills/shared/SKILL.md': SK({ name: 'shared', description: 'read by many' }),
+      // A finding about a file several views read (its name is not its folder's): kept as it was too.
+      'work/.claude/skills/odd/SKILL.md': SK({ name: 'Odd Name', description: 'named with a space' }),
+    });
+    const index = new WorkspaceIndex({
+      home: `${root}/home`,
+      cwd: `${root}/work`,
+      env: {},
+      settings: defaultSettings(),
+      watch: false,
+    });
+    t.after(() => index.close());
+    await index.ready;
+    const before = await viewsOf(index);
+    const path = `${root}/work/.goose/skills/gz/SKILL.md`;
+    await writeFile(path, SK({ name: 'gz', description: 'after' }));
+    await (index as unknown as Reported).rebuildFor([path]);
+    await index.agentViewsSettled();
+    const after = await viewsOf(index);
+    const made = VIEW_IDS.filter((id) => after.get(id) !== before.get(id));
+    assert.deepEqual(made, ['goose']);
+    assert.equal(after.get('goose')?.skills.find((skill) => skill.name === 'gz')?.description, 'after');
+    // The kept views still carry the doctor's findings they had.
+    assert.deepEqual(
+      after.get('claude-code')?.diagnostics.map((finding) => finding.rule),
+      before.get('claude-code')?.diagnostics.map((finding) => finding.rule),
+    );
+
+    // An edit read by several views makes each of them again, and keeps the rest.
+    const shared = `${root}/work/.agents/skills/shared/SKILL.md`;
+    await writeFile(shared, SK({ name: 'shared', description: 'edited' }));
+    await (index as unknown as Reported).rebuildFor([shared]);
+    await index.agentViewsSettled();
+    const third = await viewsOf(index);
+    const readers = VIEW_IDS.filter((id) => third.get(id)?.skills.some((skill) => skill.description === 'edited'));
+    assert.deepEqual(
+      VIEW_IDS.filter((id) => third.get(id) !== after.get(id)),
+      readers,
+    );
+    assert.ok(readers.length >= 3, readers.join(','));
+    assert.ok(!readers.includes('claude-code'));
+  });
+});
