@@ -13,6 +13,21 @@ import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 type Reported = { rebuildFor(paths: readonly string[]): Promise<void> };
 const WAIT = 60_000;
 
+/** Everything a view answers with. */
+function answerOf(view: AgentView | undefined): string {
+  assert.ok(view !== undefined);
+  const { skills, warnings, collisions, diagnostics, rootOrder, records, found } = view;
+  return JSON.stringify({
+    skills,
+    warnings,
+    collisions,
+    diagnostics,
+    rootOrder,
+    records: [...records],
+    found: [...found],
+  });
+}
+
 async function viewsOf(index: WorkspaceIndex): Promise<Map<ViewId, AgentView>> {
   return new Map((await index.agentViews(WAIT)).views.views);
 }
@@ -66,5 +81,18 @@ describe('views an update keeps', () => {
     );
     assert.ok(readers.length >= 3, readers.join(','));
     assert.ok(!readers.includes('claude-code'));
+
+    // Kept, patched and matched views answer what views computed from nothing answer.
+    const fresh = new WorkspaceIndex({
+      home: `${root}/home`,
+      cwd: `${root}/work`,
+      env: {},
+      settings: defaultSettings(),
+      watch: false,
+    });
+    t.after(() => fresh.close());
+    await fresh.ready;
+    const scratch = await viewsOf(fresh);
+    for (const id of VIEW_IDS) assert.equal(answerOf(third.get(id)), answerOf(scratch.get(id)), id);
   });
 });

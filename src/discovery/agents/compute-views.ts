@@ -15,12 +15,12 @@ import { claudePluginDirs } from './claude-plugin-dirs.js';
 import type { AgentFileTexts, TextRead } from './file-texts.js';
 import { fencedBlock, readYamlMapping } from './frontmatter-rules.js';
 import { keptViews, type ViewInputs } from './kept-views.js';
-import { profileView } from './profiles.js';
+import { patchProfileView, profileView } from './profiles.js';
 import type { RealPathMemo } from './real-paths.js';
 import { runAgent } from './run-agent.js';
 import type { AgentContext, AgentView, ViewId, ViewStatus } from './types.js';
 import { UnseenLookups, unseenReason } from './unseen-reason.js';
-import { addDoctorFindings } from './view-findings.js';
+import { addDoctorFindings, ownDiagnostics, reuseDoctorFindings } from './view-findings.js';
 import { budgetViewWatches, unwatchedWarning } from './view-watch-budget.js';
 import type { RootWalkMemo } from './walk-memo.js';
 
@@ -127,17 +127,38 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   const views = new Map<ViewId, AgentView>();
   const made: AgentView[] = [];
   for (const view of agentViews) {
-    const last = kept.get(view.agent.id);
+    const last = kept.views.get(view.agent.id);
     views.set(view.agent.id, last ?? view);
     if (last === undefined) made.push(view);
   }
   for (const profile of PROFILE_IDS) {
-    const last = kept.get(profile);
-    const view = last ?? (await profileView(profile, results.get(profile) as DiscoveryResult, realOf));
+    const last = kept.views.get(profile);
+    const result = results.get(profile) as DiscoveryResult;
+    const before = previous?.views.get(profile);
+    const beforeResult = previous?.inputs.results.get(profile);
+    const view =
+      last ??
+      (before !== undefined && beforeResult !== undefined
+        ? patchProfileView(profile, before, beforeResult, result, ownDiagnostics(before))
+        : undefined) ??
+      (await profileView(profile, result, realOf));
     views.set(profile, view);
     if (last === undefined) made.push(view);
   }
-  if (findings !== undefined) await addDoctorFindings(made, findings, realOf);
+  // A made view reading the very files the previous one read (the same records), none of whose findings changed,
+  // takes the previous one's findings; the others are matched with the doctor's.
+  const matched: AgentView[] = [];
+  for (const view of made) {
+    const before = previous?.views.get(view.agent.id);
+    const same =
+      findings !== undefined &&
+      before !== undefined &&
+      before.records === view.records &&
+      !kept.findingsTouch(view.records) &&
+      reuseDoctorFindings(view, before);
+    if (!same) matched.push(view);
+  }
+  if (findings !== undefined) await addDoctorFindings(matched, findings, realOf);
   // The texts this computation read, as it read them: the matrix made later names rows from these, not from a file
   // read again by a later update.
   const reads = input.texts.reads();

@@ -22,25 +22,35 @@ export interface ViewInputs {
   findings: readonly Finding[] | undefined;
 }
 
+export interface KeptViews {
+  /** The views of the previous computation kept whole, by id. */
+  views: Map<ViewId, AgentView>;
+  /**
+   * Whether the doctor's findings about the files of a view holding these records may differ from the previous
+   * computation's (always true when there is nothing to compare with).
+   */
+  findingsTouch(records: AgentView['records']): boolean;
+}
+
 /** The views of `previous` that the computation with `inputs` keeps, by id. */
 export async function keptViews(
   previous: { views: ReadonlyMap<ViewId, AgentView>; inputs: ViewInputs } | undefined,
   inputs: ViewInputs,
   realOf: (path: string) => string | Promise<string>,
-): Promise<Map<ViewId, AgentView>> {
-  const kept = new Map<ViewId, AgentView>();
-  if (previous === undefined) return kept;
+): Promise<KeptViews> {
+  const views = new Map<ViewId, AgentView>();
+  if (previous === undefined) return { views, findingsTouch: () => true };
   const touched = await changedFindingFiles(previous.inputs.findings, inputs.findings, realOf);
-  if (touched === undefined) return kept;
+  if (touched === undefined) return { views, findingsTouch: () => true };
+  const findingsTouch = (records: AgentView['records']) =>
+    touched.some((paths) => paths.some((path) => records.has(path)));
   for (const [id, view] of previous.views) {
     const sameInput = inputs.runs.has(id)
       ? inputs.runs.get(id) !== undefined && inputs.runs.get(id) === previous.inputs.runs.get(id)
       : sameResult(previous.inputs.results.get(id), inputs.results.get(id));
-    if (!sameInput) continue;
-    if (touched.some((paths) => paths.some((path) => view.records.has(path)))) continue;
-    kept.set(id, view);
+    if (sameInput && !findingsTouch(view.records)) views.set(id, view);
   }
-  return kept;
+  return { views, findingsTouch };
 }
 
 /**

@@ -3,6 +3,7 @@
 
 import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { sameJson } from '../same-json.js';
 import { renderSkillsPrompt } from '../skills-prompt.js';
 import type { DiscoveryResult, Profile, Skill } from '../types.js';
 import { fullCatalog } from './plain-catalog.js';
@@ -101,6 +102,44 @@ export async function profileView(
     }
   }
   return view;
+}
+
+/**
+ * The previous view of a profile (`before`, made from `beforeResult`) brought to `result` when only skills'
+ * texts changed in what the view records: the same number of skills, each the same object or one with the same name
+ * and file, and the same collisions and warnings. Its records, found files and warnings are the previous view's
+ * objects (a description is in none of them); `own` are its own diagnostics, without the doctor's. Undefined when
+ * the view must be made again.
+ */
+export function patchProfileView(
+  profile: Profile,
+  before: AgentView,
+  beforeResult: DiscoveryResult,
+  result: DiscoveryResult,
+  own: AgentView['diagnostics'],
+): AgentView | undefined {
+  if (result.skills.length !== beforeResult.skills.length) return undefined;
+  if (!sameItems(result.collisions, beforeResult.collisions) || !sameItems(result.warnings, beforeResult.warnings)) {
+    return undefined;
+  }
+  let skills: ProfileSkill[] | undefined;
+  for (let i = 0; i < result.skills.length; i++) {
+    const now = result.skills[i] as Skill;
+    const was = beforeResult.skills[i] as Skill;
+    if (now === was) continue;
+    if (now.name !== was.name || now.filePath !== was.filePath || now.hide !== was.hide) return undefined;
+    skills ??= [...(before.skills as ProfileSkill[])];
+    skills[i] = viewSkillOf(profile, now);
+  }
+  return { ...before, skills: skills ?? before.skills, diagnostics: [...own] };
+}
+
+/** The same items, or items that serialise alike (collisions and warnings are made again by each discovery). */
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameJson(a[i], b[i])) return false;
+  return true;
 }
 
 /**

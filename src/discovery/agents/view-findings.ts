@@ -35,5 +35,26 @@ export async function addDoctorFindings(
       own.push(record.filePath === finding.path ? finding : { ...finding, path: record.filePath });
     }
     view.diagnostics = [...own, ...view.diagnostics];
+    doctorCounts.set(view, own.length);
   }
+}
+
+/** Per view, how many of its diagnostics (the first ones) are the doctor's. */
+const doctorCounts = new WeakMap<AgentView, number>();
+
+/**
+ * Gives `view` the doctor's findings `from` carries (the same files, the same findings about them: the caller knows),
+ * before its own; false when `from` did not get its findings here.
+ */
+export function reuseDoctorFindings(view: AgentView, from: AgentView): boolean {
+  const count = doctorCounts.get(from);
+  if (count === undefined) return false;
+  view.diagnostics = [...from.diagnostics.slice(0, count), ...view.diagnostics];
+  doctorCounts.set(view, count);
+  return true;
+}
+
+/** A view's own diagnostics: those after the doctor's findings it was given. */
+export function ownDiagnostics(view: AgentView): AgentFinding[] {
+  return view.diagnostics.slice(doctorCounts.get(view) ?? 0);
 }
