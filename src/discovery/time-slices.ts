@@ -33,3 +33,36 @@ export async function nextSlice(): Promise<void> {
     await nextTurn;
   }
 }
+
+/** First computations a request waits for, under way (`holdBackground`). */
+let holds = 0;
+let resumed: Promise<void> | undefined;
+let resume: (() => void) | undefined;
+
+/**
+ * Holds background work back while work a request waits for runs (the first views of a workspace): the search index
+ * built ahead, which nobody waits for yet, takes no slices until the returned function is called.
+ */
+export function holdBackground(): () => void {
+  holds++;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    holds--;
+    if (holds === 0) {
+      resume?.();
+      resumed = undefined;
+      resume = undefined;
+    }
+  };
+}
+
+/** Resolves once no work holds background work back (undefined when none does: nothing to wait for). */
+export function backgroundTurn(): Promise<void> | undefined {
+  if (holds === 0) return undefined;
+  resumed ??= new Promise<void>((resolve) => {
+    resume = resolve;
+  });
+  return resumed;
+}

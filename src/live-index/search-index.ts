@@ -27,7 +27,7 @@ import {
   type SkillSearch,
   scoreQuery,
 } from '../discovery/skill-search.js';
-import { nextSlice } from '../discovery/time-slices.js';
+import { backgroundTurn, nextSlice } from '../discovery/time-slices.js';
 import type { Skill, SkillSource } from '../discovery/types.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
 import { type CachedValue, SearchAnswerCache, type SearchAnswerStats } from './search-answer-cache.js';
@@ -105,6 +105,8 @@ export class SkillSearchIndex {
   private started = false;
   private ahead = false;
   private closed = false;
+  /** A search waited for the index: its first build no longer gives way to the first views (addBodies). */
+  private awaited = false;
   private pendingFull = false;
   private pendingPaths = new Set<string>();
   /** One update at a time, one waiting: the waiting one takes every snapshot and path told meanwhile. */
@@ -176,6 +178,8 @@ export class SkillSearchIndex {
 
   /** Resolves once every update asked for so far is applied (starting the index if nobody had). */
   async settled(): Promise<void> {
+    // Someone waits for the index now: its first build no longer gives way to other work (addBodies).
+    this.awaited = true;
     this.start();
     await this.updates.idle();
   }
@@ -308,6 +312,8 @@ export class SkillSearchIndex {
       const bodies = await next;
       next = from + READ_BATCH < skills.length ? readBatch(from + READ_BATCH) : undefined;
       for (const [i, { body, stamp }] of bodies.entries()) {
+        // The first build, made ahead of any search, waits while a request waits for the first views.
+        if (this.applied === undefined && !this.awaited) await backgroundTurn();
         await nextSlice();
         if (this.closed) return added;
         const skill = skills[from + i] as Skill;

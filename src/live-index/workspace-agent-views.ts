@@ -19,7 +19,7 @@ import { frontmatterDialect } from '../discovery/frontmatter/frontmatter.js';
 import { sameJson } from '../discovery/same-json.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan/scan-memo.js';
 import { createSkillFileCache, type SkillFileCache } from '../discovery/scan/skill-file-cache.js';
-import { nextSlice, sliceSpent } from '../discovery/time-slices.js';
+import { holdBackground, nextSlice, sliceSpent } from '../discovery/time-slices.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Profile, Settings } from '../discovery/types.js';
 import { AgentViewsState } from './agent-views-state.js';
 import { EventLog } from './event-log.js';
@@ -258,7 +258,16 @@ export class WorkspaceAgentViews {
     // The look after arming rebuilds the default view in full; views computed before it would be computed again.
     await this.options.armed?.().catch(() => undefined);
     const gate = this.options.gate;
-    return gate === undefined ? this.computeFirst() : gate.run(() => this.computeFirst());
+    const first = async () => {
+      // A request waits for these: the search index built ahead waits for them (time-slices.ts holdBackground).
+      const release = holdBackground();
+      try {
+        return await this.computeFirst();
+      } finally {
+        release();
+      }
+    };
+    return gate === undefined ? first() : gate.run(first);
   }
 
   private async computeFirst(): Promise<AgentViewsState> {

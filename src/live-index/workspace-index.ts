@@ -311,6 +311,11 @@ export class WorkspaceIndex {
     return this.search.built;
   }
 
+  /** Skills in the search index now (tests). */
+  get searchSize(): number {
+    return this.search.size;
+  }
+
   /** Resolves once the search index follows every build so far (the benchmark; tests). */
   searchSettled(): Promise<void> {
     return this.search.settled();

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it, type TestContext } from 'node:test';
 import { defaultSettings } from '../../src/discovery/settings.js';
+import { holdBackground } from '../../src/discovery/time-slices.js';
 import { BUILD_AHEAD_SKILLS } from '../../src/live-index/search-index.js';
 import { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
 import { waitUntil } from '../helpers/deadlines.js';
@@ -129,6 +130,35 @@ describe('the search index of a live workspace', () => {
     );
     assert.match(etag, /-s1-[0-9a-f]{12}"$/);
     assert.equal(index.searchBuilt, true);
+  });
+
+  it('gives way while the first views are computed, unless a search waits for it', async (t) => {
+    let armWatcher: () => void = () => {};
+    const armAfter = new Promise<void>((resolve) => {
+      armWatcher = resolve;
+    });
+    t.after(() => armWatcher());
+    // What the first views of a workspace take while they are computed (workspace-agent-views.ts).
+    let release = holdBackground();
+    t.after(() => release());
+    const index = await openIndex(t, 600, { watch: true, armAfter });
+    await index.firstIndex;
+    // Held: many turns of the event loop and not one body added.
+    for (let turn = 0; turn < 200; turn++) await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(index.searchSize, 0);
+    release();
+    await waitUntil('the search index built', () => index.searchBuilt);
+    assert.equal(index.searchSize, 600);
+
+    // A search asked while held is not kept waiting: the build goes on for it.
+    const other = await openIndex(t, 600, { watch: true, armAfter });
+    release = holdBackground();
+    await other.firstIndex;
+    const { answer } = await other.searchAnswer(code(599), 10);
+    assert.deepEqual(
+      answer.results.map((result) => result.name),
+      ['skill-0599'],
+    );
   });
 
   it(`waits for a first search under ${BUILD_AHEAD_SKILLS} skills`, async (t) => {
