@@ -95,7 +95,8 @@ export async function diagnoseWorkspace(input: DiagnoseInput): Promise<Workspace
   dirs.push(...managedDirs);
 
   const view = pipelineView(ctx.settings, input.skills, input.collisions);
-  const looked = await Promise.all(dirs.map((dir) => diagnoseDirectory(dir, input, view)));
+  const pipeline = input.memo?.pipelineToken(ctx.settings, input.skills, input.collisions) ?? {};
+  const looked = await Promise.all(dirs.map((dir) => diagnoseDirectory(dir, input, view, pipeline)));
   const directories: DoctorDirectory[] = [];
   const findings: Finding[] = [];
   const candidates: CandidateReport[] = [];
@@ -138,15 +139,18 @@ function folderOf(finding: Finding): string {
   return last.toLowerCase() === 'skill.md' ? basename(dirname(finding.path)) : last;
 }
 
+interface DirectoryReport {
+  directory: Omit<DoctorDirectory, 'path' | 'provider' | 'level'>;
+  findings: Finding[];
+  candidates: CandidateReport[];
+}
+
 async function diagnoseDirectory(
   dir: ScannedDir,
   input: DiagnoseInput,
   view: ReturnType<typeof pipelineView>,
-): Promise<{
-  directory: Omit<DoctorDirectory, 'path' | 'provider' | 'level'>;
-  findings: Finding[];
-  candidates: CandidateReport[];
-}> {
+  pipeline: object,
+): Promise<DirectoryReport> {
   const look = await lookedAt(dir.path, input.memo);
   const diagnostics: SkillDiagnostic[] = [];
   const profile = input.ctx.settings.profile;
@@ -167,6 +171,10 @@ async function diagnoseDirectory(
     },
     input.memo,
   );
+  // Nothing under the directory changed, nor any candidate's fate: the report is the last one (doctor-memo.ts).
+  const inputs = { key: JSON.stringify(dir), look, skills: scan.skills, pipeline };
+  const kept = input.memo?.directoryReport<DirectoryReport>(dir.path, inputs);
+  if (kept !== undefined) return kept;
   // A plugin root that is a skill itself: its own SKILL.md is a candidate too.
   const skillFiles = !scan.self ? look.skillFiles : [join(dir.path, 'SKILL.md'), ...look.skillFiles];
   const findings = [...look.findings];
@@ -233,11 +241,13 @@ async function diagnoseDirectory(
       findings: more.length === 0 ? fileFindings : [...fileFindings, ...more],
     });
   }
-  return {
+  const report = {
     directory: { exists: look.exists, readable: look.readable, skills: scan.skills.length },
     findings,
     candidates,
   };
+  input.memo?.keepDirectoryReport(dir.path, inputs, report);
+  return report;
 }
 
 /** `skillFileFindings`, from the memo when the file and what the scan made of it are unchanged. */

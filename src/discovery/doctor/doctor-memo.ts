@@ -11,6 +11,7 @@ import { basename, dirname, join } from 'node:path';
 import { forgetAtOrUnder } from '../forget-under.js';
 import { sameJson } from '../same-json.js';
 import { createScanMemo, type ScanMemo } from '../scan/scan-memo.js';
+import type { Collision, Settings, Skill } from '../types.js';
 import type { DirectoryLook } from './near-misses.js';
 import type { SkillFileInput } from './skill-file-findings.js';
 import type { Finding } from './types.js';
@@ -21,9 +22,26 @@ interface FileEntry {
   findings: readonly Finding[];
 }
 
+/** What one directory's report was made from (see `directoryReport`). */
+export interface DirectoryInputs {
+  /** The directory as the doctor placed it (provider, level, rules), serialised. */
+  key: string;
+  look: DirectoryLook;
+  /** The scan's skills (the very objects: a scan kept by the memo keeps them). */
+  skills: readonly Skill[];
+  /** The pipeline's decisions (`pipelineToken`). */
+  pipeline: object;
+}
+
 export class DoctorMemo {
   private readonly files = new Map<string, FileEntry>();
   private readonly looks = new Map<string, DirectoryLook>();
+  /** Each directory's report, with what it was made from. */
+  private readonly reports = new Map<string, { inputs: DirectoryInputs; report: unknown }>();
+  /** The last pipeline the doctor explained, and the token that stands for its decisions. */
+  private pipeline:
+    | { settings: Settings; skills: readonly Skill[]; collisions: readonly Collision[]; token: object }
+    | undefined;
   /** The directories' scans, updated entry by entry like discovery's own (scan-memo.ts). */
   readonly scans: ScanMemo = createScanMemo();
 
@@ -34,6 +52,46 @@ export class DoctorMemo {
 
   keepFileFindings(input: SkillFileInput, findings: readonly Finding[]): void {
     this.files.set(input.filePath, { input, findings });
+  }
+
+  /**
+   * A token for the pipeline's decisions: the previous one when every candidate wins or loses to the same files for
+   * the same reasons as last time (the same settings; the same names, files and sources in the same order; the same
+   * collisions), so that a directory whose own inputs are unchanged explains its candidates as before.
+   */
+  pipelineToken(settings: Settings, skills: readonly Skill[], collisions: readonly Collision[]): object {
+    const last = this.pipeline;
+    if (
+      last !== undefined &&
+      last.settings === settings &&
+      sameCandidates(last.skills, skills) &&
+      (last.collisions === collisions ||
+        (last.collisions.length === collisions.length &&
+          last.collisions.every((collision, i) => collision === collisions[i] || sameJson(collision, collisions[i]))))
+    ) {
+      this.pipeline = { ...last, skills, collisions };
+      return last.token;
+    }
+    const token = {};
+    this.pipeline = { settings, skills, collisions, token };
+    return token;
+  }
+
+  /** The report kept for `dir` when it was made from the same inputs (one change under the directory forgets it). */
+  directoryReport<T>(dir: string, inputs: DirectoryInputs): T | undefined {
+    const kept = this.reports.get(dir);
+    if (kept === undefined) return undefined;
+    const was = kept.inputs;
+    const same =
+      was.key === inputs.key &&
+      was.look === inputs.look &&
+      was.pipeline === inputs.pipeline &&
+      sameObjects(was.skills, inputs.skills);
+    return same ? (kept.report as T) : undefined;
+  }
+
+  keepDirectoryReport(dir: string, inputs: DirectoryInputs, report: unknown): void {
+    this.reports.set(dir, { inputs, report });
   }
 
   look(dir: string): DirectoryLook | undefined {
@@ -49,14 +107,21 @@ export class DoctorMemo {
     if (full) {
       this.files.clear();
       this.looks.clear();
+      this.reports.clear();
+      this.pipeline = undefined;
       return;
     }
     // Kept by path: one pass over what is kept, however many paths a burst reports (forget-under.ts).
     forgetAtOrUnder(this.files, paths, true);
+    forgetAtOrUnder(this.reports, paths);
     const lookPaths: string[] = [];
     for (const path of paths) {
-      // The SKILL.md of every folder above the path: the skill the changed file belongs to, whatever its depth.
-      for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) this.files.delete(join(dir, 'SKILL.md'));
+      // The SKILL.md of every folder above the path: the skill the changed file belongs to, whatever its depth; and
+      // the report of every directory above it.
+      for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+        this.files.delete(join(dir, 'SKILL.md'));
+        this.reports.delete(dir);
+      }
       if (!(await this.keepsLooks(path))) lookPaths.push(path);
     }
     if (lookPaths.length === 0) return;
@@ -89,6 +154,25 @@ function sameInput(a: SkillFileInput, b: SkillFileInput): boolean {
     a.diagnostics.every((note, i) => note === b.diagnostics[i]) &&
     (a.skill === b.skill || sameJson(a.skill ?? null, b.skill ?? null))
   );
+}
+
+function sameObjects(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The same candidates for the pipeline: each the same object, or the same name, file and source. */
+function sameCandidates(a: readonly Skill[], b: readonly Skill[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i] as Skill;
+    const y = b[i] as Skill;
+    if (x !== y && (x.name !== y.name || x.filePath !== y.filePath || x.source.id !== y.source.id)) return false;
+  }
+  return true;
 }
 
 /** The same listing: the very array (a look kept), or the same names in the same order. */
