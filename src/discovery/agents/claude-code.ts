@@ -84,7 +84,8 @@ export const claudeCode: AgentSpec = {
   read(text, found) {
     const command = found.root.layout === COMMANDS;
     const folder = command ? commandName(found.lexicalPath, found.root.path) : basename(found.baseDir);
-    if (Buffer.byteLength(text, 'utf8') > MAX_FILE_BYTES) {
+    // A UTF-16 code unit is at most 3 bytes of UTF-8: a text this short is under the limit without counting its bytes.
+    if (text.length * 3 > MAX_FILE_BYTES && Buffer.byteLength(text, 'utf8') > MAX_FILE_BYTES) {
       return { ok: false, message: `[skillsd] Claude Code skips ${found.filePath}: over ${MAX_FILE_BYTES} bytes` };
     }
     const refusedName = command ? undefined : nameRefusal(folder);

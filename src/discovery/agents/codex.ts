@@ -239,15 +239,20 @@ function topLevelLines(block: string, key: string): Array<{ line: number; after:
   return out;
 }
 
-/** Codex deserialises `name` and `description` as fields: either written twice rejects the file. */
+/**
+ * Codex deserialises `name` and `description` as fields: either written twice rejects the file, the one whose second
+ * `key:` line comes first named. One pass over the lines, none of them cut out: every file is looked at.
+ */
 function duplicateField(block: string): string | undefined {
-  let first: { key: string; line: number } | undefined;
-  for (const key of ['name', 'description']) {
-    const lines = topLevelLines(block, key);
-    const second = lines[1];
-    if (second !== undefined && (first === undefined || second.line < first.line)) first = { key, line: second.line };
+  let names = 0;
+  let descriptions = 0;
+  for (let start = 0; ; ) {
+    if (block.startsWith('name:', start) && ++names === 2) return 'name';
+    if (block.startsWith('description:', start) && ++descriptions === 2) return 'description';
+    const next = block.indexOf('\n', start);
+    if (next < 0) return undefined;
+    start = next + 1;
   }
-  return first?.key;
 }
 
 /**

@@ -6,7 +6,8 @@ import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import type * as Yaml from 'yaml';
 import { envPath, shown, walkBetween } from './agent-context.js';
-import { fencedBlock, isTrue, readYamlMapping } from './frontmatter-rules.js';
+import { fencedBlock, isSimpleShape, isTrue, readYamlMapping, type YamlRead } from './frontmatter-rules.js';
+import { simpleBlockLines } from './simple-block-lines.js';
 import type { AgentContext, AgentRoot, AgentSkill, AgentSpec, CatalogAnswer, CatalogEntry, Layout } from './types.js';
 
 /**
@@ -98,7 +99,7 @@ export const copilotCli: AgentSpec = {
     if (fenced === null) return reject('missing or malformed YAML frontmatter');
     const yaml = readYamlMapping(fenced.block);
     if (!yaml.ok) return reject(`failed to parse YAML frontmatter: ${yaml.error}`);
-    const duplicate = duplicateKey(fenced.block);
+    const duplicate = duplicateKey(fenced.block, yaml);
     if (duplicate !== undefined)
       return reject(`failed to parse YAML frontmatter: duplicate entry with key "${duplicate}"`);
     const data = yaml.value;
@@ -191,8 +192,17 @@ async function repositoryRoot(ctx: AgentContext): Promise<string | null> {
 
 let yamlModule: typeof Yaml | undefined;
 
-/** The first key written twice in one mapping (at any depth), which Copilot CLI's YAML reader refuses. */
-function duplicateKey(block: string): string | undefined {
+/**
+ * The first key written twice in one mapping (at any depth), which Copilot CLI's YAML reader refuses. A block of the
+ * simple shapes whose lines hold no key twice has none (simple-block-lines.ts): it is not parsed a second time.
+ */
+export function duplicateKey(block: string, read: YamlRead): string | undefined {
+  if (read.ok && isSimpleShape(read) && !simpleBlockLines(read, block).repeatedKey) return undefined;
+  return duplicateKeyWithYaml(block);
+}
+
+/** `duplicateKey` without its fast path: what every fast answer must equal. */
+export function duplicateKeyWithYaml(block: string): string | undefined {
   yamlModule ??= createRequire(import.meta.url)('yaml') as typeof Yaml;
   const yaml = yamlModule;
   let document: Yaml.Document;

@@ -16,17 +16,15 @@ export interface Fenced {
  */
 export function fencedBlock(text: string, options: { trim?: boolean; bom?: boolean } = {}): Fenced | null {
   const source = options.bom === true && text.startsWith('\uFEFF') ? text.slice(1) : text;
-  const isFence = (line: string): boolean =>
-    options.trim === true ? line.trim() === '---' : line.replace(/\r$/, '') === '---';
+  const trim = options.trim === true;
   // Line by line from the start, without splitting the whole text: the block is near the top.
   let end = source.indexOf('\n');
-  if (!isFence(end < 0 ? source : source.slice(0, end))) return null;
-  if (end < 0) return null;
+  if (end < 0 || !isFence(source, 0, end, trim)) return null;
   const blockStart = end + 1;
   for (let start = blockStart; start <= source.length; ) {
     const next = source.indexOf('\n', start);
     end = next < 0 ? source.length : next;
-    if (isFence(source.slice(start, end))) {
+    if (isFence(source, start, end, trim)) {
       // The line break before the closing fence is not part of the block, `\r\n` as well as `\n`: a kept `\r` would
       // end the last value (a description ending a CRLF block) or fail a quoted one.
       const blockEnd = start - 1 > blockStart && source.charCodeAt(start - 2) === 13 ? start - 2 : start - 1;
@@ -39,6 +37,21 @@ export function fencedBlock(text: string, options: { trim?: boolean; bom?: boole
     start = next + 1;
   }
   return null;
+}
+
+/**
+ * `source[start, end)` is a fence: `---` and at most one `\r` after it, or (`trim`) `---` once trimmed. Looked at in
+ * place: a line is cut out (and trimmed) only when it starts with `-` or a blank, as a trimmed fence must.
+ */
+function isFence(source: string, start: number, end: number, trim: boolean): boolean {
+  if (!trim) {
+    const length = end - start;
+    return (length === 3 || (length === 4 && source.charCodeAt(end - 1) === 13)) && source.startsWith('---', start);
+  }
+  const first = source.charCodeAt(start);
+  // Every character `trim` removes is at or below U+0020 or at or above U+00A0.
+  if (first !== 0x2d && first > 0x20 && first < 0xa0) return false;
+  return source.slice(start, end).trim() === '---';
 }
 
 /** `tooLarge`: the block was not handed to the YAML reader at all (over the default view's cap). */
@@ -72,7 +85,31 @@ export function readYamlMapping(block: string): YamlRead {
   if (block.length > MAX_YAML_BLOCK_CHARACTERS) return refuseLarge(block);
   const known = readBlocks.get(block);
   if (known !== undefined) return known;
-  const read = readSimpleOrYaml(block);
+  return remember(block, readSimple(block) ?? readWithYaml(block));
+}
+
+/**
+ * The reading of a block of the simple shapes (frontmatter-fast-path.ts), memoised with `readYamlMapping`'s; undefined
+ * for any other block, without handing it to the YAML reader: an agent whose own reader differs (OpenCode's YAML 1.1)
+ * takes the simple shapes from here and reads every other block its own way.
+ */
+export function readSimpleShape(block: string): YamlRead | undefined {
+  if (block.length > MAX_YAML_BLOCK_CHARACTERS) return undefined;
+  const known = readBlocks.get(block);
+  if (known !== undefined) return simpleReads.has(known) ? known : undefined;
+  const simple = readSimple(block);
+  return simple === undefined ? undefined : remember(block, simple);
+}
+
+/** The read came from the simple shapes' reader: its block is one of those shapes (frontmatter-fast-path.ts). */
+export function isSimpleShape(read: YamlRead): boolean {
+  return simpleReads.has(read);
+}
+
+/** The reads `readSimple` made: what an agent may know of their block's lines without reading it as YAML. */
+const simpleReads = new WeakSet<YamlRead>();
+
+function remember(block: string, read: YamlRead): YamlRead {
   if (readBlocks.size >= READ_BLOCKS_CAP) readBlocks.clear();
   readBlocks.set(block, read);
   return read;
@@ -99,11 +136,12 @@ function refuseLarge(block: string): YamlRead {
  * known to fail with the reader's first error, which is what the reader would say without building its error and
  * its stack (docs/performance.md "Agent views").
  */
-function readSimpleOrYaml(block: string): YamlRead {
+function readSimple(block: string): YamlRead | undefined {
   const simple = readAgentsSimpleBlock(block);
-  if (simple === NESTED_MAPPING) return { ok: false, error: NESTED_MAPPING };
-  if (simple !== undefined) return { ok: true, value: simple };
-  return readWithYaml(block);
+  if (simple === undefined) return undefined;
+  const read: YamlRead = simple === NESTED_MAPPING ? { ok: false, error: NESTED_MAPPING } : { ok: true, value: simple };
+  simpleReads.add(read);
+  return read;
 }
 
 function readWithYaml(block: string): YamlRead {

@@ -48,9 +48,11 @@ export const goose: AgentSpec = {
   },
   identity: 'lexical',
   read(text, found) {
-    const parts = text.split('---');
-    if (parts.length < 3) return { ok: false, message: 'Goose finds no frontmatter', silent: true };
-    const yaml = readYamlMapping((parts[1] as string).trim());
+    // The text between the first two `---` anywhere (Goose splits the whole text at `---`), found without splitting.
+    const open = text.indexOf('---');
+    const close = open < 0 ? -1 : text.indexOf('---', open + 3);
+    if (close < 0) return { ok: false, message: 'Goose finds no frontmatter', silent: true };
+    const yaml = readYamlMapping(text.slice(open + 3, close).trim());
     if (!yaml.ok) return { ok: false, message: `Failed to parse skill frontmatter: ${yaml.error}` };
     const name = yaml.value.name;
     if (typeof name !== 'string' || name === '') {

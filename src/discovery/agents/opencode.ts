@@ -8,6 +8,7 @@ import type * as Yaml from 'yaml';
 import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
 import { envPath, shown, walkBetween } from './agent-context.js';
 import { readYamlMapping } from './frontmatter-rules.js';
+import { readOpencodeSimple } from './opencode-simple.js';
 import { fullCatalog } from './plain-catalog.js';
 import { readSideFile } from './side-file.js';
 import type { AgentRoot, AgentSkill, AgentSpec, Layout } from './types.js';
@@ -227,6 +228,11 @@ async function hasHead(gitDir: string): Promise<boolean> {
  * blank and `#` lines is empty.
  */
 export function readFrontmatter(text: string): Record<string, unknown> | null {
+  return readOpencodeSimple(text) ?? readFrontmatterWithYaml(text);
+}
+
+/** `readFrontmatter` without its fast path (opencode-simple.ts): what every fast reading must equal. */
+export function readFrontmatterWithYaml(text: string): Record<string, unknown> | null {
   const first = matterData(text);
   if (first !== null) return first;
   return matterData(fallbackSanitization(text));

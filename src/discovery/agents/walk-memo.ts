@@ -17,6 +17,7 @@ import {
   type RootWalk,
   type RootWalkBounds,
   SKILL_FILE,
+  sortedEntries,
   walkRoot,
 } from './walk-root.js';
 
@@ -28,6 +29,13 @@ interface Entry {
   walk: Promise<RootWalk>;
 }
 
+/** A directory's entries in name order, the reverse order once a layout asks for it, and what is known of them. */
+interface Listing {
+  entries: Promise<Dirent[]>;
+  descending?: Promise<Dirent[]>;
+  listed: Listed;
+}
+
 export class RootWalkMemo {
   private readonly entries = new Map<string, Entry>();
   /** Grows with every invalidation: a walk begun before one is not kept (it may have missed the change). */
@@ -36,10 +44,20 @@ export class RootWalkMemo {
   walked: string[] = [];
   /** Side files looked at, by agent and SKILL.md. */
   private readonly sidecars = new Map<string, Promise<SidecarResult>>();
-  /** Directory listings, by real directory: read once for every walk until a change is reported there. */
-  private readonly listings = new Map<string, { entries: Promise<Dirent[]>; listed: Listed }>();
+  /**
+   * Directory listings, by real directory: read once for every walk until a change is reported there, and sorted once
+   * in each order the layouts ask for.
+   */
+  private readonly listings = new Map<string, Listing>();
   private readonly shared: DirListings = {
-    list: (real, lexical) => this.listingOf(real, lexical).entries,
+    list: (real, lexical, descending) => {
+      const listing = this.listingOf(real, lexical);
+      if (descending) {
+        listing.descending ??= listing.entries.then((entries) => entries.slice().reverse());
+        return listing.descending;
+      }
+      return listing.entries;
+    },
     listed: (real) => this.listingOf(real, real).listed,
   };
   /** Each agent's last run, by agent (run-agent.ts patches it when only texts changed). */
@@ -115,10 +133,10 @@ export class RootWalkMemo {
     this.listings.clear();
   }
 
-  private listingOf(real: string, lexical: string): { entries: Promise<Dirent[]>; listed: Listed } {
+  private listingOf(real: string, lexical: string): Listing {
     let known = this.listings.get(real);
     if (known === undefined) {
-      const entries = readdir(lexical, { withFileTypes: true });
+      const entries = readdir(lexical, { withFileTypes: true }).then((listed) => sortedEntries(listed, false));
       known = { entries, listed: { real, searchable: false } };
       this.listings.set(real, known);
       // A listing that failed is tried again by the next walk.

@@ -10,8 +10,9 @@
 
 import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isAbsolute, join, normalize } from 'node:path';
 import { DEFAULT_VIEW_WALK_LIMITS, type WalkLimits } from '../files/walk-budget.js';
+import { concatFlat } from '../flat-string.js';
 import {
   isTrustedLink,
   type LinkPolicy,
@@ -54,8 +55,11 @@ interface QueuedDir {
  * the same roots by different layouts, and each listing is read once. Keyed by real directory.
  */
 export interface DirListings {
-  /** The entries of the directory whose real path is `real`, listed through `lexical`. */
-  list(real: string, lexical: string): Promise<Dirent[]>;
+  /**
+   * The entries of the directory whose real path is `real`, listed through `lexical`, in name order (UTF-16 code
+   * units; `descending`: the reverse). Shared by every walk: never modified.
+   */
+  list(real: string, lexical: string, descending: boolean): Promise<readonly Dirent[]>;
   /** What is known of that listing's entries (shared: one `realpath` shows they can be reached, for every walk). */
   listed(real: string): Listed;
 }
@@ -93,6 +97,8 @@ export async function walkRoot(
   }
   const rootShown = layout.canonical ? real : root.path;
   out.shown = rootShown;
+  // Paths below a root written as `path.join` writes it are joined without its normalising pass (`childPath`).
+  const under = isNormalised(root.path) ? childPath : join;
   if (links !== undefined) {
     // The root itself, reached through another user's link (`<workspace>/.claude -> /home/<you>/…`): not walked.
     const untrusted = await untrustedLinkOnPath(root.path, real);
@@ -102,6 +108,8 @@ export async function walkRoot(
     }
   }
   const visited = new Set<string>([real]);
+  const insideRoot = `${real}/`;
+  const descending = layout.descending === true;
   out.reals.push(real);
   const queue: QueuedDir[] = [{ lexical: root.path, shown: rootShown, real, depth: 0 }];
   let dirs = 0;
@@ -121,18 +129,16 @@ export async function walkRoot(
       stop('maxDirectories');
       break;
     }
-    let listing: Dirent[];
+    let listing: readonly Dirent[];
     try {
-      // A copy: the shared listing is sorted by each layout's own order.
       listing =
         listings === undefined
-          ? await readdir(dir.lexical, { withFileTypes: true })
-          : [...(await listings.list(dir.real, dir.lexical))];
+          ? sortedEntries(await readdir(dir.lexical, { withFileTypes: true }), descending)
+          : await listings.list(dir.real, dir.lexical, descending);
     } catch (error) {
       if (dir.depth === 0) out.error = (error as Error).message;
       continue;
     }
-    listing.sort((a, b) => (layout.descending === true ? -1 : 1) * compareCodeUnits(a.name, b.name));
     let hasSubdir = false;
     let stopped = false;
     // A sub-directory past the depth bound: not walked, said once the listing shows it would have been.
@@ -153,36 +159,44 @@ export async function walkRoot(
         stopped = true;
         break;
       }
-      const lexical = join(dir.lexical, entry.name);
+      const lexical = under(dir.lexical, entry.name);
       if (layout.markdownFiles === true && isMarkdownFile(entry)) {
         if (dir.depth < layout.minDepth) continue;
-        const file = await skillFile(lexical, entry, layout.fileLinks, dir.real, links);
+        const file = entry.isFile()
+          ? childPath(dir.real, entry.name)
+          : await skillFile(lexical, entry, layout.fileLinks, dir.real, links);
         if (file === undefined) continue;
         if (typeof file !== 'string') {
-          out.refused.push({ path: layout.canonical ? join(dir.shown, entry.name) : lexical, why: file.why });
+          out.refused.push({ path: layout.canonical ? under(dir.shown, entry.name) : lexical, why: file.why });
           continue;
         }
-        const filePath = join(dir.shown, entry.name);
+        const filePath = under(dir.shown, entry.name);
         out.found.push({ filePath, lexicalPath: lexical, realPath: file, baseDir: dir.shown, root, rootShown });
         continue;
       }
       const leafFile =
         layout.leaf === true && entry.name === SKILL_FILE
-          ? await skillFile(lexical, entry, layout.fileLinks, dir.real, links)
+          ? entry.isFile()
+            ? childPath(dir.real, entry.name)
+            : await skillFile(lexical, entry, layout.fileLinks, dir.real, links)
           : undefined;
       const skillDir = layout.skillDirs === true && entry.name === SKILL_FILE && entry.isDirectory();
       if (entry.name === SKILL_FILE && !skillDir && (layout.leaf !== true || leafFile !== undefined)) {
         if (dir.depth < layout.minDepth) continue;
         const file =
-          layout.leaf === true ? leafFile : await skillFile(lexical, entry, layout.fileLinks, dir.real, links);
+          layout.leaf === true
+            ? leafFile
+            : entry.isFile()
+              ? childPath(dir.real, entry.name)
+              : await skillFile(lexical, entry, layout.fileLinks, dir.real, links);
         if (file === undefined) continue;
         isLeaf = true;
         if (typeof file !== 'string') {
-          out.refused.push({ path: layout.canonical ? join(dir.shown, SKILL_FILE) : lexical, why: file.why });
+          out.refused.push({ path: layout.canonical ? under(dir.shown, SKILL_FILE) : lexical, why: file.why });
           continue;
         }
         out.found.push({
-          filePath: join(dir.shown, SKILL_FILE),
+          filePath: under(dir.shown, SKILL_FILE),
           lexicalPath: lexical,
           realPath: file,
           baseDir: dir.shown,
@@ -194,7 +208,11 @@ export async function walkRoot(
       if (layout.maxDepth !== null && dir.depth + 1 > layout.maxDepth) continue;
       if (layout.hidden === 'skip' && entry.name.startsWith('.')) continue;
       if (layout.skipNames?.includes(entry.name) === true) continue;
-      const childReal = await directoryTarget(lexical, entry, listed, links);
+      // A plain directory of a listing known searchable lies in its real directory: no call, no promise.
+      const childReal =
+        entry.isDirectory() && listed.searchable
+          ? childPath(listed.real, entry.name)
+          : await directoryTarget(lexical, entry, listed, links);
       if (childReal === undefined) continue;
       if (typeof childReal !== 'string') {
         out.refused.push({ path: lexical, why: childReal.why });
@@ -208,7 +226,7 @@ export async function walkRoot(
       const walked = visited.has(childReal);
       if (walked && !(layout.everyPath === true && layout.maxDepth !== null)) continue;
       visited.add(childReal);
-      if (!walked && !childReal.startsWith(`${real}/`)) out.reals.push(childReal);
+      if (!walked && !childReal.startsWith(insideRoot)) out.reals.push(childReal);
       subdirs.push({
         lexical,
         shown: layout.canonical ? childReal : lexical,
@@ -244,7 +262,7 @@ async function skillFile(
   realDir: string,
   links: LinkPolicy | undefined,
 ): Promise<string | { why: string } | undefined> {
-  if (entry.isFile()) return join(realDir, entry.name);
+  if (entry.isFile()) return childPath(realDir, entry.name);
   if (!entry.isSymbolicLink() || !followLinks) return undefined;
   let real: string;
   try {
@@ -265,6 +283,30 @@ async function skillFile(
         'repository, and not a file named SKILL.md ("symlinks": "contain")'
       : `${entry.name} is a symbolic link to ${real}, outside the workspace and its repository ("symlinks": "contain")`;
   return { why };
+}
+
+/**
+ * A directory's entries in name order (UTF-16 code units), or its reverse: names in one directory are distinct, so the
+ * descending order is the ascending one reversed.
+ */
+export function sortedEntries(entries: Dirent[], descending: boolean): Dirent[] {
+  entries.sort((a, b) => compareCodeUnits(a.name, b.name));
+  return descending ? entries.reverse() : entries;
+}
+
+/**
+ * `join(dir, name)` for a directory path the walk holds (absolute and normalised: a realpath, a root written as
+ * `path.join` writes it, and the paths made from them here) and a name a listing gave (never `.`, `..`, empty or
+ * holding `/`): the two joined, without `join`'s pass over the whole path (10,000 skills made some 100,000 joins in
+ * one computation). Built flat: the paths of each `Found` are kept with the walk (docs/memory.md "Kept strings").
+ */
+function childPath(dir: string, name: string): string {
+  return dir === '/' ? concatFlat('/', name) : concatFlat(dir, '/', name);
+}
+
+/** A path `join` would leave as it is: absolute, normalised, no trailing `/` (the root `/` aside). */
+function isNormalised(path: string): boolean {
+  return isAbsolute(path) && normalize(path) === path && (path === '/' || !path.endsWith('/'));
 }
 
 /** The warning of a walk stopped by one of the daemon's bounds (docs/api.md "Limits on walks"). */
@@ -294,6 +336,11 @@ function isMarkdownFile(entry: Dirent): boolean {
 export interface Listed {
   real: string;
   searchable: boolean;
+  /**
+   * The first `realpath` of a directory entry under way, and whether it succeeded: the walks of other layouts that
+   * list the directory meanwhile wait for it instead of asking for their own.
+   */
+  proof?: Promise<boolean>;
 }
 
 /**
@@ -309,7 +356,7 @@ async function directoryTarget(
   listed: Listed,
   links: LinkPolicy | undefined,
 ): Promise<string | { why: string } | undefined> {
-  if (entry.isDirectory() && listed.searchable) return join(listed.real, entry.name);
+  if (entry.isDirectory() && listed.searchable) return childPath(listed.real, entry.name);
   if (!entry.isDirectory() && !entry.isSymbolicLink()) return undefined;
   try {
     if (entry.isSymbolicLink()) {
@@ -317,8 +364,17 @@ async function directoryTarget(
       if (!target.isDirectory()) return undefined;
       const refused = links === undefined ? undefined : await linkRefused(path, target);
       if (refused !== undefined) return refused;
+    } else if (listed.proof !== undefined && (await listed.proof)) {
+      return childPath(listed.real, entry.name);
     }
-    const real = await realpath(path);
+    const resolved = realpath(path);
+    if (entry.isDirectory()) {
+      listed.proof ??= resolved.then(
+        () => true,
+        () => false,
+      );
+    }
+    const real = await resolved;
     listed.searchable = true;
     return real;
   } catch {
