@@ -10,19 +10,28 @@ export function forgetAtOrUnder(
   kept: Map<string, unknown> | Set<string>,
   paths: Iterable<string>,
   keysHoldNothing = false,
+  /** Told each key forgotten. */
+  forgot?: (key: string) => void,
 ): void {
   const dirs = new Set<string>();
   for (const path of paths) {
     const dir = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-    if (kept.delete(dir) && keysHoldNothing) continue;
+    const deleted = kept.delete(dir);
+    if (deleted) forgot?.(dir);
+    if (deleted && keysHoldNothing) continue;
     dirs.add(dir);
   }
   if (dirs.size === 0 || kept.size === 0) return;
   if (dirs.has('/')) {
+    if (forgot !== undefined) for (const key of kept.keys()) forgot(key);
     kept.clear();
     return;
   }
-  for (const key of kept.keys()) if (hasAncestorIn(key, dirs)) kept.delete(key);
+  for (const key of kept.keys()) {
+    if (!hasAncestorIn(key, dirs)) continue;
+    kept.delete(key);
+    forgot?.(key);
+  }
 }
 
 /** Whether a proper ancestor directory of `path` is in `dirs`. */

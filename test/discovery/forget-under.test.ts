@@ -44,3 +44,15 @@ test('forgetAtOrUnder costs one pass over the keys however many paths are report
   forgetAtOrUnder(kept, reported);
   assert.equal(kept.size, 20_000);
 });
+
+test('forgetAtOrUnder tells each key it forgets, once, and no other', () => {
+  const kept = new Set(['/w/a/SKILL.md', '/w/b/SKILL.md', '/w/bc/SKILL.md', '/x/SKILL.md']);
+  const told: string[] = [];
+  forgetAtOrUnder(kept, ['/w/a/SKILL.md', '/w/b', '/nowhere'], true, (key) => told.push(key));
+  assert.deepEqual(told.sort(), ['/w/a/SKILL.md', '/w/b/SKILL.md']);
+  assert.deepEqual([...kept].sort(), ['/w/bc/SKILL.md', '/x/SKILL.md']);
+  const all: string[] = [];
+  forgetAtOrUnder(kept, ['/'], false, (key) => all.push(key));
+  assert.deepEqual(all.sort(), ['/w/bc/SKILL.md', '/x/SKILL.md']);
+  assert.equal(kept.size, 0);
+});

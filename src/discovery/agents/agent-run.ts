@@ -26,6 +26,8 @@ export type SideResult = Awaited<ReturnType<NonNullable<AgentSpec['sidecar']>>>;
 export interface AgentRun {
   walks: readonly RootWalk[];
   texts: Map<Found, TextRead>;
+  /** The files of `texts` by real path (an update finds the few reported ones without a pass over all). */
+  byReal: Map<string, Found[]>;
   inodes: Map<Found, string>;
   readings: Map<Found, Reading>;
   skillIndex: Map<Found, number>;

@@ -29,15 +29,25 @@ export class AgentFileTexts {
   /** Files read from disk since this cache was made (tests count them). */
   diskReads = 0;
 
-  /** The entries current when the computation under way began (`wasCurrent`). */
-  private currentAtBegin: ReadonlySet<string> = new Set();
+  /** Entries not current: a change was reported at or above them since they were read (entries less `current`). */
+  private readonly stale = new Set<string>();
+  /** The entries that were not current when the computation under way began (`changedAtBegin`). */
+  private staleAtBegin: ReadonlySet<string> = new Set();
 
   /** Starts one computation of the views: each file is read at most once during it. */
   begin(): void {
     this.pending = new Map();
     // Agents run side by side: once one reads a reported file it is current again; the others must still see it
-    // changed.
-    this.currentAtBegin = new Set(this.current);
+    // changed. Kept as the few entries that are not current, not as the thousands that are.
+    this.staleAtBegin = new Set(this.stale);
+  }
+
+  /**
+   * The files whose kept text was not current when this computation began: a change was reported at or above their
+   * path since they were read (a run patches only these: run-agent.ts).
+   */
+  changedAtBegin(): ReadonlySet<string> {
+    return this.staleAtBegin;
   }
 
   /**
@@ -46,19 +56,12 @@ export class AgentFileTexts {
    */
   invalidate(full: boolean, paths: Iterable<string>): void {
     if (full) {
+      for (const path of this.entries.keys()) this.stale.add(path);
       this.current.clear();
       return;
     }
     // Keys are files: a reported path that is one has nothing below it.
-    forgetAtOrUnder(this.current, paths, true);
-  }
-
-  /**
-   * Whether the file's kept text was current when this computation began: read, and no change reported at or above
-   * its path since.
-   */
-  wasCurrent(path: string): boolean {
-    return this.currentAtBegin.has(path) && this.entries.has(path);
+    forgetAtOrUnder(this.current, paths, true, (path) => this.stale.add(path));
   }
 
   /** The reads of the computation under way (or the last one), by path. */
@@ -78,6 +81,7 @@ export class AgentFileTexts {
       if (this.pending.has(path)) continue;
       this.entries.delete(path);
       this.current.delete(path);
+      this.stale.delete(path);
     }
   }
 
@@ -98,6 +102,7 @@ export class AgentFileTexts {
       const key = `${info.ino}:${info.size}:${info.mtimeMs}`;
       const known = this.entries.get(path);
       this.current.add(path);
+      this.stale.delete(path);
       if (known !== undefined && known.key === key) return known.read;
       this.diskReads++;
       // Paths are real paths the walk judged: a link put in the last place since is not followed.
@@ -111,6 +116,7 @@ export class AgentFileTexts {
     } catch (error) {
       this.entries.delete(path);
       this.current.delete(path);
+      this.stale.delete(path);
       return { ok: false, error: (error as Error).message };
     }
   }

@@ -70,7 +70,7 @@ export async function runAgent(
   if (prior !== undefined && sameWalks(prior.walks, rootWalks)) {
     // The same walks: the same files as the last run, and only those whose text the watcher reported are read again
     // (the others are current, their read objects the last run's).
-    const changed = [...prior.texts.keys()].filter((found) => !texts.wasCurrent(found.realPath));
+    const changed = [...texts.changedAtBegin()].flatMap((real) => prior.byReal.get(real) ?? []);
     const [changedReads, sidecars] = await Promise.all([
       Promise.all(changed.map((found) => texts.read(found.realPath))),
       sidecarsOf(changed),
@@ -95,9 +95,16 @@ export async function runAgent(
     mapWithLimit(readable, READS_AT_ONCE, (found) => texts.read(found.realPath)),
     sidecarsOf(readable),
   ]);
+  const byReal = new Map<string, Found[]>();
+  for (const found of readable) {
+    const same = byReal.get(found.realPath);
+    if (same === undefined) byReal.set(found.realPath, [found]);
+    else same.push(found);
+  }
   const run: AgentRun = {
     walks: rootWalks,
     texts: new Map(readable.map((found, i) => [found, reads[i] as TextRead])),
+    byReal,
     inodes: new Map(),
     readings: new Map(),
     skillIndex: new Map(),

@@ -161,22 +161,35 @@ export class RootWalkMemo {
   /** Every path is a SKILL.md some kept walk found, and still a regular file there: no walk or side file changes. */
   private async onlyTextsChanged(paths: readonly string[]): Promise<boolean> {
     if (!paths.every((path) => basename(path) === SKILL_FILE)) return false;
-    const known = new Set<string>();
+    const walks: RootWalk[] = [];
     for (const entry of this.entries.values()) {
       const walk = await entry.walk.catch(() => undefined);
       if (walk === undefined) return false;
-      for (const found of walk.found) {
-        known.add(found.lexicalPath);
-        known.add(found.realPath);
-      }
+      walks.push(walk);
     }
     for (const path of paths) {
-      if (!known.has(path)) return false;
+      if (!walks.some((walk) => foundPathsOf(walk).has(path))) return false;
       const info = await lstat(path).catch(() => undefined);
       if (info === undefined || !info.isFile()) return false;
     }
     return true;
   }
+}
+
+/** The SKILL.md files each walk found, by lexical and by real path (made once per walk, not once per update). */
+const foundPaths = new WeakMap<RootWalk, Set<string>>();
+
+function foundPathsOf(walk: RootWalk): Set<string> {
+  let paths = foundPaths.get(walk);
+  if (paths === undefined) {
+    paths = new Set();
+    for (const found of walk.found) {
+      paths.add(found.lexicalPath);
+      paths.add(found.realPath);
+    }
+    foundPaths.set(walk, paths);
+  }
+  return paths;
 }
 
 /** Real directories of each walk, its root among them: a reported path at or under one changes that walk. */
