@@ -116,8 +116,10 @@ export async function patchRun(
   const skills = [...prior.view.skills];
   // A skill in a collision is left to the fold: an agent may keep state about the very record (OpenCode's candidates).
   const colliding = new Set(prior.view.collisions.map((collision) => collision.name));
-  const readings = new Map(prior.readings);
-  const textsNow = new Map(prior.texts);
+  // The last run's maps are brought up to date in place: nothing reads them but the next patch, and a patch that
+  // gives up leaves the fold to make a new run (the last one is then dropped).
+  const readings = prior.readings;
+  const textsNow = prior.texts;
   for (const { found, text } of changed) {
     if (sliceSpent()) await nextSlice();
     const was = prior.readings.get(found);

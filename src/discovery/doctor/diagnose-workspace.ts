@@ -15,7 +15,7 @@ import type { SkillFileCache } from '../scan/skill-file-cache.js';
 import type { Collision, DiscoveryContext, Level, Skill, SkillDiagnostic } from '../types.js';
 import { expandCustomDirectory, resolveWorkspaceContext } from '../workspace-context.js';
 import type { DoctorMemo } from './doctor-memo.js';
-import { explainOutcome, pipelineView } from './explain-outcome.js';
+import { explainOutcome, type PipelineView, pipelineView } from './explain-outcome.js';
 import { notInvocableFinding } from './invocable-name.js';
 import { type DirectoryLook, lookAtSkillsDirectory } from './near-misses.js';
 import { type SkillFileInput, skillFileFindings } from './skill-file-findings.js';
@@ -94,7 +94,12 @@ export async function diagnoseWorkspace(input: DiagnoseInput): Promise<Workspace
   }
   dirs.push(...managedDirs);
 
-  const view = pipelineView(ctx.settings, input.skills, input.collisions);
+  // Made only when some directory's candidates are explained again (a live workspace keeps the others' reports).
+  let made: PipelineView | undefined;
+  const view = () => {
+    made ??= pipelineView(ctx.settings, input.skills, input.collisions);
+    return made;
+  };
   const pipeline = input.memo?.pipelineToken(ctx.settings, input.skills, input.collisions) ?? {};
   const looked = await Promise.all(dirs.map((dir) => diagnoseDirectory(dir, input, view, pipeline)));
   const directories: DoctorDirectory[] = [];
@@ -148,7 +153,7 @@ interface DirectoryReport {
 async function diagnoseDirectory(
   dir: ScannedDir,
   input: DiagnoseInput,
-  view: ReturnType<typeof pipelineView>,
+  view: () => PipelineView,
   pipeline: object,
 ): Promise<DirectoryReport> {
   const look = await lookedAt(dir.path, input.memo);
@@ -225,7 +230,7 @@ async function diagnoseDirectory(
       });
       continue;
     }
-    const outcome = explainOutcome(skill, view, dir.managed);
+    const outcome = explainOutcome(skill, view(), dir.managed);
     const more: Finding[] = [];
     if (outcome.finding !== undefined) more.push(outcome.finding);
     // Only what loaded is offered to `/skill:` and MCP prompts, and only while skill commands are on.
