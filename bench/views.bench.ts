@@ -233,6 +233,9 @@ function probeFile(fixture: Fixture): string {
   return fixture.editable.at(-1)!;
 }
 
+/** How long the search index of the fixture may take to be built (14–16 s at 10,000 skills on 2 cores). */
+const SEARCH_BUILT_TIMEOUT_MS = 180_000;
+
 async function measureEdits(
   log: (message: string) => void,
   fixture: Fixture,
@@ -245,6 +248,10 @@ async function measureEdits(
   try {
     await waitForFullList(daemon, fixture.names.length);
     await waitForArmed(daemon, probeFile(fixture));
+    // The search index a daemon builds after its first index (docs/api.md §GET /search) is built before the edits:
+    // a search waits for it. Every edit then starts from a quiet daemon, on both daemons alike.
+    const searched = await httpGet(`${daemon.url}/search?q=settled`, {}, SEARCH_BUILT_TIMEOUT_MS);
+    if (searched.status !== 200) throw new Error(`GET /search: ${searched.status}`);
     let checked = new Set<string>();
     if (views) {
       await viewAnswer(daemon, '/agents');
