@@ -26,6 +26,7 @@ export class RealPathMemo {
   /** Forgets the paths at or under `paths` (all of them when `full`). */
   invalidate(full: boolean, paths: Iterable<string>): void {
     if (full) this.known.clear();
-    else forgetAtOrUnder(this.known, paths);
+    // Keys are files: a reported path that is one has nothing below it.
+    else forgetAtOrUnder(this.known, paths, true);
   }
 }
