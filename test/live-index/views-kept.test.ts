@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { VIEW_IDS } from '../../src/discovery/agents/agents.js';
 import type { AgentView, ViewId } from '../../src/discovery/agents/types.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
@@ -32,7 +34,47 @@ async function viewsOf(index: WorkspaceIndex): Promise<Map<ViewId, AgentView>> {
   return new Map((await index.agentViews(WAIT)).views.views);
 }
 
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
 describe('views an update keeps', () => {
+  it('a computation whose matrix was made does not keep the one before it', async (t) => {
+    const { dir: root, cleanup } = await makeTempDir('skillsd-views-chain-');
+    t.after(cleanup);
+    await writeTree(root, {
+      'home/.keep': '',
+      'work/.git/HEAD': 'x',
+      'work/.agents/skills/shared/SKILL.md': SK({ name: 'shared', description: 'v0' }),
+    });
+    const index = new WorkspaceIndex({
+      home: `${root}/home`,
+      cwd: `${root}/work`,
+      env: {},
+      settings: defaultSettings(),
+      watch: false,
+    });
+    t.after(() => index.close());
+    await index.ready;
+    // Nothing here keeps the first state: only a weak reference to its views.
+    const firstViews = await (async () => {
+      const first = await index.agentViews(WAIT);
+      await first.views.matrix();
+      return new WeakRef(first.views);
+    })();
+    const path = `${root}/work/.agents/skills/shared/SKILL.md`;
+    for (let i = 1; i <= 3; i++) {
+      await writeFile(path, SK({ name: 'shared', description: `v${i}` }));
+      await (index as unknown as Reported).rebuildFor([path]);
+      // Each computation's matrix made: before, its closure held the input, and the input the computation before.
+      await (await index.agentViews(WAIT)).views.matrix();
+    }
+    for (let round = 0; round < 5 && firstViews.deref() !== undefined; round++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    assert.equal(firstViews.deref(), undefined);
+  });
+
   it('an edit read by Goose alone makes a new Goose view and keeps every other as it was', async (t) => {
     const { dir: root, cleanup } = await makeTempDir('skillsd-views-kept-');
     t.after(cleanup);

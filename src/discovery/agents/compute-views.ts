@@ -164,17 +164,7 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   const reads = input.texts.reads();
   // Only texts changed: every agent walked what it walked before and read only what changed, so no file is gone.
   if (!textsOnly) input.texts.end();
-  let matrix: Promise<AgentMatrix> | undefined;
-  const madeMatrix = (): Promise<AgentMatrix> => {
-    matrix ??= (async () => {
-      const rowNames = new Map<MatrixRow, Set<string>>();
-      const viewNames = new Map<MatrixRow, Map<ViewId, string>>();
-      const read = (path: string) => reads.get(path) ?? input.texts.read(path);
-      const rows = await matrixRows(views, ctx, read, rowNames, viewNames);
-      return { rows, rowNames, viewNames };
-    })();
-    return matrix;
-  };
+  const madeMatrix = lazyMatrix(views, ctx, reads, input.texts);
   const dirs = new Set<string>();
   const files = new Set<string>();
   for (const view of agentViews) {
@@ -191,6 +181,29 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
     view.warnings = [...view.warnings, unwatchedWarning(view, unwatched.size, maxWatchedDirectories)];
   }
   return { ctx, views, matrix: madeMatrix, watch: { dirs: [...dirs], files: [...files] }, inputs };
+}
+
+/**
+ * The matrix of `views`, made on its first call. Made at module level: a closure made inside `computeAgentViews` would
+ * share its scope, and with it the input's `previous` computation, so every computation would keep the one before.
+ */
+function lazyMatrix(
+  views: Map<ViewId, AgentView>,
+  ctx: AgentContext,
+  reads: ReadonlyMap<string, Promise<TextRead>>,
+  texts: AgentFileTexts,
+): () => Promise<AgentMatrix> {
+  let matrix: Promise<AgentMatrix> | undefined;
+  return () => {
+    matrix ??= (async () => {
+      const rowNames = new Map<MatrixRow, Set<string>>();
+      const viewNames = new Map<MatrixRow, Map<ViewId, string>>();
+      const read = (path: string) => reads.get(path) ?? texts.read(path);
+      const rows = await matrixRows(views, ctx, read, rowNames, viewNames);
+      return { rows, rowNames, viewNames };
+    })();
+    return matrix;
+  };
 }
 
 async function matrixRows(
