@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { describe, it } from 'node:test';
+import { describe, it, type TestContext } from 'node:test';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { VIEW_IDS } from '../../src/discovery/agents/agents.js';
@@ -34,27 +34,39 @@ async function viewsOf(index: WorkspaceIndex): Promise<Map<ViewId, AgentView>> {
   return new Map((await index.agentViews(WAIT)).views.views);
 }
 
+/** A live index (no watcher) of `<root>/work` with HOME `<root>/home`. */
+async function indexOf(t: TestContext, root: string): Promise<WorkspaceIndex> {
+  const index = new WorkspaceIndex({
+    home: `${root}/home`,
+    cwd: `${root}/work`,
+    env: {},
+    settings: defaultSettings(),
+    watch: false,
+  });
+  t.after(() => index.close());
+  await index.ready;
+  return index;
+}
+
+/** `tree` written under a temp root holding a HOME and a repository, and a live index of it. */
+async function openIndex(
+  t: TestContext,
+  tree: Parameters<typeof writeTree>[1],
+): Promise<{ root: string; index: WorkspaceIndex }> {
+  const { dir: root, cleanup } = await makeTempDir('skillsd-views-kept-');
+  t.after(cleanup);
+  await writeTree(root, { 'home/.keep': '', 'work/.git/HEAD': 'x', ...tree });
+  return { root, index: await indexOf(t, root) };
+}
+
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 
 describe('views an update keeps', () => {
   it('a computation whose matrix was made does not keep the one before it', async (t) => {
-    const { dir: root, cleanup } = await makeTempDir('skillsd-views-chain-');
-    t.after(cleanup);
-    await writeTree(root, {
-      'home/.keep': '',
-      'work/.git/HEAD': 'x',
+    const { root, index } = await openIndex(t, {
       'work/.agents/skills/shared/SKILL.md': SK({ name: 'shared', description: 'v0' }),
     });
-    const index = new WorkspaceIndex({
-      home: `${root}/home`,
-      cwd: `${root}/work`,
-      env: {},
-      settings: defaultSettings(),
-      watch: false,
-    });
-    t.after(() => index.close());
-    await index.ready;
     // Nothing here keeps the first state: only a weak reference to its views.
     const firstViews = await (async () => {
       const first = await index.agentViews(WAIT);
@@ -76,25 +88,12 @@ describe('views an update keeps', () => {
   });
 
   it('an edit read by Goose alone makes a new Goose view and keeps every other as it was', async (t) => {
-    const { dir: root, cleanup } = await makeTempDir('skillsd-views-kept-');
-    t.after(cleanup);
-    await writeTree(root, {
-      'home/.keep': '',
-      'work/.git/HEAD': 'x',
+    const { root, index } = await openIndex(t, {
       'work/.goose/skills/gz/SKILL.md': SK({ name: 'gz', description: 'before' }),
       'work/.agents/skills/shared/SKILL.md': SK({ name: 'shared', description: 'read by many' }),
       // A finding about a file several views read (its name is not its folder's): kept as it was too.
       'work/.claude/skills/odd/SKILL.md': SK({ name: 'Odd Name', description: 'named with a space' }),
     });
-    const index = new WorkspaceIndex({
-      home: `${root}/home`,
-      cwd: `${root}/work`,
-      env: {},
-      settings: defaultSettings(),
-      watch: false,
-    });
-    t.after(() => index.close());
-    await index.ready;
     const before = await viewsOf(index);
     const path = `${root}/work/.goose/skills/gz/SKILL.md`;
     await writeFile(path, SK({ name: 'gz', description: 'after' }));
@@ -125,15 +124,7 @@ describe('views an update keeps', () => {
     assert.ok(!readers.includes('claude-code'));
 
     // Kept, patched and matched views answer what views computed from nothing answer.
-    const fresh = new WorkspaceIndex({
-      home: `${root}/home`,
-      cwd: `${root}/work`,
-      env: {},
-      settings: defaultSettings(),
-      watch: false,
-    });
-    t.after(() => fresh.close());
-    await fresh.ready;
+    const fresh = await indexOf(t, root);
     const scratch = await viewsOf(fresh);
     for (const id of VIEW_IDS) assert.equal(answerOf(third.get(id)), answerOf(scratch.get(id)), id);
   });

@@ -3,30 +3,14 @@
 // workspace's agent-only roots were all reported once armed and the views walked and read them all a second time.
 
 import assert from 'node:assert/strict';
-import { lstat, readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
+import { fsClockPast } from '../helpers/fs-clock.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 type Reported = { rebuildFor(paths: readonly string[]): Promise<void> };
-
-/** Waits (on a condition) until the file system's clock has moved past every timestamp under `dir`. */
-async function clockPast(dir: string): Promise<void> {
-  let newest = 0;
-  for (const entry of await readdir(dir, { recursive: true })) {
-    newest = Math.max(newest, (await lstat(join(dir, entry))).ctimeMs);
-  }
-  const probe = join(dir, '.clock-probe');
-  for (;;) {
-    await writeFile(probe, 'x');
-    const stamped = (await lstat(probe)).ctimeMs;
-    await rm(probe);
-    if (stamped > newest) return;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 describe('the watcher after the first views', () => {
   it('reports none of the roots only the views read when nothing changed since they read them', async (t) => {
@@ -38,7 +22,7 @@ describe('the watcher after the first views', () => {
       tree[`home/.copilot/skills/c${i}/SKILL.md`] = SK({ name: `c${i}`, description: 'copilot' });
     }
     await writeTree(root, tree);
-    await clockPast(root);
+    await fsClockPast(root);
     const index = new WorkspaceIndex({
       home: `${root}/home`,
       cwd: `${root}/work`,

@@ -3,31 +3,12 @@
 // after their first computation, and a change made between the read and the watch is never lost.
 
 import assert from 'node:assert/strict';
-import { lstat, mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { WatchSignature } from '../../src/watch/watch-signature.js';
+import { fsClockPast } from '../helpers/fs-clock.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
-
-/**
- * Waits until the file system's clock has moved past every timestamp `dir` holds so far, and answers a time that
- * lies after all of them and before anything changed from now on: the "read time" of a caller that read the tree now.
- */
-async function readTimeAfter(dir: string): Promise<number> {
-  let before = (await lstat(dir)).ctimeMs;
-  for (const entry of await readdir(dir, { recursive: true })) {
-    before = Math.max(before, (await lstat(join(dir, entry))).ctimeMs);
-  }
-  const probe = join(dir, '..', `probe-${process.pid}`);
-  for (;;) {
-    await writeFile(probe, 'x');
-    const stamped = (await lstat(probe)).ctimeMs;
-    await rm(probe);
-    // Condition, not a sleep: a few writes until the coarse clock ticks.
-    if (stamped > before) return stamped;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
 
 describe('WatchSignature readAt', () => {
   it('reports nothing for a tree unchanged since it was read, and exactly what changed after', async (t) => {
@@ -40,7 +21,7 @@ describe('WatchSignature readAt', () => {
       'skills/c/SKILL.md': SK({ name: 'c', description: 'c' }),
     });
     await mkdir(join(dir, 'tree', 'quiet'));
-    const readAt = await readTimeAfter(join(dir, 'tree'));
+    const readAt = await fsClockPast(join(dir, 'tree'));
 
     const unchanged = await new WatchSignature().refresh(
       [
@@ -102,7 +83,7 @@ describe('WatchSignature readAt', () => {
     const { dir, cleanup } = await makeTempDir('skillsd-read-at-gone-');
     t.after(cleanup);
     await writeTree(dir, { 'busy/gone/SKILL.md': SK({ name: 'gone', description: 'x' }), 'quiet/.keep': '' });
-    const readAt = await readTimeAfter(dir);
+    const readAt = await fsClockPast(dir);
     await rm(join(dir, 'busy', 'gone'), { recursive: true });
     const result = await new WatchSignature().refresh(
       [
