@@ -49,7 +49,12 @@ describe('the watcher after the first views', () => {
     );
     // The roots are watched once this resolves (workspace-agent-views.ts `idle`).
     await index.agentViewsSettled();
-    assert.deepEqual(reports, []);
+    // Nothing inside the tree is reported. Paths outside it may be, rightly: Gemini CLI's `.env` files are looked for
+    // in every ancestor, and a shared `/tmp` changes all the time.
+    assert.deepEqual(
+      reports.flat().filter((path) => path.startsWith(`${root}/`)),
+      [],
+    );
 
     // Watched: an edit there is seen and reaches the view.
     await writeFile(`${root}/work/.goose/skills/g2/SKILL.md`, SK({ name: 'g2', description: 'edited' }));
