@@ -9,6 +9,14 @@ export function sameJson(a: unknown, b: unknown): boolean {
   return quick ?? JSON.stringify(a) === JSON.stringify(b);
 }
 
+/** Two lists of the same length whose items are each the same object or serialise alike (`sameJson`). */
+export function sameJsonItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameJson(a[i], b[i])) return false;
+  return true;
+}
+
 /** true or false when decided on structure; undefined when only the serialisations can tell. */
 function structurallySame(a: unknown, b: unknown): boolean | undefined {
   if (a === b) return true;

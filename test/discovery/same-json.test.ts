@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { sameJson } from '../../src/discovery/same-json.js';
+import { sameJson, sameJsonItems } from '../../src/discovery/same-json.js';
 
 const values = fc.anything({
   withNullPrototype: true,
@@ -51,3 +51,15 @@ function structuredCloneOrSelf<T>(value: T): T {
     return value;
   }
 }
+
+describe('sameJsonItems', () => {
+  it('compares lists item by item: the same objects, or items that serialise alike, in the same order', () => {
+    const a = { name: 'a' };
+    assert.equal(sameJsonItems([a, 1], [a, 1]), true);
+    assert.equal(sameJsonItems([{ name: 'a' }], [{ name: 'a' }]), true);
+    assert.equal(sameJsonItems([{ name: 'a' }], [{ name: 'b' }]), false);
+    assert.equal(sameJsonItems([a], [a, a]), false);
+    assert.equal(sameJsonItems([a, { name: 'b' }], [{ name: 'b' }, a]), false);
+    assert.equal(sameJsonItems([], []), true);
+  });
+});

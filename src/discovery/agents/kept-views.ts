@@ -6,7 +6,7 @@
 
 import { basename } from 'node:path';
 import type { Finding } from '../doctor/types.js';
-import { sameJson } from '../same-json.js';
+import { sameJsonItems } from '../same-json.js';
 import type { DiscoveryResult } from '../types.js';
 import type { AgentRun } from './agent-run.js';
 import type { AgentView, ViewId } from './types.js';
@@ -80,8 +80,7 @@ async function changedFindingFiles(
   const paths = new Set<string>();
   for (const [path, list] of now) {
     const old = was.get(path);
-    if (old === undefined || old.length !== list.length || list.some((finding, i) => !sameJson(finding, old[i])))
-      paths.add(path);
+    if (old === undefined || !sameJsonItems(old, list)) paths.add(path);
   }
   for (const path of was.keys()) if (!now.has(path)) paths.add(path);
   // Views match findings about SKILL.md files only (view-findings.ts).
@@ -97,13 +96,9 @@ async function changedFindingFiles(
 export function sameResult(a: DiscoveryResult | undefined, b: DiscoveryResult | undefined): boolean {
   if (a === undefined || b === undefined) return false;
   if (a === b) return true;
-  return sameList(a.skills, b.skills) && sameList(a.collisions, b.collisions) && sameList(a.warnings, b.warnings);
-}
-
-/** The same items, or items that serialise alike. */
-function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameJson(a[i], b[i])) return false;
-  return true;
+  return (
+    sameJsonItems(a.skills, b.skills) &&
+    sameJsonItems(a.collisions, b.collisions) &&
+    sameJsonItems(a.warnings, b.warnings)
+  );
 }

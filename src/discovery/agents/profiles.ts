@@ -3,7 +3,7 @@
 
 import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { sameJson } from '../same-json.js';
+import { sameJsonItems } from '../same-json.js';
 import { renderSkillsPrompt } from '../skills-prompt.js';
 import type { DiscoveryResult, Profile, Skill } from '../types.js';
 import { fullCatalog } from './plain-catalog.js';
@@ -119,7 +119,10 @@ export function patchProfileView(
   own: AgentView['diagnostics'],
 ): AgentView | undefined {
   if (result.skills.length !== beforeResult.skills.length) return undefined;
-  if (!sameItems(result.collisions, beforeResult.collisions) || !sameItems(result.warnings, beforeResult.warnings)) {
+  if (
+    !sameJsonItems(result.collisions, beforeResult.collisions) ||
+    !sameJsonItems(result.warnings, beforeResult.warnings)
+  ) {
     return undefined;
   }
   let skills: ProfileSkill[] | undefined;
@@ -132,14 +135,6 @@ export function patchProfileView(
     skills[i] = viewSkillOf(profile, now);
   }
   return { ...before, skills: skills ?? before.skills, diagnostics: [...own] };
-}
-
-/** The same items, or items that serialise alike (collisions and warnings are made again by each discovery). */
-function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && !sameJson(a[i], b[i])) return false;
-  return true;
 }
 
 /**
