@@ -1,6 +1,7 @@
 // Reading a text file that anyone with write access to a workspace controls (a SKILL.md at invocation time, an
 // AGENTS.md): only a regular file, never more than a fixed number of bytes, and never blocking on a FIFO.
 
+import * as fs from 'node:fs';
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 
@@ -53,5 +54,39 @@ export async function readTextFile(
     return { status: 'ok', text: Buffer.concat(chunks, total).toString('utf8') };
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * `readTextFile` with synchronous calls, for a caller that runs them in slices (files/sliced-fs.ts): the same flags,
+ * checks, statuses and errors.
+ */
+export function readTextFileNow(path: string, maxBytes = MAX_TEXT_FILE_BYTES, noFollow = false): TextFileRead {
+  let fd: number;
+  const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
+  try {
+    fd = fs.openSync(path, flags);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { status: 'missing' };
+    throw error;
+  }
+  try {
+    const info = fs.fstatSync(fd);
+    if (!info.isFile()) return { status: 'not-a-file' };
+    if (info.size > maxBytes) return { status: 'too-large' };
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(Math.min(Math.max(info.size, 4096), maxBytes) + 1);
+      const bytesRead = fs.readSync(fd, chunk, 0, chunk.length, total);
+      if (bytesRead === 0) break;
+      chunks.push(chunk.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) return { status: 'too-large' };
+    }
+    return { status: 'ok', text: Buffer.concat(chunks, total).toString('utf8') };
+  } finally {
+    fs.closeSync(fd);
   }
 }

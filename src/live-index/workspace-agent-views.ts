@@ -383,7 +383,10 @@ export class WorkspaceAgentViews {
             ? cache
             : memo.cache;
         return this.options
-          .discover({ home, cwd, env, settings: { ...settings, profile } }, { cache: files, scans: memo.scans })
+          .discover(
+            { home, cwd, env, settings: { ...settings, profile } },
+            { cache: files, scans: memo.scans, sliced: true },
+          )
           .then((discovery) => discovery.result);
       },
     });

@@ -13,7 +13,7 @@ export type IndexLogger = Pick<BaseLogger, 'debug' | 'info' | 'warn' | 'error'>;
 
 export type DiscoverFn = (
   ctx: DiscoveryContext,
-  options?: { cache?: SkillFileCache; scans?: ScanMemo; blocking?: boolean },
+  options?: { cache?: SkillFileCache; scans?: ScanMemo; blocking?: boolean; sliced?: boolean },
 ) => Promise<SkillDiscovery>;
 
 /** Tuning passed through to the file watcher (tests shorten the delays). */

@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import fsPromises from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
 import { join } from 'node:path';
@@ -19,19 +20,28 @@ const world = agentWorlds();
 /** The number of trust rules the Gemini CLI view examines (src/discovery/agents/gemini-trust.ts). */
 const MAX_TRUST_RULES = 1000;
 
-/** Counts the realpath calls made while `run` runs (the views import realpath from node:fs/promises). */
+/**
+ * Counts the realpath calls made while `run` runs: the views resolve through `realpathSync.native` made a slice at a
+ * time (src/discovery/files/sliced-fs.ts); the promise API is counted too, in case a caller uses it.
+ */
 async function countRealpaths<T>(run: () => Promise<T>): Promise<{ result: T; calls: string[] }> {
   const original = fsPromises.realpath;
+  const originalNative = fs.realpathSync.native;
   const calls: string[] = [];
   fsPromises.realpath = ((path: Parameters<typeof original>[0], ...rest: unknown[]) => {
     calls.push(String(path));
     return (original as (...args: unknown[]) => ReturnType<typeof original>)(path, ...rest);
   }) as typeof original;
+  fs.realpathSync.native = ((path: Parameters<typeof originalNative>[0], ...rest: unknown[]) => {
+    calls.push(String(path));
+    return (originalNative as (...args: unknown[]) => ReturnType<typeof originalNative>)(path, ...rest);
+  }) as typeof originalNative;
   syncBuiltinESMExports();
   try {
     return { result: await run(), calls };
   } finally {
     fsPromises.realpath = original;
+    fs.realpathSync.native = originalNative;
     syncBuiltinESMExports();
   }
 }

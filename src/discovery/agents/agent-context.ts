@@ -1,8 +1,8 @@
 // The context of the per-agent views (docs/agents.md "Vocabulary"): HOME, the workspace, the repository root and the
 // agents' environment. The environment is handed in by the entry point; nothing here reads process.env.
 
-import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { realpath, stat } from '../files/sliced-fs.js';
 import type { SkillWarning } from '../types.js';
 import { findRepoRoot } from '../workspace-context.js';
 import { readSideFile } from './side-file.js';

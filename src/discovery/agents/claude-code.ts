@@ -1,7 +1,7 @@
 // Claude Code (docs/agents.md "Claude Code"): closed source; every rule comes from its changelog and documentation.
 
-import { stat } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
+import { stat } from '../files/sliced-fs.js';
 import { envPath, projectWalk, shown } from './agent-context.js';
 import { isTrue, readYamlMapping } from './frontmatter-rules.js';
 import type { AgentRoot, AgentSkill, AgentSpec, CatalogAnswer, CatalogEntry, Layout, Scope } from './types.js';

@@ -1,7 +1,7 @@
 // Codex CLI (docs/agents.md "Codex CLI"): read in openai/codex, crate core-skills (loader, discovery, render).
 
-import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { stat } from '../files/sliced-fs.js';
 import { parseYaml } from '../frontmatter/frontmatter-yaml.js';
 import type { SkillWarning } from '../types.js';
 import { envPath, walkBetween } from './agent-context.js';

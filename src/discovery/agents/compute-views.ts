@@ -1,8 +1,8 @@
 // Every agent's view of one workspace, and the matrix of candidates × agents (docs/agents.md "Vocabulary").
 // Pure domain logic: the index hands in the daemon's own discovery results.
 
-import { realpath } from 'node:fs/promises';
 import type { Finding } from '../doctor/types.js';
+import { realpath } from '../files/sliced-fs.js';
 import { DEFAULT_VIEW_WALK_LIMITS, type ViewWalkLimits } from '../files/walk-budget.js';
 import { linkPolicyOf } from '../link-trust.js';
 import { compareSkills } from '../pipeline/sort-skills.js';

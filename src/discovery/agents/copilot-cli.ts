@@ -1,10 +1,10 @@
 // GitHub Copilot CLI (docs/agents.md "GitHub Copilot CLI"): closed source; the rules are the ones the pinned release
 // was measured to follow (docs/conformance.md).
 
-import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { basename, join, resolve } from 'node:path';
 import type * as Yaml from 'yaml';
+import { stat } from '../files/sliced-fs.js';
 import { envPath, shown, walkBetween } from './agent-context.js';
 import { fencedBlock, isSimpleShape, isTrue, readYamlMapping, type YamlRead } from './frontmatter-rules.js';
 import { simpleBlockLines } from './simple-block-lines.js';

@@ -5,9 +5,10 @@
 // memoised by that identity (run-agent.ts).
 
 import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import { sliced, stat } from '../files/sliced-fs.js';
 import { forgetAtOrUnder } from '../forget-under.js';
-import { readTextFile } from '../read-text-file.js';
+import { readTextFileNow } from '../read-text-file.js';
 
 /** The error of a file over the daemon's read cap. */
 export const FILE_TOO_LARGE = 'file too large';
@@ -106,7 +107,7 @@ export class AgentFileTexts {
       if (known !== undefined && known.key === key) return known.read;
       this.diskReads++;
       // Paths are real paths the walk judged: a link put in the last place since is not followed.
-      const result = await readTextFile(path, undefined, true);
+      const result = await sliced(() => readTextFileNow(path, undefined, true));
       const read: TextRead =
         result.status === 'ok'
           ? { ok: true, text: result.text }

@@ -2,8 +2,8 @@
 // checked against the CLI itself (docs/conformance.md). Workspace skills only in a trusted folder; a later root (and,
 // inside a root, a later folder) replaces an earlier skill of the same name in its place, with a warning.
 
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { stat } from '../files/sliced-fs.js';
 import type { SkillWarning } from '../types.js';
 import { shown } from './agent-context.js';
 import { readYamlMapping } from './frontmatter-rules.js';

@@ -7,8 +7,8 @@
 // above the workspace): each is read through the guarded reader (side-file.ts), and the rules are bounded in number
 // and compared without a realpath each, so a file of 200,000 rules cannot cost 200,000 realpaths per build.
 
-import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { realpath, stat } from '../files/sliced-fs.js';
 import type { SkillWarning } from '../types.js';
 import { envPath, isUnder, walkBetween } from './agent-context.js';
 import { readSideFile } from './side-file.js';

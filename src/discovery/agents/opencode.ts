@@ -1,10 +1,10 @@
 // OpenCode (docs/agents.md "OpenCode"): measured at opencode-ai 1.18.33. Three
 // scan phases over every root at once; a later parse of a name replaces the earlier one.
 
-import { stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type * as Yaml from 'yaml';
+import { stat } from '../files/sliced-fs.js';
 import { MAX_YAML_BLOCK_CHARACTERS } from '../frontmatter/frontmatter.js';
 import { envPath, shown, walkBetween } from './agent-context.js';
 import { readYamlMapping } from './frontmatter-rules.js';

@@ -1,8 +1,8 @@
 // The oh-my-pi profiles as agents (docs/agents.md "The profiles"): the answer of the daemon's own discovery under
 // that profile, with statuses read off its skills, collisions and warnings.
 
-import { realpath } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { realpath } from '../files/sliced-fs.js';
 import { sameJsonItems } from '../same-json.js';
 import { renderSkillsPrompt } from '../skills-prompt.js';
 import type { DiscoveryResult, Profile, Skill } from '../types.js';

@@ -2,7 +2,7 @@
 // key files by real path, and resolving thousands of them again on every update of a quiet tree costs more than the
 // update itself. A path is resolved again once a change is reported at or above it (a link anywhere on its way moved).
 
-import { realpath } from 'node:fs/promises';
+import { realpath } from '../files/sliced-fs.js';
 import { forgetAtOrUnder } from '../forget-under.js';
 
 export class RealPathMemo {

@@ -5,7 +5,7 @@
 // read through the one guarded reader (read-text-file.ts: a regular file only, a size cap, a non-blocking open), and
 // one that fails a guard says why instead of being waited on.
 
-import { readdir } from 'node:fs/promises';
+import { readdir } from '../files/sliced-fs.js';
 import { readTextFile } from '../read-text-file.js';
 
 export type SideFileRead = { status: 'ok'; text: string } | { status: 'missing' } | { status: 'refused'; why: string };

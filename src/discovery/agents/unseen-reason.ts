@@ -1,8 +1,8 @@
 // Why an agent never reads a file that another agent reads (docs/agents.md "Vocabulary"): a root it does not scan, a
 // directory outside its walk, too deep, hidden, a link it ignores, a condition on the root that does not hold.
 
-import { lstat } from 'node:fs/promises';
 import { basename, dirname, relative } from 'node:path';
+import { lstat } from '../files/sliced-fs.js';
 import { isUnder, shown } from './agent-context.js';
 import type { AgentContext, AgentView } from './types.js';
 

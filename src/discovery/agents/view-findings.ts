@@ -2,9 +2,9 @@
 // (docs/api.md §GET /doctor), each view keeps those about a SKILL.md it reads — whatever status the file has there —
 // with the path by which that view reaches the file, followed by its own `agent-rejected` findings.
 
-import { realpath } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { Finding } from '../doctor/types.js';
+import { realpath } from '../files/sliced-fs.js';
 import type { AgentFinding, AgentView } from './types.js';
 import { SKILL_FILE } from './walk-root.js';
 

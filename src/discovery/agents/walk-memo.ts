@@ -5,8 +5,8 @@
 // The side files next to each SKILL.md (Codex's `agents/openai.yaml`, its plugin namespace) are kept the same way.
 
 import type { Dirent } from 'node:fs';
-import { lstat, readdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { lstat, readdir } from '../files/sliced-fs.js';
 import { forgetAtOrUnder, hasAncestorIn } from '../forget-under.js';
 import type { LinkPolicy } from '../link-trust.js';
 import type { AgentRun } from './agent-run.js';

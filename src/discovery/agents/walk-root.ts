@@ -9,8 +9,8 @@
 // keeps what it found and says where it stopped in `limitWarning`.
 
 import type { Dirent, Stats } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, join, normalize } from 'node:path';
+import { lstat, readdir, realpath, stat } from '../files/sliced-fs.js';
 import { DEFAULT_VIEW_WALK_LIMITS, type WalkLimits } from '../files/walk-budget.js';
 import { concatFlat } from '../flat-string.js';
 import {

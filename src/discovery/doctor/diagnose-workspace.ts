@@ -3,8 +3,8 @@
 // skill and why, every candidate with what happened to it, and advice. It scans with the discovery's own scanner;
 // the winners and losers are the discovery result's, passed in. Nothing here changes what loads.
 
-import { lstat } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
+import { lstat } from '../files/sliced-fs.js';
 import { type ProviderDir, planProviders } from '../pipeline/providers.js';
 import { CUSTOM_DISPLAY_NAME, CUSTOM_PROVIDER } from '../pipeline/run-provider.js';
 import { scanAgentPluginDir } from '../plugins/agent-plugins.js';
@@ -173,6 +173,8 @@ async function diagnoseDirectory(
       ...(dir.plugin === undefined ? {} : { plugin: dir.plugin }),
       ...(dir.namePrefix === undefined ? {} : { namePrefix: dir.namePrefix }),
       ...(input.cache === undefined ? {} : { cache: input.cache }),
+      // Read while the daemon serves: the synchronous reads a slice at a time (files/sliced-fs.ts).
+      sliced: true,
     },
     input.memo,
   );

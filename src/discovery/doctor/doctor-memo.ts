@@ -6,8 +6,8 @@
 // that an edit of a SKILL.md the look found, still a regular file, keeps the directory's look (its entries did not
 // change); a full rebuild forgets everything.
 
-import { lstat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { lstat } from '../files/sliced-fs.js';
 import { forgetAtOrUnder } from '../forget-under.js';
 import { sameJson } from '../same-json.js';
 import { createScanMemo, type ScanMemo } from '../scan/scan-memo.js';

@@ -3,8 +3,8 @@
 // too deep, a SKILL.md lying directly in the skills directory.
 
 import type { Dirent } from 'node:fs';
-import { readdir, readlink, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readdir, readlink, stat } from '../files/sliced-fs.js';
 import { specName } from './spec-name.js';
 import type { Finding } from './types.js';
 

@@ -10,8 +10,8 @@
 // listing is the one the doctor's look already made; a folder inside the skill is listed only when a reference
 // points into it, once.
 
-import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readdir } from '../files/sliced-fs.js';
 import type { Finding } from './types.js';
 
 /** At most this many distinct paths are checked per SKILL.md: a body listing thousands costs no more. */

@@ -5,10 +5,10 @@
 // (docs/discovery.md §1 does not validate names). A hint that proposes a name passes every naming rule itself
 // (spec-name.ts).
 
-import { readdir } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
+import { readdir } from '../files/sliced-fs.js';
 import { parseFrontmatter } from '../frontmatter/frontmatter.js';
-import { readSkillFileHead } from '../scan/read-skill-file.js';
+import { readSkillFileHeadSliced } from '../scan/read-skill-file.js';
 import type { Profile, Skill } from '../types.js';
 import { fileReferences, missingReferencedFiles, type SkillFolder } from './referenced-files.js';
 import { isSpecName, nameFix, SPEC_NAME_MAX, specName, specNameCharset, specNameLength } from './spec-name.js';
@@ -40,7 +40,7 @@ export async function skillFileFindings(input: SkillFileInput): Promise<Finding[
   const { filePath, skill } = input;
   const findings = input.diagnostics.map((message) => diagnosticFinding(filePath, message));
   const unreadable = findings.some((finding) => finding.severity === 'error');
-  const head = unreadable ? undefined : await readSkillFileHead(filePath).catch(() => undefined);
+  const head = unreadable ? undefined : await readSkillFileHeadSliced(filePath).catch(() => undefined);
   if (head === undefined) return findings;
   const text = head.text.startsWith('\uFEFF') ? head.text.slice(1) : head.text;
   if (text === '') {

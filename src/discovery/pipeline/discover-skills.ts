@@ -44,6 +44,8 @@ export interface DiscoverOptions {
    * listens).
    */
   blocking?: boolean;
+  /** `ScanOptions.sliced`: the synchronous reads of `blocking`, a slice at a time (time-slices.ts). */
+  sliced?: boolean;
 }
 
 /** The answer of docs/discovery.md §5 for `ctx`. */
@@ -87,7 +89,7 @@ export async function discoverSkillChange(
   // Which links the scans follow (link-trust.ts): the same for every directory of this discovery.
   const links = await linkPolicyOf(ctx.settings.symlinks, ws.cwd, ws.repoRoot, ws.home);
   // Through the memo the realpaths are handed over by `prune`, and copied only if the whole pipeline runs.
-  const blocking = options.blocking === true ? { blocking: true } : {};
+  const blocking = options.blocking === true ? { blocking: true } : options.sliced === true ? { sliced: true } : {};
   const scan: ScanFunction = (dir, scanOptions) =>
     scans === undefined
       ? scanSkillsDir(dir, { ...scanOptions, realpaths: scannedRealpaths, links, ...blocking })

@@ -3,6 +3,7 @@
 
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
+import { sliced } from '../files/sliced-fs.js';
 
 export const MAX_SKILL_FILE_BYTES = 1024 * 1024;
 
@@ -78,6 +79,23 @@ export function readSkillFileHead(
         }
       });
     });
+  });
+}
+
+/**
+ * `readSkillFileHead` (links followed, the whole text) with synchronous calls made inside the shared slice
+ * (files/sliced-fs.ts): the doctor's look at each SKILL.md.
+ */
+export function readSkillFileHeadSliced(path: string, maxBytes = MAX_SKILL_FILE_BYTES): Promise<SkillFileHead> {
+  return sliced(() => {
+    const fd = fs.openSync(path, OPEN_FLAGS);
+    try {
+      const stats = fs.fstatSync(fd);
+      if (!stats.isFile()) throw new Error(`not a regular file: ${path}`);
+      return readSkillFileHeadNow(fd, stats, 'all', maxBytes);
+    } finally {
+      fs.closeSync(fd);
+    }
   });
 }
 

@@ -148,6 +148,7 @@ export function createScanMemo(scan: typeof scanSkillsDir = scanSkillsDir): Scan
             ...(cache === undefined ? {} : { cache }),
             ...(options.links === undefined ? {} : { links: options.links }),
             ...(options.blocking === true ? { blocking: true } : {}),
+            ...(options.sliced === true ? { sliced: true } : {}),
             ...(realDir === undefined || realDir === UNSETTLED ? {} : { realDir }),
             diagnostics,
             realpaths,

@@ -80,6 +80,11 @@ export interface ScanOptions {
    * notes and order are the same either way (`test/discovery/scan/blocking-scan.test.ts`).
    */
   blocking?: boolean;
+  /**
+   * `blocking`'s synchronous reads, made inside the shared slice of time-slices.ts: the event loop turns between
+   * slices. For a discovery run while the daemon serves (the other profiles' views, docs/agents.md "Live").
+   */
+  sliced?: boolean;
 }
 
 export interface ScanResult {

@@ -8,6 +8,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { untrustedLinkOnPath, untrustedLinkText } from '../link-trust.js';
 import { sortBySkill } from '../pipeline/sort-skills.js';
 import { TextIntern } from '../text-intern.js';
+import { nextSlice, sliceSpent } from '../time-slices.js';
 import type { Skill } from '../types.js';
 import { isErrnoException } from './is-errno-exception.js';
 import { loadSkill } from './load-skill.js';
@@ -105,21 +106,22 @@ export async function scanSkillsDir(dir: string, given: ScanOptions): Promise<Sc
     if (options.diagnostics !== undefined) for (const note of updated.diagnostics) options.diagnostics.push(note);
     return { skills: updated.skills, warnings: [] };
   }
-  const prefixes =
-    options.blocking === true && OPEN_REFUSES_LINKS ? entryPrefixes(dir, options.shownDir ?? dir) : undefined;
-  const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, (entry) => {
+  const now = options.blocking === true || options.sliced === true;
+  const prefixes = now && OPEN_REFUSES_LINKS ? entryPrefixes(dir, options.shownDir ?? dir) : undefined;
+  const loaded = await mapWithLimit(candidates, READ_CONCURRENCY, async (entry) => {
     const kept = reuse?.entries.get(entry.name);
     if (kept !== undefined && kept.entryIsLink === entry.isSymbolicLink() && !reuse?.touched.has(entry.name)) {
       return kept;
     }
     if (prefixes !== undefined) {
+      if (options.sliced === true && sliceSpent()) await nextSlice();
       const now = loadPlainSkillNow(prefixes, entry.name, entry.isSymbolicLink(), options);
       if (now !== undefined) return now;
     }
     return loadSkill(dir, entry.name, entry.isSymbolicLink(), options);
   });
   if (options.realpaths !== undefined) {
-    await recordRealpaths(loaded, await realDir, options.realpaths, options.blocking === true);
+    await recordRealpaths(loaded, await realDir, options.realpaths, now);
   }
   if (options.entries !== undefined) for (const entry of loaded) options.entries.set(entry.entryName, entry);
   const skills = sortBySkill(

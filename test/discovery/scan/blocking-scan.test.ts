@@ -96,8 +96,12 @@ interface Scanned {
   entries: Map<string, ScannedEntry>;
 }
 
+/**
+ * The asynchronous scan and the synchronous one; the synchronous reads made a slice at a time (`ScanOptions.sliced`,
+ * for the views' discoveries while the daemon serves) must equal the latter.
+ */
 async function scanBoth(dir: string, options: ScanOptions): Promise<[Scanned, Scanned]> {
-  const run = async (blocking: boolean): Promise<Scanned> => {
+  const run = async (mode: 'async' | 'blocking' | 'sliced'): Promise<Scanned> => {
     const diagnostics: SkillDiagnostic[] = [];
     const realpaths = new Map<string, string>();
     const entries = new Map<string, ScannedEntry>();
@@ -107,11 +111,13 @@ async function scanBoth(dir: string, options: ScanOptions): Promise<[Scanned, Sc
       diagnostics,
       realpaths,
       entries,
-      ...(blocking ? { blocking } : {}),
+      ...(mode === 'blocking' ? { blocking: true } : mode === 'sliced' ? { sliced: true } : {}),
     });
     return { result, diagnostics, realpaths, entries };
   };
-  return [await run(false), await run(true)];
+  const now = await run('blocking');
+  assert.deepEqual(await run('sliced'), now);
+  return [await run('async'), now];
 }
 
 function comparable(result: DiscoveryResult) {
@@ -214,6 +220,7 @@ describe('discoverSkills with synchronous reads equals the asynchronous discover
       const slow = await discoverSkills(context);
       const now = await discoverSkills(context, { blocking: true });
       assert.deepEqual(comparable(now), comparable(slow), symlinks);
+      assert.deepEqual(comparable(await discoverSkills(context, { sliced: true })), comparable(slow), symlinks);
       // Through a scan memo and a cache, as the daemon's first index runs, then a reload from them without blocking.
       const cache = createSkillFileCache();
       const scans = createScanMemo();
