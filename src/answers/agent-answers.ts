@@ -5,6 +5,7 @@ import { isProfile, parseViewId } from '../discovery/agents/agents.js';
 import { type AgentSkillsFilter, agentCatalog, agentMatrix, agentSkills } from '../discovery/agents/answers.js';
 import type { ViewId } from '../discovery/agents/types.js';
 import { SkillsdError } from '../discovery/errors.js';
+import { holdBackground } from '../discovery/time-slices.js';
 import type { AgentAnswer, AgentViewsState } from '../live-index/agent-views-state.js';
 import type { WorkspaceSnapshot } from '../live-index/snapshot.js';
 
@@ -14,8 +15,18 @@ export interface AgentSkillsQuery extends AgentSkillsFilter {
 }
 
 export async function agentMatrixAnswer(state: AgentViewsState): Promise<AgentAnswer> {
-  const matrix = await state.views.matrix();
-  return state.answerInSlices('agents', () => ({ generation: state.generation, ...agentMatrix(state.views, matrix) }));
+  // A request waits for the matrix and its JSON, as for the first views: the search index built ahead gives way
+  // (time-slices.ts holdBackground).
+  const release = holdBackground();
+  try {
+    const matrix = await state.views.matrix();
+    return await state.answerInSlices('agents', () => ({
+      generation: state.generation,
+      ...agentMatrix(state.views, matrix),
+    }));
+  } finally {
+    release();
+  }
 }
 
 export function agentCatalogAnswer(

@@ -19,7 +19,7 @@ import { frontmatterDialect } from '../discovery/frontmatter/frontmatter.js';
 import { sameJson } from '../discovery/same-json.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan/scan-memo.js';
 import { createSkillFileCache, type SkillFileCache } from '../discovery/scan/skill-file-cache.js';
-import { holdBackground, nextSlice, sliceSpent } from '../discovery/time-slices.js';
+import { backgroundTurn, holdBackground, nextSlice, sliceSpent } from '../discovery/time-slices.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Profile, Settings } from '../discovery/types.js';
 import { AgentViewsState } from './agent-views-state.js';
 import { EventLog } from './event-log.js';
@@ -288,10 +288,23 @@ export class WorkspaceAgentViews {
       // The views name roots the default view does not read: the watcher follows them from now on. The answer does
       // not wait for those watches: whatever changes before they are armed is reported then, since the watcher is
       // told when the views read it (`watched`).
-      this.watching = this.options.onFirstViews().catch((error: unknown) => this.options.onUpdateError(error));
+      this.watching = this.watchFirstViews().catch((error: unknown) => this.options.onUpdateError(error));
       // Another workspace's first views may have dropped these meanwhile (the registry's bound): answered all the same.
       return state;
     }
+  }
+
+  /**
+   * Arms the watches of the first views' roots as background work: not while a request waits for views or their
+   * matrix (time-slices.ts holdBackground). The turn after a release lets a request that holds again right after
+   * (the matrix of the `GET /agents` the first views were computed for) take its hold first.
+   */
+  private async watchFirstViews(): Promise<void> {
+    for (let turn = backgroundTurn(); turn !== undefined; turn = backgroundTurn()) {
+      await turn;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await this.options.onFirstViews();
   }
 
   /** Forgets the views and everything kept for them (docs/agents.md "Live": idle views are dropped). */
@@ -366,6 +379,8 @@ export class WorkspaceAgentViews {
             collisions: result.collisions,
             ...(cache === undefined ? {} : { cache }),
             memo: this.doctor,
+            // The folders and SKILL.md files the views read, listed and read once for them and the doctor alike.
+            shared: { list: (dir) => this.walks.listing(dir), text: (path) => this.texts.read(path) },
           })
         ).findings,
       walks: this.walks,

@@ -90,6 +90,14 @@ export class RootWalkMemo {
     return walk;
   }
 
+  /**
+   * A real directory's entries in code-unit order, read once for every walk and the doctor (doctor/types.ts
+   * `SharedReads`) until a change is reported there.
+   */
+  listing(real: string): Promise<Dirent[]> {
+    return this.listingOf(real, real).entries;
+  }
+
   /** What the agent's side files say about one SKILL.md (`AgentSpec.sidecar`), looked at once until a change. */
   sidecar(agent: string, found: Found, read: Sidecar): Promise<SidecarResult> {
     const key = `${agent}\0${found.filePath}\0${found.baseDir}`;

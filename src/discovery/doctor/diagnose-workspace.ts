@@ -19,7 +19,14 @@ import { explainOutcome, type PipelineView, pipelineView } from './explain-outco
 import { notInvocableFinding } from './invocable-name.js';
 import { type DirectoryLook, lookAtSkillsDirectory } from './near-misses.js';
 import { type SkillFileInput, skillFileFindings } from './skill-file-findings.js';
-import type { CandidateReport, DoctorDirectory, Finding, SkillDoctorReport, WorkspaceDiagnosis } from './types.js';
+import type {
+  CandidateReport,
+  DoctorDirectory,
+  Finding,
+  SharedReads,
+  SkillDoctorReport,
+  WorkspaceDiagnosis,
+} from './types.js';
 
 export interface DiagnoseInput {
   ctx: DiscoveryContext;
@@ -29,6 +36,8 @@ export interface DiagnoseInput {
   cache?: SkillFileCache;
   /** What earlier looks found, kept until a change is reported for it (a live workspace's views). */
   memo?: DoctorMemo;
+  /** The views' listings and texts (a live workspace's views): read once for the views and the doctor. */
+  shared?: SharedReads;
 }
 
 interface ScannedDir extends Pick<ProviderDir, 'plugin' | 'namePrefix' | 'includeSelf' | 'agentPlugin'> {
@@ -156,7 +165,7 @@ async function diagnoseDirectory(
   view: () => PipelineView,
   pipeline: object,
 ): Promise<DirectoryReport> {
-  const look = await lookedAt(dir.path, input.memo);
+  const look = await lookedAt(dir.path, input.memo, input.shared);
   const diagnostics: SkillDiagnostic[] = [];
   const profile = input.ctx.settings.profile;
   const commands = input.ctx.settings.skills.enableSkillCommands !== false;
@@ -207,8 +216,9 @@ async function diagnoseDirectory(
       providerName: dir.providerName,
       profile,
       ...(entries === undefined ? {} : { folder: { path: dirname(diskPath), entries } }),
+      ...(look.realFiles.has(diskPath) ? { realPath: diskPath } : {}),
     };
-    const fileFindings = await memoisedFileFindings(fileInput, input.memo);
+    const fileFindings = await memoisedFileFindings(fileInput, input.memo, input.shared);
     findings.push(...fileFindings);
     if (skill === undefined) {
       const cause = fileFindings.find((finding) => finding.severity === 'error') ??
@@ -258,20 +268,28 @@ async function diagnoseDirectory(
 }
 
 /** `skillFileFindings`, from the memo when the file and what the scan made of it are unchanged. */
-async function memoisedFileFindings(input: SkillFileInput, memo: DoctorMemo | undefined): Promise<Finding[]> {
-  if (memo === undefined) return skillFileFindings(input);
+async function memoisedFileFindings(
+  input: SkillFileInput,
+  memo: DoctorMemo | undefined,
+  shared: SharedReads | undefined,
+): Promise<Finding[]> {
+  if (memo === undefined) return skillFileFindings(input, shared);
   const known = memo.fileFindings(input);
   if (known !== undefined) return [...known];
-  const findings = await skillFileFindings(input);
+  const findings = await skillFileFindings(input, shared);
   memo.keepFileFindings(input, findings);
   return [...findings];
 }
 
 /** `lookAtSkillsDirectory`, from the memo while nothing was reported in the directory. */
-async function lookedAt(dir: string, memo: DoctorMemo | undefined): Promise<DirectoryLook> {
+async function lookedAt(
+  dir: string,
+  memo: DoctorMemo | undefined,
+  shared: SharedReads | undefined,
+): Promise<DirectoryLook> {
   const known = memo?.look(dir);
   if (known !== undefined) return known;
-  const look = await lookAtSkillsDirectory(dir);
+  const look = await lookAtSkillsDirectory(dir, shared);
   memo?.keepLook(dir, look);
   return look;
 }

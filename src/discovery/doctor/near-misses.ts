@@ -4,9 +4,10 @@
 
 import type { Dirent } from 'node:fs';
 import { join } from 'node:path';
-import { readdir, readlink, stat } from '../files/sliced-fs.js';
+import { readdir, readlink, realpath, stat } from '../files/sliced-fs.js';
+import { compareCodeUnits } from '../pipeline/sort-skills.js';
 import { specName } from './spec-name.js';
-import type { Finding } from './types.js';
+import type { Finding, SharedReads } from './types.js';
 
 export interface DirectoryLook {
   exists: boolean;
@@ -19,20 +20,36 @@ export interface DirectoryLook {
    * checks the body's references against, with no second listing (referenced-files.ts).
    */
   folderEntries: Map<string, readonly string[]>;
+  /**
+   * The SKILL.md files of `skillFiles` that lie at their real path (a real skills directory, a folder and a SKILL.md
+   * that are no links): their texts can be taken from the views' reads (`SharedReads`).
+   */
+  realFiles: Set<string>;
 }
 
 const SKILL_FILE = 'SKILL.md';
 /** The entries of the most common skill folder, shared rather than kept once per skill. */
 const ONLY_SKILL_FILE: readonly string[] = Object.freeze([SKILL_FILE]);
 
-export async function lookAtSkillsDirectory(dir: string): Promise<DirectoryLook> {
+/**
+ * `shared`: the views' listings and texts (a live workspace's views): a folder whose path is its real path is listed
+ * through them, once for the walks and the doctor alike.
+ */
+export async function lookAtSkillsDirectory(dir: string, shared?: SharedReads): Promise<DirectoryLook> {
   let entries: Dirent[];
   try {
     entries = await readdir(dir, { withFileTypes: true });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT')
-      return { exists: false, readable: false, findings: [], skillFiles: [], folderEntries: new Map() };
+      return {
+        exists: false,
+        readable: false,
+        findings: [],
+        skillFiles: [],
+        folderEntries: new Map(),
+        realFiles: new Set(),
+      };
     const finding: Finding = {
       rule: 'unreadable-directory',
       severity: 'error',
@@ -40,11 +57,21 @@ export async function lookAtSkillsDirectory(dir: string): Promise<DirectoryLook>
       message: `the skills directory cannot be read (${code ?? String(error)}): none of its skills load`,
       hint: code === 'ENOTDIR' ? 'this path is a file: remove it or make it a directory' : 'check its permissions',
     };
-    return { exists: true, readable: false, findings: [finding], skillFiles: [], folderEntries: new Map() };
+    return {
+      exists: true,
+      readable: false,
+      findings: [finding],
+      skillFiles: [],
+      folderEntries: new Map(),
+      realFiles: new Set(),
+    };
   }
   const findings: Finding[] = [];
   const skillFiles: string[] = [];
   const folderEntries = new Map<string, readonly string[]>();
+  const realFiles = new Set<string>();
+  // A folder that is no link in a directory that is its real path lies at its real path.
+  const real = shared !== undefined && (await realpath(dir).catch(() => undefined)) === dir ? shared : undefined;
   const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of sorted) {
     if (entry.name.startsWith('.')) continue;
@@ -95,23 +122,28 @@ export async function lookAtSkillsDirectory(dir: string): Promise<DirectoryLook>
     } else if (!entry.isDirectory()) {
       continue;
     }
-    await lookAtFolder(dir, entry.name, findings, skillFiles, folderEntries);
+    const list = real !== undefined && entry.isDirectory() ? real : undefined;
+    await lookAtFolder(dir, entry.name, { findings, skillFiles, folderEntries, realFiles }, list);
   }
-  return { exists: true, readable: true, findings, skillFiles, folderEntries };
+  return { exists: true, readable: true, findings, skillFiles, folderEntries, realFiles };
 }
 
 /** One folder of the skills directory: a SKILL.md, or the reason there is none. */
 async function lookAtFolder(
   dir: string,
   name: string,
-  findings: Finding[],
-  skillFiles: string[],
-  folderEntries: Map<string, readonly string[]>,
+  look: Pick<DirectoryLook, 'findings' | 'skillFiles' | 'folderEntries' | 'realFiles'>,
+  shared: SharedReads | undefined,
 ): Promise<void> {
+  const { findings, skillFiles, folderEntries } = look;
   const folder = join(dir, name);
-  let inner: Dirent[];
+  let inner: readonly Dirent[];
   try {
-    inner = await readdir(folder, { withFileTypes: true });
+    // In code-unit order either way, as the shared listings are: the first file named in the wrong case is the same.
+    inner =
+      shared === undefined
+        ? (await readdir(folder, { withFileTypes: true })).sort((a, b) => compareCodeUnits(a.name, b.name))
+        : await shared.list(folder);
   } catch (error) {
     findings.push({
       rule: 'unreadable-directory',
@@ -122,9 +154,11 @@ async function lookAtFolder(
     });
     return;
   }
-  if (inner.some((entry) => entry.name === SKILL_FILE)) {
+  const own = inner.find((entry) => entry.name === SKILL_FILE);
+  if (own !== undefined) {
     const skillFile = join(folder, SKILL_FILE);
     skillFiles.push(skillFile);
+    if (shared !== undefined && own.isFile()) look.realFiles.add(skillFile);
     folderEntries.set(skillFile, inner.length === 1 ? ONLY_SKILL_FILE : inner.map((entry) => entry.name));
     return;
   }

@@ -12,7 +12,7 @@ import { readSkillFileHeadSliced } from '../scan/read-skill-file.js';
 import type { Profile, Skill } from '../types.js';
 import { fileReferences, missingReferencedFiles, type SkillFolder } from './referenced-files.js';
 import { isSpecName, nameFix, SPEC_NAME_MAX, specName, specNameCharset, specNameLength } from './spec-name.js';
-import type { Finding } from './types.js';
+import type { Finding, SharedReads } from './types.js';
 
 export interface SkillFileInput {
   filePath: string;
@@ -28,6 +28,8 @@ export interface SkillFileInput {
    * root that is a skill itself, listed only when its body names a file.
    */
   folder?: SkillFolder;
+  /** The file's path when it is its real path (near-misses.ts `realFiles`): its text is then the views' read. */
+  realPath?: string;
 }
 
 const SPEC_DESCRIPTION_MAX = 1024;
@@ -36,13 +38,14 @@ const SPEC_COMPATIBILITY_MAX = 500;
 const SPEC_FIELDS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowedTools']);
 const AGENT_FIELDS = new Set(['enabled', 'hide', 'disableModelInvocation', 'globs', 'alwaysApply']);
 
-export async function skillFileFindings(input: SkillFileInput): Promise<Finding[]> {
+/** `shared`: the views' texts, where the file is read already (`SkillFileInput.realPath`). */
+export async function skillFileFindings(input: SkillFileInput, shared?: SharedReads): Promise<Finding[]> {
   const { filePath, skill } = input;
   const findings = input.diagnostics.map((message) => diagnosticFinding(filePath, message));
   const unreadable = findings.some((finding) => finding.severity === 'error');
-  const head = unreadable ? undefined : await readSkillFileHeadSliced(filePath).catch(() => undefined);
-  if (head === undefined) return findings;
-  const text = head.text.startsWith('\uFEFF') ? head.text.slice(1) : head.text;
+  const whole = unreadable ? undefined : await fileText(filePath, input.realPath, shared);
+  if (whole === undefined) return findings;
+  const text = whole.startsWith('\uFEFF') ? whole.slice(1) : whole;
   if (text === '') {
     findings.push({
       rule: 'empty-skill-md',
@@ -338,4 +341,21 @@ function frontmatterHint(folder: string): string {
   const name = specName(folder);
   const rename = name === folder ? '' : `, and rename the folder to ${name}`;
   return `start the file with: ---, name: ${name}, description: <when to use it>, ---${rename}`;
+}
+
+/**
+ * The whole text of the SKILL.md, as `readSkillFileHead` gives it up to its 1 MiB cap: from the views' read when they
+ * read the file at that real path (the same bytes decoded the same way), else read here. Undefined when unreadable.
+ */
+async function fileText(
+  filePath: string,
+  realPath: string | undefined,
+  shared: SharedReads | undefined,
+): Promise<string | undefined> {
+  if (shared !== undefined && realPath !== undefined) {
+    const read = await shared.text(realPath);
+    if (read.ok) return read.text;
+  }
+  const head = await readSkillFileHeadSliced(filePath).catch(() => undefined);
+  return head?.text;
 }

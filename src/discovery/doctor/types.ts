@@ -1,6 +1,18 @@
 // The doctor's answers (docs/api.md §GET /doctor): why the index is what it is, for people and for CI.
 
+import type { Dirent } from 'node:fs';
 import type { Collision, Level, Profile, Skill, SkillSource, SkillWarning } from '../types.js';
+
+/**
+ * What the per-agent views already read, handed to the doctor of a live workspace's views so that a folder is listed
+ * and a SKILL.md read once for them all (docs/agents.md "Live"). Both take real paths.
+ */
+export interface SharedReads {
+  /** A directory's entries, in code-unit order (shared: never changed by the caller); rejects as `readdir` does. */
+  list(realDir: string): Promise<readonly Dirent[]>;
+  /** A SKILL.md's text as the views read it (no link followed, at most 1 MiB), or why it could not be read. */
+  text(realPath: string): Promise<{ ok: true; text: string } | { ok: false; error: string }>;
+}
 
 export type Severity = 'error' | 'warning' | 'info';
 
