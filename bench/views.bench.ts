@@ -300,14 +300,11 @@ async function measureEdits(
       }
       if (seen && views && checked.has(name)) {
         reads.total++;
-        const answer = await httpGet(`${daemon.url}/skills?agent=${CHECKED_VIEW}`, {}, EDIT_TIMEOUT_MS);
-        if (answer.status === 503) reads.notReady++;
-        else if (answer.status !== 200) throw new Error(`GET /skills?agent=${CHECKED_VIEW}: ${answer.status}`);
-        else {
-          const skill = skillsOf(JSON.parse(answer.body.toString('utf8'))).find((s) => s.name === name);
-          if (skill === undefined) reads.missing++;
-          else if (skill.description !== description) reads.stale++;
-        }
+        // Asked right after the default event; its answer (the view's every skill) is parsed once the per-view event
+        // is in: parsed first, it held this process's event loop while that event arrived, and the event's arrival
+        // was stamped late by as long.
+        const reading = httpGet(`${daemon.url}/skills?agent=${CHECKED_VIEW}`, {}, EDIT_TIMEOUT_MS);
+        reading.catch(() => undefined);
         if (perView !== undefined) {
           try {
             const mentions = `"${name}"`;
@@ -319,6 +316,14 @@ async function measureEdits(
           } catch {
             viewTimeouts++;
           }
+        }
+        const answer = await reading;
+        if (answer.status === 503) reads.notReady++;
+        else if (answer.status !== 200) throw new Error(`GET /skills?agent=${CHECKED_VIEW}: ${answer.status}`);
+        else {
+          const skill = skillsOf(JSON.parse(answer.body.toString('utf8'))).find((s) => s.name === name);
+          if (skill === undefined) reads.missing++;
+          else if (skill.description !== description) reads.stale++;
         }
       }
       // Every view brought up to date before the next edit: a read waits for that (docs/agents.md "Live"), so each

@@ -73,8 +73,11 @@ export function serveEventStream(
   } else if (replay !== undefined) {
     for (const event of replay.events) if (accepts(wanted, event)) write(event.id, event.type, event.json);
   }
+  flushNow(reply);
   const unsubscribe = log.subscribe((event) => {
-    if (accepts(wanted, event)) write(event.id, event.type, event.json);
+    if (!accepts(wanted, event)) return;
+    write(event.id, event.type, event.json);
+    flushNow(reply);
   });
 
   const ping = setInterval(() => {
@@ -123,6 +126,17 @@ function writer(reply: FastifyReply) {
     const message = retry === undefined ? { id: String(id), event, data } : { id: String(id), event, data, retry };
     reply.sse.send(message).catch(() => reply.sse.close());
   };
+}
+
+/**
+ * Sends what was written now. Node's HTTP response corks its socket on a write and uncorks it on the next tick, and
+ * the next tick comes only once the microtask queue is empty: an event logged in the middle of a chain of promise
+ * continuations (an update of the views going on, another request's answer being made) left only after them, tens of
+ * milliseconds later at 10,000 skills. The tick's own uncork then finds nothing corked.
+ */
+function flushNow(reply: FastifyReply): void {
+  const socket = reply.raw.socket;
+  if (socket !== null && socket.writableCorked > 0) socket.uncork();
 }
 
 function accepts(wanted: Set<EventType> | null, event: IndexEvent): boolean {
