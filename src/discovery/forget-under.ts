@@ -1,7 +1,6 @@
 // Forgetting what a reported change touches (docs/agents.md "Live"): the watcher reports paths, files or directories,
 // sometimes hundreds at once (a burst, a folder moved); what was kept by path is forgotten at and under each. Each
-// kept key is checked once, by its ancestors, so a report of P paths over K keys costs K × depth, not K × P; a report
-// of a few paths checks each key by prefix, K × P with P small.
+// kept key is checked once, by its ancestors, so a report of P paths over K keys costs K × depth, not K × P.
 
 /**
  * Deletes from `kept` the key equal to each of `paths`, and the keys under those paths. `keysHoldNothing`: a path
@@ -28,20 +27,12 @@ export function forgetAtOrUnder(
     kept.clear();
     return;
   }
-  // A few paths (an edit reports one or two): each key is tested by prefix, one native comparison per path, instead of
-  // a lookup per ancestor.
-  const prefixes = dirs.size <= FEW_PATHS ? [...dirs].map((dir) => `${dir}/`) : undefined;
   for (const key of kept.keys()) {
-    if (prefixes === undefined ? !hasAncestorIn(key, dirs) : !prefixes.some((prefix) => key.startsWith(prefix))) {
-      continue;
-    }
+    if (!hasAncestorIn(key, dirs)) continue;
     kept.delete(key);
     forgot?.(key);
   }
 }
-
-/** Up to this many paths, keys are tested by prefix (`forgetAtOrUnder`). */
-const FEW_PATHS = 4;
 
 /** Whether a proper ancestor directory of `path` is in `dirs`. */
 export function hasAncestorIn(path: string, dirs: ReadonlySet<string>): boolean {

@@ -56,27 +56,3 @@ test('forgetAtOrUnder tells each key it forgets, once, and no other', () => {
   assert.deepEqual(all.sort(), ['/w/bc/SKILL.md', '/x/SKILL.md']);
   assert.equal(kept.size, 0);
 });
-
-test('a few paths (tested by prefix) and many (tested by ancestors) forget the same keys', () => {
-  // Keys and paths over a small alphabet of names, so that prefixes like /a and /ab meet.
-  const names = ['a', 'ab', 'b', 'SKILL.md'];
-  let seed = 7;
-  const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2 ** 31;
-    return seed;
-  };
-  const randomPath = () => `/${Array.from({ length: 1 + (next() % 4) }, () => names[next() % names.length]).join('/')}`;
-  for (let round = 0; round < 200; round++) {
-    const keys = Array.from({ length: 30 }, randomPath);
-    const few = Array.from({ length: 1 + (next() % 4) }, randomPath);
-    // The same paths, then enough paths under a name no key has to pass the few-paths bound.
-    const many = [...few, ...Array.from({ length: 8 }, (_, i) => `/none/${i}`)];
-    const byPrefix = new Set(keys);
-    const byAncestors = new Set(keys);
-    forgetAtOrUnder(byPrefix, few);
-    forgetAtOrUnder(byAncestors, many);
-    assert.deepEqual([...byPrefix], [...byAncestors], `${few}`);
-    const expected = keys.filter((key) => !few.some((path) => key === path || key.startsWith(`${path}/`)));
-    assert.deepEqual([...byPrefix], [...new Set(expected)]);
-  }
-});
