@@ -4,6 +4,8 @@
 // stream, and computed again on the next request. This file holds what they are computed from and keep between
 // updates (the agents' files and root walks, the other profiles' discoveries) and each view's event log.
 
+import { createHash } from 'node:crypto';
+import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
@@ -12,7 +14,6 @@ import type { AgentView, ViewId } from '../discovery/agents/types.js';
 import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
 import { DoctorMemo } from '../discovery/doctor/doctor-memo.js';
 import { SkillsdError } from '../discovery/errors.js';
-import { realpath } from '../discovery/files/sliced-fs.js';
 import type { WalkGate } from '../discovery/files/walk-gate.js';
 import { frontmatterDialect } from '../discovery/frontmatter/frontmatter.js';
 import { sameJson } from '../discovery/same-json.js';
@@ -24,7 +25,6 @@ import { AgentViewsState } from './agent-views-state.js';
 import { EventLog } from './event-log.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
 import { viewChangeEvents } from './view-changes.js';
-import { viewHash } from './view-hash.js';
 import type { DiscoverFn } from './workspace-index-options.js';
 
 /** Views nobody asked for (and no stream follows) for this long are dropped (docs/agents.md "Live"). */
@@ -457,4 +457,15 @@ async function sameList(a: readonly unknown[], b: readonly unknown[]): Promise<b
     if (!sameJson(a[i], b[i])) return false;
   }
   return true;
+}
+
+/** The content hash of one view's answer: its stream's event ids derive from it (event-log.ts). */
+function viewHash(view: AgentView): string {
+  const hash = createHash('sha256');
+  hash.update(view.agent.id);
+  hash.update(JSON.stringify(view.skills));
+  hash.update(JSON.stringify(view.collisions));
+  hash.update(JSON.stringify(view.warnings));
+  hash.update(JSON.stringify(view.diagnostics));
+  return hash.digest('hex');
 }

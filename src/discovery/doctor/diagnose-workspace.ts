@@ -105,12 +105,11 @@ export async function diagnoseWorkspace(input: DiagnoseInput): Promise<Workspace
 
   // Made only when some directory's candidates are explained again (a live workspace keeps the others' reports).
   let made: PipelineView | undefined;
-  const pipeline = input.memo?.pipelineToken(ctx.settings, input.skills, input.collisions) ?? {};
   const view = () => {
-    const make = () => pipelineView(ctx.settings, input.skills, input.collisions);
-    made ??= input.memo === undefined ? make() : input.memo.pipelineViewFor(pipeline, make);
+    made ??= pipelineView(ctx.settings, input.skills, input.collisions);
     return made;
   };
+  const pipeline = input.memo?.pipelineToken(ctx.settings, input.skills, input.collisions) ?? {};
   const looked = await Promise.all(dirs.map((dir) => diagnoseDirectory(dir, input, view, pipeline)));
   const directories: DoctorDirectory[] = [];
   const findings: Finding[] = [];
@@ -120,34 +119,17 @@ export async function diagnoseWorkspace(input: DiagnoseInput): Promise<Workspace
     const dir = dirs[index]!;
     directories.push({ path: dir.path, provider: dir.provider, level: dir.level, ...result.directory });
     // A directory scanned by two providers (xcsh's HOME) is reported under each, its file findings once.
-    const keys = findingKeys(result);
-    result.findings.forEach((finding, i) => {
-      const key = keys[i] as string;
-      if (seen.has(key)) return;
+    for (const finding of result.findings) {
+      const key = `${finding.rule}\0${finding.path}\0${finding.message}`;
+      if (seen.has(key)) continue;
       seen.add(key);
       findings.push(finding);
-    });
+    }
     candidates.push(...result.candidates);
   });
   // Scans of directories no longer looked at are dropped.
   input.memo?.scans.prune();
   return { directories, findings, candidates };
-}
-
-/**
- * The keys the findings of one directory's report are told apart by, made once per report: a live workspace keeps
- * the reports of the directories nothing changed under (doctor-memo.ts), and 10,000 findings' keys were otherwise
- * made again on every update.
- */
-const reportKeys = new WeakMap<object, readonly string[]>();
-
-function findingKeys(report: { findings: readonly Finding[] }): readonly string[] {
-  let keys = reportKeys.get(report);
-  if (keys === undefined) {
-    keys = report.findings.map((finding) => `${finding.rule}\0${finding.path}\0${finding.message}`);
-    reportKeys.set(report, keys);
-  }
-  return keys;
 }
 
 /** The report of one name: its candidates, and the near misses whose folder has that name. */

@@ -44,20 +44,6 @@ export class DoctorMemo {
     | undefined;
   /** The directories' scans, updated entry by entry like discovery's own (scan-memo.ts). */
   readonly scans: ScanMemo = createScanMemo();
-  /** The winners and losers last made, and the pipeline token they were made under (`pipelineViewFor`). */
-  private view: { token: object; view: unknown } | undefined;
-
-  /**
-   * The pipeline's winners and losers (explain-outcome.ts `pipelineView`) for `token`: the last ones made while the
-   * token is the same. The explanations read only names, files and sources of the winners and losers, and the token
-   * stays the same only while those are the same (`pipelineToken`): a texts-only edit does not map 10,000 skills again.
-   */
-  pipelineViewFor<T>(token: object, make: () => T): T {
-    if (this.view?.token === token) return this.view.view as T;
-    const view = make();
-    this.view = { token, view };
-    return view;
-  }
 
   fileFindings(input: SkillFileInput): readonly Finding[] | undefined {
     const entry = this.files.get(input.filePath);
