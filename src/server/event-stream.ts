@@ -129,13 +129,16 @@ function writer(reply: FastifyReply) {
 }
 
 /**
- * Sends what was written now. Node's HTTP response corks its socket on a write and uncorks it on the next tick, and
- * the next tick comes only once the microtask queue is empty: an event logged in the middle of a chain of promise
- * continuations (an update of the views going on, another request's answer being made) left only after them, tens of
- * milliseconds later at 10,000 skills. The tick's own uncork then finds nothing corked.
+ * Sends what was written now. Node's HTTP response corks on a write and uncorks on the next tick, and the next tick
+ * comes only once the microtask queue is empty: an event logged in the middle of a chain of promise continuations (an
+ * update of the views going on, another request's answer being made) left only after them, tens of milliseconds later
+ * at 10,000 skills. Node 24 corks the response itself (its chunks wait in the response), Node 20 and 22 its socket:
+ * each is uncorked here if it is corked, and the tick's own uncork then finds nothing to do.
  */
 function flushNow(reply: FastifyReply): void {
-  const socket = reply.raw.socket;
+  const response = reply.raw;
+  if (response.writableCorked > 0) response.uncork();
+  const socket = response.socket;
   if (socket !== null && socket.writableCorked > 0) socket.uncork();
 }
 
