@@ -43,10 +43,13 @@ const DEFAULT_REREAD_DELAY_MS = 75;
 const DEFAULT_RECONCILE_INTERVAL_MS = 30_000;
 const DEFAULT_POLL_INTERVAL_MS = 250;
 /**
- * Slices of the first arming's fingerprints: short, since each file-system round trip of a rebuild running meanwhile
- * (a skill added right after the first answer) waits for the slice in progress to end.
+ * Slices of fingerprints taken beside other work (the first arming's, a reconciliation's): short, since each
+ * file-system round trip of a rebuild running meanwhile (a skill added right after the first answer, an edit seen
+ * during a reconciliation) waits for the slice in progress to end.
  */
-const ARMING_SLICE_MS = 1;
+const SHARED_SLICE_MS = 1;
+/** Targets re-resolved by a reconciliation between two chances for a due flush to run. */
+const REARM_STEP = 64;
 /** Errors that mean "no more watches": inotify watches (ENOSPC) or file descriptors exhausted. */
 const EXHAUSTION_CODES = new Set(['ENOSPC', 'EMFILE', 'ENFILE', 'ENOMEM']);
 
@@ -84,6 +87,9 @@ class SkillWatcherImpl implements SkillWatcher {
   private closed = false;
   /** start() is arming the first targets: fingerprints give way to `options.yieldTo`. */
   private arming = false;
+  /** A reconciliation is running: a flush falling due meanwhile runs between its steps (`flushMeanwhile`). */
+  private reconciling = false;
+  private flushDue = false;
   private closing: Promise<void> | null = null;
   private reconciliations = 0;
   private lastError: string | null = null;
@@ -95,7 +101,10 @@ class SkillWatcherImpl implements SkillWatcher {
       coalesceMs: Math.max(0, options.coalesceMs ?? DEFAULT_COALESCE_MS),
       rereadDelayMs: Math.max(1, options.rereadDelayMs ?? DEFAULT_REREAD_DELAY_MS),
       onActivity: () => this.reconcileTimer.noteActivity(),
-      onFlushDue: () => this.run(() => this.flush()),
+      onFlushDue: () => {
+        if (this.reconciling) this.flushDue = true;
+        else this.run(() => this.flush());
+      },
     });
     this.pollIntervalMs = Math.max(1, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
     this.mode = options.usePolling === true ? 'polling' : 'events';
@@ -395,23 +404,47 @@ class SkillWatcherImpl implements SkillWatcher {
     await this.reopenStale(stale);
   }
 
-  /** The safety net for lost events: re-resolve every target and fingerprint everything. */
+  /**
+   * The safety net for lost events: re-resolve every target and fingerprint everything. At 10,000 skills with every
+   * agent's view followed this takes about half a second; an edit's flush falling due meanwhile runs between its steps
+   * instead of after it (docs/index-and-events.md "How changes are seen"), so the edit's event is not held back.
+   */
   private async reconcile(): Promise<boolean> {
     if (this.closed) return false;
     const started = performance.now();
-    const targets = [...this.targets.values()];
-    await this.rearm(targets);
-    const result = await this.signature.refresh(
-      targets.map((target) => target.key),
-      { deep: true },
-    );
-    this.reconciliations++;
-    this.syncLinkWatches();
-    this.logger?.debug({ ms: elapsed(started), changed: result.changed.length }, 'skill watcher reconciliation');
-    const found = result.changed.length > 0 && !this.closed;
-    if (found) this.emit(result.changed, 'reconciliation', started);
-    await this.reopenStale(result.staleDirs);
-    return found;
+    this.reconciling = true;
+    try {
+      const targets = [...this.targets.values()];
+      for (let from = 0; from < targets.length; from += REARM_STEP) {
+        await this.rearm(targets.slice(from, from + REARM_STEP));
+        await this.flushMeanwhile();
+      }
+      const result = await this.signature.refresh(
+        targets.map((target) => target.key),
+        // Short slices: a rebuild the flush started gets a turn every millisecond, not every 4.
+        { deep: true, yieldTo: () => this.flushMeanwhile(), sliceMs: SHARED_SLICE_MS },
+      );
+      this.reconciliations++;
+      this.syncLinkWatches();
+      this.logger?.debug({ ms: elapsed(started), changed: result.changed.length }, 'skill watcher reconciliation');
+      const found = result.changed.length > 0 && !this.closed;
+      if (found) this.emit(result.changed, 'reconciliation', started);
+      await this.reopenStale(result.staleDirs);
+      return found;
+    } finally {
+      this.reconciling = false;
+      await this.flushMeanwhile();
+    }
+  }
+
+  /**
+   * The flush that fell due during a reconciliation, run now, between two of its steps (never inside one: a step's
+   * resolutions are applied before a flush resolves targets again). Null when none is due.
+   */
+  private flushMeanwhile(): Promise<void> | null {
+    if (!this.flushDue) return null;
+    this.flushDue = false;
+    return this.flush().catch((error: unknown) => this.handleError(error, 'internal'));
   }
 
   /** An entry directory was replaced under the same name: the watch on it is dead, start the root again. */
@@ -440,7 +473,7 @@ class SkillWatcherImpl implements SkillWatcher {
   /** Refresh options, with the pause for `options.yieldTo` while start() arms. */
   private armingOptions<T extends object>(options: T): T & { yieldTo?: () => Promise<unknown> | null } {
     const yieldTo = this.options.yieldTo;
-    return this.arming && yieldTo !== undefined ? { ...options, yieldTo, sliceMs: ARMING_SLICE_MS } : options;
+    return this.arming && yieldTo !== undefined ? { ...options, yieldTo, sliceMs: SHARED_SLICE_MS } : options;
   }
 
   private newPresence(): PresenceWatcher {

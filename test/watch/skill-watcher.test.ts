@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it, type TestContext } from 'node:test';
@@ -484,6 +484,34 @@ describe('createSkillWatcher', () => {
     assert.deepEqual(rec.calls.slice(mark), [[join(skills, 'late'), join(skills, 'late', 'SKILL.md')]]);
     assert.equal(await watcher.reconcileNow(), false);
     assert.equal(watcher.status().reconciliations, 3);
+  });
+
+  it('reports an edit made during a reconciliation before that reconciliation ends', async (t) => {
+    // At 10,000 skills with every agent's view followed, a reconciliation takes about half a second; an edit's flush
+    // used to wait for it in the watcher's queue, and the edit's event came that much later.
+    const box = await Sandbox.create(t);
+    const skills = join(box.dir, 'skills');
+    for (let i = 0; i < 5000; i++) {
+      mkdirSync(join(skills, `s${i}`), { recursive: true });
+      writeFileSync(join(skills, `s${i}`, 'SKILL.md'), SK({ description: `skill ${i}` }));
+    }
+    const edited = join(skills, 's4999', 'SKILL.md');
+    let reconciledAtReport: number | undefined;
+    let watching: SkillWatcher | undefined;
+    const { watcher, rec } = await box.watch({ skillDirs: [skills], markerDirs: [] }, NO_RECHECK, (paths) => {
+      if (paths.includes(edited)) reconciledAtReport ??= watching?.status().reconciliations;
+    });
+    watching = watcher;
+    const reconciling = watcher.reconcileNow();
+    // The reconciliation has started (its first step waits on the file system): the edit comes after it began, and
+    // its 5,000 entries take many 4 ms slices to fingerprint, where the event's flush is due 3 ms after it arrives.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const mark = rec.mark();
+    writeFileSync(edited, SK({ description: 'edited while reconciling' }));
+    await rec.waitForPaths(mark, [edited]);
+    await reconciling;
+    assert.equal(reconciledAtReport, 0);
+    assert.equal(watcher.status().reconciliations, 1);
   });
 
   it('runs the reconciliation scan periodically', async (t) => {
