@@ -87,8 +87,10 @@ class SkillWatcherImpl implements SkillWatcher {
   private closed = false;
   /** start() is arming the first targets: fingerprints give way to `options.yieldTo`. */
   private arming = false;
-  /** A reconciliation is running: a flush falling due meanwhile runs between its steps (`flushMeanwhile`). */
-  private reconciling = false;
+  /**
+   * A flush fell due and has not run yet. Its task waits in the queue; a reconciliation ahead of it runs it between
+   * two of its steps instead (`flushIfDue`), and the task then finds nothing to do.
+   */
   private flushDue = false;
   private closing: Promise<void> | null = null;
   private reconciliations = 0;
@@ -102,8 +104,10 @@ class SkillWatcherImpl implements SkillWatcher {
       rereadDelayMs: Math.max(1, options.rereadDelayMs ?? DEFAULT_REREAD_DELAY_MS),
       onActivity: () => this.reconcileTimer.noteActivity(),
       onFlushDue: () => {
-        if (this.reconciling) this.flushDue = true;
-        else this.run(() => this.flush());
+        this.flushDue = true;
+        this.run(async () => {
+          await this.flushIfDue();
+        });
       },
     });
     this.pollIntervalMs = Math.max(1, options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS);
@@ -412,17 +416,16 @@ class SkillWatcherImpl implements SkillWatcher {
   private async reconcile(): Promise<boolean> {
     if (this.closed) return false;
     const started = performance.now();
-    this.reconciling = true;
     try {
       const targets = [...this.targets.values()];
       for (let from = 0; from < targets.length; from += REARM_STEP) {
         await this.rearm(targets.slice(from, from + REARM_STEP));
-        await this.flushMeanwhile();
+        await this.flushIfDue();
       }
       const result = await this.signature.refresh(
         targets.map((target) => target.key),
         // Short slices: a rebuild the flush started gets a turn every millisecond, not every 4.
-        { deep: true, yieldTo: () => this.flushMeanwhile(), sliceMs: SHARED_SLICE_MS },
+        { deep: true, yieldTo: () => this.flushIfDue(), sliceMs: SHARED_SLICE_MS },
       );
       this.reconciliations++;
       this.syncLinkWatches();
@@ -432,16 +435,15 @@ class SkillWatcherImpl implements SkillWatcher {
       await this.reopenStale(result.staleDirs);
       return found;
     } finally {
-      this.reconciling = false;
-      await this.flushMeanwhile();
+      await this.flushIfDue();
     }
   }
 
   /**
-   * The flush that fell due during a reconciliation, run now, between two of its steps (never inside one: a step's
-   * resolutions are applied before a flush resolves targets again). Null when none is due.
+   * The flush that fell due, run now: from its own task, or from a reconciliation between two of its steps (never
+   * inside one: a step's resolutions are applied before a flush resolves targets again). Null when none is due.
    */
-  private flushMeanwhile(): Promise<void> | null {
+  private flushIfDue(): Promise<void> | null {
     if (!this.flushDue) return null;
     this.flushDue = false;
     return this.flush().catch((error: unknown) => this.handleError(error, 'internal'));
