@@ -16,6 +16,7 @@
 import { createHash } from 'node:crypto';
 import { type Stats, stat } from 'node:fs';
 import { SkillsdError } from '../discovery/errors.js';
+import { indexOfName } from '../discovery/pipeline/pipeline-memo.js';
 import { mapWithLimit } from '../discovery/scan/map-with-limit.js';
 import { MAX_SKILL_FILE_BYTES, readSkillFileHead } from '../discovery/scan/read-skill-file.js';
 import {
@@ -28,9 +29,10 @@ import {
   scoreQuery,
 } from '../discovery/skill-search.js';
 import { backgroundTurn, nextSlice } from '../discovery/time-slices.js';
-import type { Skill, SkillSource } from '../discovery/types.js';
+import type { Skill, SkillSource, WinnerChange } from '../discovery/types.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
 import { type CachedValue, SearchAnswerCache, type SearchAnswerStats } from './search-answer-cache.js';
+import { SearchTouchKeys } from './search-touch-keys.js';
 import type { WorkspaceSnapshot } from './snapshot.js';
 
 export const DEFAULT_SEARCH_LIMIT = 10;
@@ -82,10 +84,14 @@ export interface SearchAnswerWithTag {
   etag: string;
 }
 
-/** What a build changed, as the live index saw it: everything (`full`), or the paths the watcher reported. */
+/**
+ * What a build changed, as the live index saw it: everything (`full`), or the paths the watcher reported; with the
+ * names whose winners the discovery replaced, inserted or removed when it updated the previous answer (`winners`).
+ */
 export interface BuildChange {
   full: boolean;
   paths: ReadonlySet<string>;
+  winners?: WinnerChange;
 }
 
 interface IndexedSkill {
@@ -109,6 +115,17 @@ export class SkillSearchIndex {
   private awaited = false;
   private pendingFull = false;
   private pendingPaths = new Set<string>();
+  /**
+   * The names whose winners the builds since the last update changed, when each of those builds updated the answer
+   * of the one before (`BuildChange.winners`); undefined when one did not say, and every record is compared again.
+   */
+  private pendingNames: Set<string> | undefined = new Set();
+  /** The skills of the last snapshot followed: the list the next build's `winners` must start from. */
+  private followedSkills: readonly Skill[] | undefined;
+  /** The reported paths that touch an indexed skill, by key (search-touch-keys.ts). */
+  private readonly touchKeys = new SearchTouchKeys();
+  /** Records the last update compared with the index (tests: an edit costs the records it changed). */
+  lastUpdateVisited = 0;
   /** One update at a time, one waiting: the waiting one takes every snapshot and path told meanwhile. */
   private readonly updates = new RunOnceQueueOne(() => this.drain());
   /** Answers of the index as it is, by canonical query. */
@@ -148,6 +165,12 @@ export class SkillSearchIndex {
   /** Told after every build; until `start()` only the latest snapshot is remembered. */
   follow(snapshot: WorkspaceSnapshot, change: BuildChange): void {
     this.latest = snapshot;
+    const { winners } = change;
+    // The names hold only while every build since the last update updated the list the one before it left.
+    if (change.full || winners === undefined || winners.previous !== this.followedSkills) this.pendingNames = undefined;
+    else if (winners.next !== snapshot.skills) this.pendingNames = undefined;
+    else for (const name of winners.names) this.pendingNames?.add(name);
+    this.followedSkills = snapshot.skills;
     if (this.closed) return;
     if (!this.started) {
       // `start` builds from the latest snapshot whole: this change is in it.
@@ -252,20 +275,94 @@ export class SkillSearchIndex {
       const snapshot = this.latest;
       const full = this.pendingFull;
       const paths = this.pendingPaths;
+      const names = this.pendingNames;
       this.pendingFull = false;
       this.pendingPaths = new Set();
-      await this.apply(snapshot, full, paths);
+      this.pendingNames = new Set();
+      await this.apply(snapshot, full, paths, names);
     }
   }
 
-  private async apply(snapshot: WorkspaceSnapshot, full: boolean, paths: ReadonlySet<string>): Promise<void> {
+  private async apply(
+    snapshot: WorkspaceSnapshot,
+    full: boolean,
+    paths: ReadonlySet<string>,
+    names: ReadonlySet<string> | undefined,
+  ): Promise<void> {
+    const known = full || names === undefined ? undefined : this.changesByName(snapshot, paths, names);
+    const changed =
+      known === undefined ? await this.compareAll(snapshot, full, paths) : await this.applyKnown(snapshot, known);
+    if (this.closed) return;
+    const search = this.searchIndex;
+    if (search !== undefined && search.dirtCount >= VACUUM_MIN_DIRT && search.dirtFactor >= VACUUM_MIN_FACTOR) {
+      await search.vacuum({ batchSize: 1000, batchWait: 0 });
+    }
+    const previous = this.applied;
+    this.applied = snapshot;
+    if (changed) this.revisionCount++;
+    // Answers carry skill records and the tag: a new generation (a `hide` moved) is a new answer too.
+    if (changed || previous?.generation !== snapshot.generation) this.answers.clear();
+  }
+
+  /**
+   * What to discard and read again when the builds since the last update said which names they changed: the records
+   * of those names, and those of the skills the reported paths touch; every other record is the very one indexed.
+   * Undefined when the index holds no answer yet or a touched record is not where the names say (compared whole).
+   */
+  private changesByName(
+    snapshot: WorkspaceSnapshot,
+    paths: ReadonlySet<string>,
+    names: ReadonlySet<string>,
+  ): { discard: string[]; read: Skill[] } | undefined {
+    if (this.applied === undefined) return undefined;
+    const skills = snapshot.skills;
+    const now = new Map<string, { skill: Skill; at: number }>();
+    const was = new Set<string>();
+    for (const name of names) {
+      const at = indexOfName(skills, name);
+      if (at >= 0) now.set(skills[at]!.filePath, { skill: skills[at]!, at });
+      const before = this.applied.skill(name);
+      if (before !== undefined) was.add(before.filePath);
+    }
+    const discard = [...was].filter((filePath) => !now.has(filePath) && this.indexed.has(filePath));
+    const read: Array<{ skill: Skill; at: number }> = [];
+    for (const [filePath, item] of now) {
+      const entry = this.indexed.get(filePath);
+      if (entry === undefined || !sameSearchFields(entry.skill, item.skill) || touched(item.skill, snapshot, paths)) {
+        read.push(item);
+      } else {
+        entry.skill = item.skill;
+        this.touchKeys.set(filePath, item.skill.baseDir, snapshot.knownRealPath(filePath));
+      }
+    }
+    for (const filePath of this.touchKeys.touchedBy(paths)) {
+      if (now.has(filePath)) continue;
+      const entry = this.indexed.get(filePath);
+      if (entry === undefined) continue;
+      const at = indexOfName(skills, entry.skill.name);
+      if (at < 0 || skills[at] !== entry.skill) return undefined;
+      read.push({ skill: entry.skill, at });
+    }
+    this.lastUpdateVisited = now.size + was.size + read.length;
+    // In loaded order, as a pass over every record would read them.
+    return { discard, read: read.sort((a, b) => a.at - b.at).map((item) => item.skill) };
+  }
+
+  private async applyKnown(snapshot: WorkspaceSnapshot, known: { discard: string[]; read: Skill[] }): Promise<boolean> {
+    for (const filePath of known.discard) this.forget(filePath);
+    const added = await this.addBodies(known.read, snapshot);
+    return added || known.discard.length > 0;
+  }
+
+  /** Every record of `snapshot` compared with the index: a full build, or builds that did not say what they changed. */
+  private async compareAll(snapshot: WorkspaceSnapshot, full: boolean, paths: ReadonlySet<string>): Promise<boolean> {
     let changed = false;
+    this.lastUpdateVisited = snapshot.skills.length;
     const loaded = new Map<string, Skill>();
     for (const skill of snapshot.skills) loaded.set(skill.filePath, skill);
     for (const filePath of this.indexed.keys()) {
       if (loaded.has(filePath)) continue;
-      this.search.discard(filePath);
-      this.indexed.delete(filePath);
+      this.forget(filePath);
       changed = true;
     }
     const toRead: Skill[] = [];
@@ -276,6 +373,7 @@ export class SkillSearchIndex {
         toRead.push(skill);
       } else {
         entry.skill = skill;
+        this.touchKeys.set(skill.filePath, skill.baseDir, snapshot.knownRealPath(skill.filePath));
         // A full rebuild has no list of paths (a settings change, the re-check after the watcher armed): a body
         // edited meanwhile shows only in the file's identity.
         if (full) toCheck.push(skill);
@@ -287,16 +385,14 @@ export class SkillSearchIndex {
       if (entry !== undefined && stamp !== entry.stamp) toRead.push(skill);
     });
     if (await this.addBodies(toRead, snapshot)) changed = true;
-    if (this.closed) return;
-    const search = this.searchIndex;
-    if (search !== undefined && search.dirtCount >= VACUUM_MIN_DIRT && search.dirtFactor >= VACUUM_MIN_FACTOR) {
-      await search.vacuum({ batchSize: 1000, batchWait: 0 });
-    }
-    const previous = this.applied;
-    this.applied = snapshot;
-    if (changed) this.revisionCount++;
-    // Answers carry skill records and the tag: a new generation (a `hide` moved) is a new answer too.
-    if (changed || previous?.generation !== snapshot.generation) this.answers.clear();
+    return changed;
+  }
+
+  /** Drops the skill at `filePath` from the index. */
+  private forget(filePath: string): void {
+    this.search.discard(filePath);
+    this.indexed.delete(filePath);
+    this.touchKeys.delete(filePath);
   }
 
   /**
@@ -320,6 +416,7 @@ export class SkillSearchIndex {
         if (this.indexed.has(skill.filePath)) this.search.discard(skill.filePath);
         this.search.add({ id: skill.filePath, name: skill.name, description: skill.description, body });
         this.indexed.set(skill.filePath, { skill, stamp });
+        this.touchKeys.set(skill.filePath, skill.baseDir, snapshot.knownRealPath(skill.filePath));
         added = true;
       }
     }

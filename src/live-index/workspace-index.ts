@@ -316,6 +316,11 @@ export class WorkspaceIndex {
     return this.search.size;
   }
 
+  /** Records the search index's last update compared with what it holds (tests: an edit costs what it changed). */
+  get searchLastUpdateVisited(): number {
+    return this.search.lastUpdateVisited;
+  }
+
   /** Resolves once the search index follows every build so far (the benchmark; tests). */
   searchSettled(): Promise<void> {
     return this.search.settled();
@@ -431,7 +436,11 @@ export class WorkspaceIndex {
         else if (pending.length > 0) this.events.appendChange(next.contentHash, pending);
         // The search index follows once the event is out, in the same turn: its update never delays the event, and a
         // search asked once the event has arrived waits for it (docs/api.md §GET /search).
-        this.search.follow(next, { full, paths });
+        this.search.follow(next, {
+          full,
+          paths,
+          ...(discovery.change === undefined ? {} : { winners: discovery.change }),
+        });
         this.onBuild?.((performance.now() - started) / 1000, changed);
         // After every build, changed or not: a near miss (an empty folder, a skill.md) changes no answer.
         this.diagnostics?.schedule(next);
