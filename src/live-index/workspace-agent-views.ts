@@ -4,7 +4,6 @@
 // stream, and computed again on the next request. This file holds what they are computed from and keep between
 // updates (the agents' files and root walks, the other profiles' discoveries) and each view's event log.
 
-import { createHash } from 'node:crypto';
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
@@ -16,15 +15,15 @@ import { DoctorMemo } from '../discovery/doctor/doctor-memo.js';
 import { SkillsdError } from '../discovery/errors.js';
 import type { WalkGate } from '../discovery/files/walk-gate.js';
 import { frontmatterDialect } from '../discovery/frontmatter/frontmatter.js';
-import { sameJson } from '../discovery/same-json.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan/scan-memo.js';
 import { createSkillFileCache, type SkillFileCache } from '../discovery/scan/skill-file-cache.js';
-import { backgroundTurn, holdBackground, nextSlice, sliceSpent } from '../discovery/time-slices.js';
+import { backgroundTurn, holdBackground } from '../discovery/time-slices.js';
 import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Profile, Settings } from '../discovery/types.js';
 import { AgentViewsState } from './agent-views-state.js';
 import { EventLog } from './event-log.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
 import { viewChangeEvents } from './view-changes.js';
+import { sameView, sameWatch, viewHash } from './view-comparison.js';
 import type { DiscoverFn } from './workspace-index-options.js';
 
 /** Views nobody asked for (and no stream follows) for this long are dropped (docs/agents.md "Live"). */
@@ -96,6 +95,11 @@ export class WorkspaceAgentViews {
   private nothingKept = true;
   /** The watcher starting to follow the first views' roots. */
   private watching: Promise<void> = Promise.resolve();
+  /** Adds the doctor's findings to the first views, which were set without them (compute-views.ts `deferFindings`). */
+  private pendingFindings: (() => Promise<void>) | undefined;
+  private diagnosing: Promise<void> | undefined;
+  /** The first views' findings being added as background work. */
+  private findingsAhead: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: WorkspaceAgentViewsOptions) {
     this.idleMs = options.idleMs ?? IDLE_VIEWS_MS;
@@ -136,22 +140,64 @@ export class WorkspaceAgentViews {
    * a build in progress. A first computation longer than `timeoutMs` goes on in the background and the call answers
    * 503 NotReady meanwhile (docs/api.md §Errors).
    */
-  async request(timeoutMs: number): Promise<AgentViewsState> {
+  async request(timeoutMs: number, findings = true): Promise<AgentViewsState> {
     this.lastUse = this.now();
+    const deadline = this.now() + timeoutMs;
     // The views are always current: an update a build queued is waited for.
     await this.updates.idle();
-    if (this.state !== undefined) return this.followGeneration(this.state);
-    this.first ??= this.firstViews().finally(() => {
-      this.first = null;
-    });
-    const first = this.first;
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(resolve, timeoutMs, undefined);
-    });
-    const state = await Promise.race([first, late]).finally(() => clearTimeout(timer));
+    let state = this.state === undefined ? undefined : this.followGeneration(this.state);
+    if (state === undefined) {
+      this.first ??= this.firstViews().finally(() => {
+        this.first = null;
+      });
+      state = await this.within(this.first, deadline);
+    }
+    // An answer that reads the views' diagnostics waits for the doctor's findings of the first views.
+    if (state !== undefined && findings && this.pendingFindings !== undefined) {
+      const added = await this.within(
+        this.diagnose().then(() => true),
+        deadline,
+      );
+      if (added === undefined) state = undefined;
+      // Another workspace's first views may have dropped these meanwhile: answered all the same.
+      else if (this.state !== undefined) state = this.followGeneration(this.state);
+    }
     if (state !== undefined) return state;
     throw new SkillsdError('NotReady', `The agent views of ${this.options.cwd} are still being computed`);
+  }
+
+  /** `work`'s value, or undefined once `deadline` (performance.now) has passed; the work goes on either way. */
+  private async within<T>(work: Promise<T>, deadline: number): Promise<T | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(resolve, Math.max(0, deadline - this.now()), undefined);
+    });
+    return Promise.race([work, late]).finally(() => clearTimeout(timer));
+  }
+
+  /**
+   * Adds the doctor's findings to the first views, once; work a request may wait for, so background work gives way
+   * to it (time-slices.ts holdBackground). When it fails the views are dropped: the next request computes them again.
+   */
+  private diagnose(): Promise<void> {
+    const attach = this.pendingFindings;
+    if (attach === undefined) return Promise.resolve();
+    this.diagnosing ??= (async () => {
+      const release = holdBackground();
+      try {
+        await attach();
+      } catch (error) {
+        if (this.pendingFindings === attach) this.drop();
+        throw error;
+      } finally {
+        release();
+      }
+      if (this.pendingFindings === attach) {
+        this.pendingFindings = undefined;
+        this.diagnosing = undefined;
+      }
+    })();
+    return this.diagnosing;
   }
 
   /** One view's event log, created on first use from the current state (docs/api.md §GET /events). */
@@ -185,6 +231,7 @@ export class WorkspaceAgentViews {
 
   /** Resolves once the first views' roots are watched and every update queued so far is applied (tests; closing). */
   async idle(): Promise<void> {
+    await this.findingsAhead;
     await this.watching;
     await this.updates.idle();
   }
@@ -198,6 +245,8 @@ export class WorkspaceAgentViews {
 
   /** One update: what the builds since the last one reported, applied to the views kept. */
   private async runUpdate(): Promise<void> {
+    // An update starts from views that carry their findings: the first views' are added first.
+    await this.diagnose();
     const full = this.pendingFull;
     const paths = this.pendingPaths;
     this.pendingFull = false;
@@ -276,7 +325,7 @@ export class WorkspaceAgentViews {
     for (let round = 0; ; round++) {
       const builds = this.builds;
       const last = this.lastResult as { result: DiscoveryResult; settings: Settings };
-      const views = await this.compute(last.result, last.settings);
+      const views = await this.compute(last.result, last.settings, true);
       if (this.state !== undefined) return this.followGeneration(this.state);
       if (this.builds !== builds && round < 2) {
         await this.invalidate(true, new Set());
@@ -285,6 +334,13 @@ export class WorkspaceAgentViews {
       const state = new AgentViewsState(views, this.options.generation());
       this.state = state;
       this.lastUse = this.now();
+      // The matrix of `GET /agents` reads no diagnostics: the doctor runs once no request holds background work,
+      // or as soon as an answer needs its findings (`request`).
+      this.pendingFindings = views.attachFindings;
+      this.diagnosing = undefined;
+      if (views.attachFindings !== undefined) {
+        this.findingsAhead = this.diagnoseAhead().catch((error: unknown) => this.options.onUpdateError(error));
+      }
       // The views name roots the default view does not read: the watcher follows them from now on. The answer does
       // not wait for those watches: whatever changes before they are armed is reported then, since the watcher is
       // told when the views read it (`watched`).
@@ -307,9 +363,20 @@ export class WorkspaceAgentViews {
     await this.options.onFirstViews();
   }
 
+  /** The first views' findings as background work: after the requests that hold it back (the matrix, its JSON). */
+  private async diagnoseAhead(): Promise<void> {
+    for (let turn = backgroundTurn(); turn !== undefined; turn = backgroundTurn()) {
+      await turn;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    await this.diagnose();
+  }
+
   /** Forgets the views and everything kept for them (docs/agents.md "Live": idle views are dropped). */
   private drop(): void {
     this.state = undefined;
+    this.pendingFindings = undefined;
+    this.diagnosing = undefined;
     this.logs.clear();
     this.texts = new AgentFileTexts();
     this.walks = new RootWalkMemo();
@@ -346,7 +413,7 @@ export class WorkspaceAgentViews {
     } else await this.walks.invalidate(reported);
   }
 
-  private async compute(result: DiscoveryResult, settings: Settings): Promise<AgentViews> {
+  private async compute(result: DiscoveryResult, settings: Settings, deferFindings = false): Promise<AgentViews> {
     const { home, cwd, env, cache } = this.options;
     // Loaded with the first views asked for: an answer that never needs them (`skillsd ls` answered in-process)
     // does not pay for every agent's rules (docs/performance.md "In-process answers").
@@ -368,6 +435,7 @@ export class WorkspaceAgentViews {
       profile: settings.profile,
       symlinks: settings.symlinks,
       walkLimits: settings.server.viewWalkLimits,
+      deferFindings,
       // The doctor's own per-file findings, for the files each view reads (docs/agents.md "Diagnostics").
       doctorFindings: async () =>
         (
@@ -408,64 +476,4 @@ export class WorkspaceAgentViews {
     this.lastComputed = computed;
     return computed;
   }
-}
-
-/** The directories and files two computations of the views depend on are the same. */
-async function sameWatch(a: AgentViews['watch'], b: AgentViews['watch']): Promise<boolean> {
-  return (await sameList(a.dirs, b.dirs)) && (await sameList(a.files, b.files));
-}
-
-/**
- * Two computations of one view give the same answers, the matrix's cells included: its records (each file's status
- * there) and the files it found. Compared in slices: a recomputation makes every record anew.
- */
-async function sameView(a: AgentView, b: AgentView): Promise<boolean> {
-  // A view an update kept (kept-views.ts).
-  if (a === b) return true;
-  return (
-    (await sameMap(a.records, b.records)) &&
-    (await sameMap(a.found, b.found)) &&
-    (await sameList(a.skills, b.skills)) &&
-    (await sameList(a.collisions, b.collisions)) &&
-    (await sameList(a.warnings, b.warnings)) &&
-    (await sameList(a.diagnostics, b.diagnostics)) &&
-    (await sameList(a.rootOrder, b.rootOrder))
-  );
-}
-
-/** Entries compared between two looks at the slice's clock (sameMap, sameList). */
-const SLICE_CHECK = 64;
-
-async function sameMap<V>(a: ReadonlyMap<string, V>, b: ReadonlyMap<string, V>): Promise<boolean> {
-  if (a === b) return true;
-  if (a.size !== b.size) return false;
-  let step = 0;
-  for (const [key, value] of a) {
-    // An entry costs less than reading the clock: the slice is looked at every SLICE_CHECK entries.
-    if (++step % SLICE_CHECK === 0 && sliceSpent()) await nextSlice();
-    const other = b.get(key);
-    if (other === undefined || !sameJson(value, other)) return false;
-  }
-  return true;
-}
-
-async function sameList(a: readonly unknown[], b: readonly unknown[]): Promise<boolean> {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) {
-    if ((i + 1) % SLICE_CHECK === 0 && sliceSpent()) await nextSlice();
-    if (!sameJson(a[i], b[i])) return false;
-  }
-  return true;
-}
-
-/** The content hash of one view's answer: its stream's event ids derive from it (event-log.ts). */
-function viewHash(view: AgentView): string {
-  const hash = createHash('sha256');
-  hash.update(view.agent.id);
-  hash.update(JSON.stringify(view.skills));
-  hash.update(JSON.stringify(view.collisions));
-  hash.update(JSON.stringify(view.warnings));
-  hash.update(JSON.stringify(view.diagnostics));
-  return hash.digest('hex');
 }

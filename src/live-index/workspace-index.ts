@@ -224,11 +224,12 @@ export class WorkspaceIndex {
 
   /**
    * The per-agent views of the current state: computed on the first call (then kept current by every build, and
-   * part of `generation`), waiting for the first index like any answer.
+   * part of `generation`), waiting for the first index like any answer. `findings: false` for an answer that reads
+   * no diagnostics: it does not wait for the doctor's findings of the first views (docs/agents.md "Live").
    */
-  async agentViews(timeoutMs: number): Promise<AgentViewsState> {
+  async agentViews(timeoutMs: number, findings = true): Promise<AgentViewsState> {
     await this.whenReady(timeoutMs);
-    return this.agents.request(timeoutMs);
+    return this.agents.request(timeoutMs, findings);
   }
 
   /** One view's event log (docs/api.md §GET /events `agent=`), with the current views; requests them like `agentViews`. */

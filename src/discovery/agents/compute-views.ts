@@ -37,6 +37,12 @@ export interface ViewsInput {
    * reads. Absent: views carry their own findings only.
    */
   doctorFindings?: () => Promise<readonly Finding[]>;
+  /**
+   * A first computation (no `previous`) leaves the doctor's findings out of its views and hands back how to add them
+   * (`AgentViews.attachFindings`): what needs only the views' records (the matrix of `GET /agents`) need not wait for
+   * the doctor, which costs about as much as every agent's run at 10,000 skills (docs/agents.md "Live").
+   */
+  deferFindings?: boolean;
   /** Real paths kept between builds (the profiles' views and the doctor's findings are keyed by real path). */
   realPaths?: RealPathMemo;
   /** The previous builds' root walks: only the roots a reported change can touch are walked again. */
@@ -86,6 +92,11 @@ export interface AgentViews {
    * does not pay for every candidate × view (docs/agents.md "Live").
    */
   matrix(): Promise<AgentMatrix>;
+  /**
+   * Adds the doctor's findings to the views (`ViewsInput.deferFindings`), once; absent when they carry them already.
+   * Until it has run, nothing but the records, skills and warnings of the views may be read.
+   */
+  attachFindings?: () => Promise<void>;
   /** Directories and files the views depend on besides the default view's. */
   watch: { dirs: string[]; files: string[] };
   /** What each view was made from, for the next computation (`ViewsInput.previous`). */
@@ -110,10 +121,11 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   const realOf = input.realPaths === undefined ? undefined : (path: string) => input.realPaths!.of(path);
   const { maxWatchedDirectories, ...walkLimits } = { ...DEFAULT_VIEW_WALK_LIMITS, ...input.walkLimits };
   const previous = textsOnly ? input.previous : undefined;
+  const defer = input.deferFindings === true && previous === undefined ? input.doctorFindings : undefined;
   const results = new Map<ViewId, DiscoveryResult>();
   const [agentViews, findings] = await Promise.all([
     Promise.all(AGENT_SPECS.map((spec) => runAgent(spec, ctx, input.texts, input.walks, links, textsOnly, walkLimits))),
-    input.doctorFindings?.(),
+    defer === undefined ? input.doctorFindings?.() : undefined,
     Promise.all(
       PROFILE_IDS.map(async (profile) => {
         results.set(profile, await input.discoverProfile(profile));
@@ -159,6 +171,15 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
     if (!same) matched.push(view);
   }
   if (findings !== undefined) await addDoctorFindings(matched, findings, realOf);
+  // Deferred: the doctor runs when asked, and its findings go first in each view's diagnostics, as above.
+  const attachFindings =
+    defer === undefined
+      ? undefined
+      : async () => {
+          const deferred = await defer();
+          inputs.findings = deferred;
+          await addDoctorFindings(matched, deferred, realOf);
+        };
   // The texts this computation read, as it read them: the matrix made later names rows from these, not from a file
   // read again by a later update.
   const reads = input.texts.reads();
@@ -180,7 +201,8 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
     // A view of this computation only (run-agent.ts keeps its own): its warnings are replaced, not pushed to.
     view.warnings = [...view.warnings, unwatchedWarning(view, unwatched.size, maxWatchedDirectories)];
   }
-  return { ctx, views, matrix: madeMatrix, watch: { dirs: [...dirs], files: [...files] }, inputs };
+  const watch = { dirs: [...dirs], files: [...files] };
+  return { ctx, views, matrix: madeMatrix, watch, inputs, ...(attachFindings === undefined ? {} : { attachFindings }) };
 }
 
 /**

@@ -36,7 +36,11 @@ declare module 'fastify' {
      */
     readyDefaultView(cwd: string | undefined): WorkspaceView | undefined;
     /** The workspace of `cwd`, its snapshot and its agent views; throws `BadRequest` or `NotReady`. */
-    agentViewsOf(cwd: string | undefined): Promise<WorkspaceView & { agents: AgentViewsState }>;
+    /**
+     * The workspace's agent views; `findings: false` for an answer that reads no diagnostics (the matrix, a catalog),
+     * which then does not wait for the doctor's findings of the first views.
+     */
+    agentViewsOf(cwd: string | undefined, findings?: boolean): Promise<WorkspaceView & { agents: AgentViewsState }>;
   }
 }
 
@@ -48,10 +52,10 @@ const workspaces: FastifyPluginAsync<WorkspacesOptions> = async (app, options) =
     const snapshot = await workspace.whenReady(options.readyWaitMs);
     return { workspace, snapshot };
   });
-  app.decorate('agentViewsOf', async (cwd: string | undefined) => {
+  app.decorate('agentViewsOf', async (cwd: string | undefined, findings = true) => {
     const workspace = await options.registry.get(cwd);
     const snapshot = await workspace.whenReady(options.readyWaitMs);
-    const agents = await workspace.agentViews(options.readyWaitMs);
+    const agents = await workspace.agentViews(options.readyWaitMs, findings);
     return { workspace, snapshot, agents };
   });
   app.decorate('readyDefaultView', (cwd: string | undefined): WorkspaceView | undefined => {

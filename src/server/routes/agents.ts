@@ -72,8 +72,9 @@ export const agentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 };
 
+/** The views for the matrix and the catalogs, which read no diagnostics: not waiting for the doctor's findings. */
 async function agentState(app: FastifyInstance, cwd: string | undefined) {
-  return (await app.agentViewsOf(cwd)).agents;
+  return (await app.agentViewsOf(cwd, false)).agents;
 }
 
 /** `GET /skills?agent=<id>`: the agent's loaded skills with the filters of `/skills` (docs/api.md "Agent views"). */
