@@ -100,8 +100,6 @@ export class WorkspaceAgentViews {
   private diagnosing: Promise<void> | undefined;
   /** The first views' findings being added as background work. */
   private findingsAhead: Promise<void> = Promise.resolve();
-  /** A request that reads no diagnostics (the matrix) asked for the views while their findings were not in. */
-  private matrixAsked = false;
 
   constructor(private readonly options: WorkspaceAgentViewsOptions) {
     this.idleMs = options.idleMs ?? IDLE_VIEWS_MS;
@@ -145,7 +143,6 @@ export class WorkspaceAgentViews {
   async request(timeoutMs: number, findings = true): Promise<AgentViewsState> {
     this.lastUse = this.now();
     const deadline = this.now() + timeoutMs;
-    if (!findings) this.matrixAsked = true;
     // The views are always current: an update a build queued is waited for.
     await this.updates.idle();
     let state = this.state === undefined ? undefined : this.followGeneration(this.state);
@@ -366,25 +363,12 @@ export class WorkspaceAgentViews {
   /** The first views' findings as background work: after the requests that hold it back (the matrix, its JSON). */
   private async diagnoseAhead(): Promise<void> {
     await afterHolds();
-    // A matrix was asked for (its request may have been answered 503 while the views were computed, and comes back):
-    // it is made first, as work a request waits for, so that the doctor does not share its slices with it.
-    const state = this.state;
-    if (this.matrixAsked && state !== undefined && this.pendingFindings !== undefined) {
-      const release = holdBackground();
-      try {
-        await state.views.matrix();
-      } finally {
-        release();
-      }
-      await afterHolds();
-    }
     await this.diagnose();
   }
 
   /** Forgets the views and everything kept for them (docs/agents.md "Live": idle views are dropped). */
   private drop(): void {
     this.state = undefined;
-    this.matrixAsked = false;
     this.pendingFindings = undefined;
     this.diagnosing = undefined;
     this.logs.clear();
