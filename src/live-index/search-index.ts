@@ -321,8 +321,9 @@ export class SkillSearchIndex {
     for (const name of names) {
       const at = indexOfName(skills, name);
       if (at >= 0) now.set(skills[at]!.filePath, { skill: skills[at]!, at });
-      const before = this.applied.skill(name);
-      if (before !== undefined) was.add(before.filePath);
+      // Looked up in the sorted list: the snapshot's own map by name would be built for one look (O(N) per update).
+      const wasAt = indexOfName(this.applied.skills, name);
+      if (wasAt >= 0) was.add(this.applied.skills[wasAt]!.filePath);
     }
     const discard = [...was].filter((filePath) => !now.has(filePath) && this.indexed.has(filePath));
     const read: Array<{ skill: Skill; at: number }> = [];

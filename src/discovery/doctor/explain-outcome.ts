@@ -4,6 +4,7 @@
 
 import { dirname } from 'node:path';
 import { MANAGED_NAME } from '../frontmatter/sanitize-description.js';
+import { indexOfName } from '../pipeline/pipeline-memo.js';
 import { fallbackGate, isSourceEnabled } from '../pipeline/providers.js';
 import { compileGlobs, createSkillFilters } from '../pipeline/skill-filters.js';
 import type { Collision, CollisionReason, Settings, Skill, SkillSource } from '../types.js';
@@ -18,8 +19,11 @@ export interface Outcome {
 
 export interface PipelineView {
   settings: Settings;
-  /** Loaded skills by name. */
-  winners: ReadonlyMap<string, Skill>;
+  /**
+   * The loaded skills, sorted by name as discovery answers them (docs/discovery.md §1): looked up by binary search, so
+   * that explaining one directory again after an edit does not index every loaded skill by name.
+   */
+  winners: readonly Skill[];
   /** Every loser of every collision, keyed by `<source id>\0<filePath>`. */
   losses: ReadonlyMap<string, { reason: CollisionReason; winner: Collision['winner'] }>;
 }
@@ -35,7 +39,7 @@ export function pipelineView(
       losses.set(candidateKey(lost.source.id, lost.filePath), { reason: lost.reason, winner: collision.winner });
     }
   }
-  return { settings, winners: new Map(skills.map((skill) => [skill.name, skill])), losses };
+  return { settings, winners: skills, losses };
 }
 
 /**
@@ -68,7 +72,8 @@ export function explainOutcome(skill: Skill, view: PipelineView, managed: boolea
   if (settings.disabledProviders.includes(skill.source.provider)) {
     return filtered(path, 'provider-disabled', `provider ${skill.source.provider} is listed in disabledProviders`);
   }
-  const winner = view.winners.get(skill.name);
+  const at = indexOfName(view.winners, skill.name);
+  const winner = at >= 0 ? view.winners[at] : undefined;
   if (winner !== undefined && winner.filePath === path && winner.source.id === skill.source.id) {
     return { outcome: 'loaded', reason: 'loaded: the first enabled candidate of this name in priority order' };
   }

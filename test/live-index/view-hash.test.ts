@@ -1,0 +1,115 @@
+// The content hash a view's event ids derive from (view-comparison.ts `viewHash`, docs/api.md "GET /events"): each
+// item's digest is kept by the item itself, so the hash after an edit must be the hash of the same content made of
+// fresh objects — the same in another daemon, never a digest kept for an item from before.
+
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { describe, it, type TestContext } from 'node:test';
+import type { AgentView } from '../../src/discovery/agents/types.js';
+import { defaultSettings } from '../../src/discovery/settings.js';
+import { viewHash } from '../../src/live-index/view-comparison.js';
+import { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
+import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+
+type Reported = { rebuildFor(paths: readonly string[]): Promise<void> };
+const WAIT = 60_000;
+
+/** The view with every item a fresh object of the same JSON: no digest is kept for any of them. */
+function freshCopy(view: AgentView): AgentView {
+  const copy = <T>(list: readonly T[]): T[] => JSON.parse(JSON.stringify(list)) as T[];
+  return {
+    ...view,
+    skills: copy(view.skills),
+    collisions: copy(view.collisions),
+    warnings: copy(view.warnings),
+    diagnostics: copy(view.diagnostics),
+  };
+}
+
+async function codexView(index: WorkspaceIndex): Promise<AgentView> {
+  const view = (await index.agentViews(WAIT)).views.views.get('codex');
+  assert.ok(view !== undefined);
+  return view;
+}
+
+async function openIndex(t: TestContext, root: string): Promise<WorkspaceIndex> {
+  const index = new WorkspaceIndex({
+    home: `${root}/home`,
+    cwd: `${root}/work`,
+    env: {},
+    settings: defaultSettings(),
+    watch: false,
+  });
+  t.after(() => index.close());
+  await index.ready;
+  return index;
+}
+
+describe('viewHash', () => {
+  it('after an edit, equals the hash of the same content made anew, and of another daemon on the same files', async (t) => {
+    const { dir: root, cleanup } = await makeTempDir('skillsd-view-hash-');
+    t.after(cleanup);
+    const skills: Record<string, string> = {};
+    for (const name of ['alpha', 'beta', 'gamma', 'delta']) {
+      skills[`work/.agents/skills/${name}/SKILL.md`] = SK({
+        name,
+        description: JSON.stringify(`Does ${name} things: with a colon`),
+      });
+    }
+    await writeTree(root, { 'home/.keep': '', 'work/.git/HEAD': 'x', ...skills });
+    const index = await openIndex(t, root);
+
+    const before = await codexView(index);
+    assert.deepEqual(
+      before.skills.map((skill) => skill.name),
+      ['alpha', 'beta', 'delta', 'gamma'],
+    );
+    const hashBefore = viewHash(before);
+    assert.match(hashBefore, /^[0-9a-f]{64}$/);
+    assert.equal(viewHash(freshCopy(before)), hashBefore);
+
+    const edited = `${root}/work/.agents/skills/beta/SKILL.md`;
+    await writeFile(edited, SK({ name: 'beta', description: 'Does beta things, edited' }));
+    await (index as unknown as Reported).rebuildFor([edited]);
+    await index.agentViewsSettled();
+    const after = await codexView(index);
+    assert.equal(after.skills.find((skill) => skill.name === 'beta')?.description, 'Does beta things, edited');
+    // The untouched skills are the very objects hashed before: their digests come from the memo.
+    assert.equal(
+      after.skills.filter((skill) => before.skills.includes(skill)).length,
+      3,
+      'the update keeps the objects of the skills it did not touch',
+    );
+    const hashAfter = viewHash(after);
+    assert.notEqual(hashAfter, hashBefore);
+    assert.equal(viewHash(freshCopy(after)), hashAfter);
+
+    // Another index of the same files, with none of these objects: the same hash (event ids agree across restarts).
+    const other = await openIndex(t, root);
+    assert.equal(viewHash(await codexView(other)), hashAfter);
+
+    // Edited back: the first hash again.
+    await writeFile(edited, SK({ name: 'beta', description: JSON.stringify('Does beta things: with a colon') }));
+    await (index as unknown as Reported).rebuildFor([edited]);
+    await index.agentViewsSettled();
+    assert.equal(viewHash(await codexView(index)), hashBefore);
+  });
+
+  it('tells apart the order of the items and the list each one is in', () => {
+    const base = {
+      agent: { id: 'codex' },
+      skills: [{ name: 'a' }, { name: 'b' }],
+      collisions: [],
+      warnings: [{ skillPath: '', message: 'w' }],
+      diagnostics: [],
+    } as unknown as AgentView;
+    const hash = viewHash(base);
+    const swapped = { ...base, skills: [base.skills[1], base.skills[0]] } as unknown as AgentView;
+    assert.notEqual(viewHash(swapped), hash);
+    const moved = { ...base, warnings: [], diagnostics: base.warnings } as unknown as AgentView;
+    assert.notEqual(viewHash(moved), hash);
+    const otherAgent = { ...base, agent: { id: 'opencode' } } as unknown as AgentView;
+    assert.notEqual(viewHash(otherAgent), hash);
+    assert.equal(viewHash({ ...base } as AgentView), hash);
+  });
+});
