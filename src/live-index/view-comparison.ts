@@ -57,33 +57,13 @@ async function sameList(a: readonly unknown[], b: readonly unknown[]): Promise<b
   return true;
 }
 
-/**
- * Each item's SHA-256 of its JSON, by the item itself: an update keeps the objects of everything it did not touch
- * (kept-views.ts, agent-run.ts), so a view's hash after an edit serialises and hashes only the items the edit made.
- * Items are never changed once in a view (a change makes a new object), so a kept digest stays that item's.
- */
-const itemDigests = new WeakMap<object, string>();
-
-/** An item's digest, in base64: a short string costs less memory than a Buffer of its own for each item. */
-function itemDigest(item: object): string {
-  let digest = itemDigests.get(item);
-  if (digest === undefined) {
-    digest = createHash('sha256').update(JSON.stringify(item)).digest('base64');
-    itemDigests.set(item, digest);
-  }
-  return digest;
-}
-
-/**
- * The content hash of one view's answer: its stream's event ids derive from it (event-log.ts). A SHA-256 over the
- * agent, then each list's length and its items' digests in order (skills, collisions, warnings, diagnostics).
- */
+/** The content hash of one view's answer: its stream's event ids derive from it (event-log.ts). */
 export function viewHash(view: AgentView): string {
-  const lists = [view.skills, view.collisions, view.warnings, view.diagnostics] as const;
-  const parts: string[] = [`skillsd-view/2\n${view.agent.id}\n`];
-  for (const list of lists) {
-    parts.push(`${list.length}\n`);
-    for (const item of list as readonly object[]) parts.push(itemDigest(item));
-  }
-  return createHash('sha256').update(parts.join(''), 'utf8').digest('hex');
+  const hash = createHash('sha256');
+  hash.update(view.agent.id);
+  hash.update(JSON.stringify(view.skills));
+  hash.update(JSON.stringify(view.collisions));
+  hash.update(JSON.stringify(view.warnings));
+  hash.update(JSON.stringify(view.diagnostics));
+  return hash.digest('hex');
 }

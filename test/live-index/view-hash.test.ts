@@ -1,6 +1,6 @@
-// The content hash a view's event ids derive from (view-comparison.ts `viewHash`, docs/api.md "GET /events"): each
-// item's digest is kept by the item itself, so the hash after an edit must be the hash of the same content made of
-// fresh objects — the same in another daemon, never a digest kept for an item from before.
+// The content hash a view's event ids derive from (view-comparison.ts `viewHash`, docs/api.md "GET /events"): after
+// an edit it is the hash of the same content made of fresh objects, the same in another daemon on the same files, and
+// it tells apart the order of the items and the list each one is in.
 
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -74,7 +74,7 @@ describe('viewHash', () => {
     await index.agentViewsSettled();
     const after = await codexView(index);
     assert.equal(after.skills.find((skill) => skill.name === 'beta')?.description, 'Does beta things, edited');
-    // The untouched skills are the very objects hashed before: their digests come from the memo.
+    // The untouched skills are the very objects hashed before: a hash kept by object would still see them.
     assert.equal(
       after.skills.filter((skill) => before.skills.includes(skill)).length,
       3,
