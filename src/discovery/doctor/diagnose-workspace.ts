@@ -30,7 +30,10 @@ import type {
 
 export interface DiagnoseInput {
   ctx: DiscoveryContext;
-  /** The discovery's answer for this context: what loaded and who lost to whom. */
+  /**
+   * The discovery's answer for this context: what loaded and who lost to whom. Its skills in the answer's order (by
+   * name, docs/discovery.md §1): a candidate's winner is looked up by binary search.
+   */
   skills: readonly Skill[];
   collisions: readonly Collision[];
   cache?: SkillFileCache;
