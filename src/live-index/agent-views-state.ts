@@ -9,7 +9,16 @@ import { ByteBoundedLru } from './byte-bounded-lru.js';
 import { jsonParts } from './sliced-json.js';
 
 export interface AgentAnswer {
-  body: Buffer;
+  /**
+   * The JSON text, kept as a string rather than as a Buffer of its own: a Buffer is memory outside V8's heap, and V8
+   * starts a full collection once some tens of megabytes of it were allocated since the last one. The matrix of
+   * `GET /agents` is 10 MB at 10,000 skills, made again for each state of the views; asked after every edit, it made
+   * a full collection every few edits, whose pause of 100–160 ms fell on an edit's event one edit in eight
+   * (docs/performance.md "Where the time and the memory still go"). A string is heap memory, budgeted with the heap.
+   */
+  body: string;
+  /** The body's length in UTF-8 bytes. */
+  bytes: number;
   etag: string;
 }
 
@@ -75,7 +84,8 @@ export class AgentViewsState {
         const parts = await jsonParts(make());
         const hash = createHash('sha256');
         for (const part of parts) hash.update(part);
-        const answer = { body: Buffer.from(parts.join(''), 'utf8'), etag: this.etagOf(hash) };
+        const body = parts.join('');
+        const answer = { body, bytes: Buffer.byteLength(body, 'utf8'), etag: this.etagOf(hash) };
         this.answers.set(key, answer);
         return answer;
       })().finally(() => this.writing.delete(key));
@@ -119,8 +129,12 @@ export class AgentViewsState {
   }
 
   private serialise(value: unknown): AgentAnswer {
-    const body = Buffer.from(JSON.stringify(value), 'utf8');
-    return { body, etag: this.etagOf(createHash('sha256').update(body)) };
+    const body = JSON.stringify(value);
+    return {
+      body,
+      bytes: Buffer.byteLength(body, 'utf8'),
+      etag: this.etagOf(createHash('sha256').update(body, 'utf8')),
+    };
   }
 
   private etagOf(hash: Hash): string {
@@ -142,5 +156,5 @@ const ANSWER_LIMITS = { maxEntries: MAX_ANSWERS, maxBytes: MAX_ANSWER_BYTES };
 const CATALOG_LIMITS = { maxEntries: MAX_CATALOG_ANSWERS, maxBytes: MAX_ANSWER_BYTES };
 
 function answerBytes(answer: AgentAnswer): number {
-  return answer.body.length;
+  return answer.bytes;
 }

@@ -14,16 +14,16 @@ const BROTLI_OPTIONS = { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } };
 const encodedBodies = new WeakMap<object, Map<AnswerEncoding, Promise<Buffer>>>();
 
 /** The encoding a 200 with this body goes in for this `Accept-Encoding`: none below the threshold. */
-export function bodyEncoding(body: Buffer, acceptEncoding: string | undefined): AnswerEncoding | undefined {
+export function bodyEncoding(bytes: number, acceptEncoding: string | undefined): AnswerEncoding | undefined {
   const encoding = answerEncoding(acceptEncoding);
-  return encoding === undefined || body.length < COMPRESS_THRESHOLD_BYTES ? undefined : encoding;
+  return encoding === undefined || bytes < COMPRESS_THRESHOLD_BYTES ? undefined : encoding;
 }
 
 /**
  * `body` in `encoding`, compressed on first use and kept with `answer` (the kept answer it is the body of); concurrent
  * first requests share the one compression.
  */
-export function encodedBody(answer: object, body: Buffer, encoding: AnswerEncoding): Promise<Buffer> {
+export function encodedBody(answer: object, body: Buffer | string, encoding: AnswerEncoding): Promise<Buffer> {
   let bodies = encodedBodies.get(answer);
   if (bodies === undefined) {
     bodies = new Map();

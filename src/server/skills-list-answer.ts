@@ -42,7 +42,7 @@ export function skillsListEncoding(
   answer: SkillsListAnswer,
   acceptEncoding: string | undefined,
 ): AnswerEncoding | undefined {
-  return bodyEncoding(answer.body, acceptEncoding);
+  return bodyEncoding(answer.body.length, acceptEncoding);
 }
 
 /** The answer's body in `encoding`, compressed on first use (encoded-body.ts). */

@@ -98,7 +98,7 @@ async function sendAnswer(request: FastifyRequest, reply: FastifyReply, answer: 
   reply.header('etag', answer.etag).header('cache-control', 'no-cache');
   if (matchesIfNoneMatch(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
   reply.type('application/json; charset=utf-8');
-  const encoding = bodyEncoding(answer.body, request.headers['accept-encoding']);
+  const encoding = bodyEncoding(answer.bytes, request.headers['accept-encoding']);
   if (encoding === undefined) return reply.send(answer.body);
   const encoded = await encodedBody(answer, answer.body, encoding);
   return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(encoded);
