@@ -4,12 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
-import { describe, it, type TestContext } from 'node:test';
+import { describe, it } from 'node:test';
 import type { AgentView } from '../../src/discovery/agents/types.js';
-import { defaultSettings } from '../../src/discovery/settings.js';
 import { viewHash } from '../../src/live-index/view-comparison.js';
-import { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
+import type { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+import { openUnwatchedIndex } from '../helpers/unwatched-index.js';
 
 type Reported = { rebuildFor(paths: readonly string[]): Promise<void> };
 const WAIT = 60_000;
@@ -32,19 +32,6 @@ async function codexView(index: WorkspaceIndex): Promise<AgentView> {
   return view;
 }
 
-async function openIndex(t: TestContext, root: string): Promise<WorkspaceIndex> {
-  const index = new WorkspaceIndex({
-    home: `${root}/home`,
-    cwd: `${root}/work`,
-    env: {},
-    settings: defaultSettings(),
-    watch: false,
-  });
-  t.after(() => index.close());
-  await index.ready;
-  return index;
-}
-
 describe('viewHash', () => {
   it('after an edit, equals the hash of the same content made anew, and of another daemon on the same files', async (t) => {
     const { dir: root, cleanup } = await makeTempDir('skillsd-view-hash-');
@@ -57,7 +44,7 @@ describe('viewHash', () => {
       });
     }
     await writeTree(root, { 'home/.keep': '', 'work/.git/HEAD': 'x', ...skills });
-    const index = await openIndex(t, root);
+    const index = await openUnwatchedIndex(t, root);
 
     const before = await codexView(index);
     assert.deepEqual(
@@ -85,7 +72,7 @@ describe('viewHash', () => {
     assert.equal(viewHash(freshCopy(after)), hashAfter);
 
     // Another index of the same files, with none of these objects: the same hash (event ids agree across restarts).
-    const other = await openIndex(t, root);
+    const other = await openUnwatchedIndex(t, root);
     assert.equal(viewHash(await codexView(other)), hashAfter);
 
     // Edited back: the first hash again.

@@ -8,9 +8,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { VIEW_IDS } from '../../src/discovery/agents/agents.js';
 import type { AgentView, ViewId } from '../../src/discovery/agents/types.js';
-import { defaultSettings } from '../../src/discovery/settings.js';
-import { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
+import type { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+import { openUnwatchedIndex } from '../helpers/unwatched-index.js';
 
 type Reported = { rebuildFor(paths: readonly string[]): Promise<void> };
 const WAIT = 60_000;
@@ -34,20 +34,6 @@ async function viewsOf(index: WorkspaceIndex): Promise<Map<ViewId, AgentView>> {
   return new Map((await index.agentViews(WAIT)).views.views);
 }
 
-/** A live index (no watcher) of `<root>/work` with HOME `<root>/home`. */
-async function indexOf(t: TestContext, root: string): Promise<WorkspaceIndex> {
-  const index = new WorkspaceIndex({
-    home: `${root}/home`,
-    cwd: `${root}/work`,
-    env: {},
-    settings: defaultSettings(),
-    watch: false,
-  });
-  t.after(() => index.close());
-  await index.ready;
-  return index;
-}
-
 /** `tree` written under a temp root holding a HOME and a repository, and a live index of it. */
 async function openIndex(
   t: TestContext,
@@ -56,7 +42,7 @@ async function openIndex(
   const { dir: root, cleanup } = await makeTempDir('skillsd-views-kept-');
   t.after(cleanup);
   await writeTree(root, { 'home/.keep': '', 'work/.git/HEAD': 'x', ...tree });
-  return { root, index: await indexOf(t, root) };
+  return { root, index: await openUnwatchedIndex(t, root) };
 }
 
 setFlagsFromString('--expose-gc');
@@ -124,7 +110,7 @@ describe('views an update keeps', () => {
     assert.ok(!readers.includes('claude-code'));
 
     // Kept, patched and matched views answer what views computed from nothing answer.
-    const fresh = await indexOf(t, root);
+    const fresh = await openUnwatchedIndex(t, root);
     const scratch = await viewsOf(fresh);
     for (const id of VIEW_IDS) assert.equal(answerOf(third.get(id)), answerOf(scratch.get(id)), id);
   });
