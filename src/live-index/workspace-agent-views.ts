@@ -37,7 +37,15 @@ export interface WorkspaceAgentViewsOptions {
   discover: DiscoverFn;
   /** What a discovery of the workspace depends on now (the doctor's findings are read with it). */
   discoveryContext: () => DiscoveryContext;
-  /** Told once the first views are set: they name roots the default view does not read. */
+  /**
+   * Told at once when the first views are set, before any answer is made from them: the registry's bound on the
+   * workspaces that hold views applies then, not after the answer (workspace-registry.ts `boundViews`).
+   */
+  onViewsSet?: () => void;
+  /**
+   * Told once the first views are set and no request holds background work back: they name roots the default view
+   * does not read, which the watcher then follows.
+   */
   onFirstViews: () => Promise<void>;
   /**
    * Resolves once the workspace's watcher is armed and has looked once more (absent: at once). The first views are
@@ -334,6 +342,7 @@ export class WorkspaceAgentViews {
       const state = new AgentViewsState(views, this.options.generation());
       this.state = state;
       this.lastUse = this.now();
+      this.options.onViewsSet?.();
       // The matrix of `GET /agents` reads no diagnostics: the doctor runs once no request holds background work,
       // or as soon as an answer needs its findings (`request`).
       this.pendingFindings = views.attachFindings;

@@ -116,8 +116,8 @@ export class WorkspaceIndex {
       cache: this.cache,
       discover: this.discover,
       discoveryContext: () => this.discoveryContext(),
+      onViewsSet: () => this.onViewsKept?.(),
       onFirstViews: async () => {
-        this.onViewsKept?.();
         if (this.watcher.armed) await this.watcher.sync();
       },
       armed: () => this.ready,
