@@ -14,16 +14,23 @@ export interface AgentSkillsQuery extends AgentSkillsFilter {
   provider?: string;
 }
 
+/**
+ * The JSON of each matrix row, kept with the row: a matrix made after an edit takes most rows of the one before
+ * (matrix-rows.ts), and its answer writes only the new ones.
+ */
+const ROW_TEXTS = new WeakMap<object, string>();
+
 export async function agentMatrixAnswer(state: AgentViewsState): Promise<AgentAnswer> {
   // A request waits for the matrix and its JSON, as for the first views: the search index built ahead gives way
   // (time-slices.ts holdBackground).
   const release = holdBackground();
   try {
     const matrix = await state.views.matrix();
-    return await state.answerInSlices('agents', () => ({
-      generation: state.generation,
-      ...agentMatrix(state.views, matrix),
-    }));
+    return await state.answerInSlices(
+      'agents',
+      () => ({ generation: state.generation, ...agentMatrix(state.views, matrix) }),
+      ROW_TEXTS,
+    );
   } finally {
     release();
   }

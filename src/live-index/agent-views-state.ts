@@ -73,15 +73,16 @@ export class AgentViewsState {
 
   /**
    * `answer` for a large one (the matrix of `GET /agents`): its JSON is written in slices (sliced-json.ts), and
-   * requests that come while it is written share that one writing.
+   * requests that come while it is written share that one writing. `texts` keeps the text of long arrays' objects
+   * from one state to the next (`jsonParts`).
    */
-  async answerInSlices(key: string, make: () => unknown): Promise<AgentAnswer> {
+  async answerInSlices(key: string, make: () => unknown, texts?: WeakMap<object, string>): Promise<AgentAnswer> {
     const known = this.answers.get(key);
     if (known !== undefined) return known;
     let writing = this.writing.get(key);
     if (writing === undefined) {
       writing = (async () => {
-        const parts = await jsonParts(make());
+        const parts = await jsonParts(make(), [], texts);
         const hash = createHash('sha256');
         for (const part of parts) hash.update(part);
         const body = parts.join('');

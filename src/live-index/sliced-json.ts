@@ -8,14 +8,31 @@ import { nextSlice, sliceSpent } from '../discovery/time-slices.js';
 /** Arrays shorter than this are written in one call: splitting them costs more than it spares. */
 const SPLIT_FROM = 64;
 
-/** The parts whose concatenation is `JSON.stringify(value)`. */
-export async function jsonParts(value: unknown, parts: string[] = []): Promise<string[]> {
+/**
+ * The parts whose concatenation is `JSON.stringify(value)`. `known` keeps the text of each object element of a long
+ * array, for answers made again from mostly the same objects (the matrix's rows, kept between its makings): such an
+ * object must not change once written.
+ */
+export async function jsonParts(
+  value: unknown,
+  parts: string[] = [],
+  known?: WeakMap<object, string>,
+): Promise<string[]> {
   if (Array.isArray(value) && value.length >= SPLIT_FROM) {
     parts.push('[');
     for (let i = 0; i < value.length; i++) {
       if (i > 0) parts.push(',');
+      const item: unknown = value[i];
+      if (known !== undefined && typeof item === 'object' && item !== null) {
+        let text = known.get(item);
+        if (text === undefined) {
+          text = JSON.stringify(item);
+          known.set(item, text);
+        }
+        parts.push(text);
+      }
       // As JSON.stringify writes them in an array: undefined, functions and symbols are null.
-      parts.push(JSON.stringify(value[i]) ?? 'null');
+      else parts.push(JSON.stringify(item) ?? 'null');
       if (sliceSpent()) await nextSlice();
     }
     parts.push(']');
@@ -32,7 +49,7 @@ export async function jsonParts(value: unknown, parts: string[] = []): Promise<s
       if (field === undefined || typeof field === 'function' || typeof field === 'symbol') continue;
       parts.push(first ? '' : ',', JSON.stringify(key), ':');
       first = false;
-      await jsonParts(field, parts);
+      await jsonParts(field, parts, known);
     }
     parts.push('}');
     return parts;

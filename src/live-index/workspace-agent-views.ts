@@ -8,6 +8,7 @@ import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
+import { MatrixRowMemo } from '../discovery/agents/matrix-rows.js';
 import { RealPathMemo } from '../discovery/agents/real-paths.js';
 import type { AgentView, ViewId } from '../discovery/agents/types.js';
 import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
@@ -91,6 +92,8 @@ export class WorkspaceAgentViews {
   private doctor = new DoctorMemo();
   /** Real paths of the files the profiles' views and the doctor's findings name. */
   private realPaths = new RealPathMemo();
+  /** The rows of the last matrix of `GET /agents` made: the next one makes only the rows whose inputs changed. */
+  private matrixRows = new MatrixRowMemo();
   private readonly idleMs: number;
   /** The last computation, whether or not it was installed: the next one keeps its unchanged views (kept-views.ts). */
   private lastComputed: AgentViews | undefined;
@@ -386,6 +389,7 @@ export class WorkspaceAgentViews {
     this.profileMemos = new Map();
     this.doctor = new DoctorMemo();
     this.realPaths = new RealPathMemo();
+    this.matrixRows = new MatrixRowMemo();
     this.lastComputed = undefined;
     this.nothingKept = true;
   }
@@ -409,6 +413,7 @@ export class WorkspaceAgentViews {
     const reported = new Set([...paths, ...reals]);
     this.texts.invalidate(full, reported);
     this.realPaths.invalidate(full, reported);
+    this.matrixRows.invalidate(full, reported);
     await this.doctor.invalidate(full, [...reported]);
     if (full) {
       this.walks.clear();
@@ -435,6 +440,7 @@ export class WorkspaceAgentViews {
       env: env.agents ?? {},
       texts: this.texts,
       realPaths: this.realPaths,
+      matrixRows: this.matrixRows,
       profile: settings.profile,
       symlinks: settings.symlinks,
       walkLimits: settings.server.viewWalkLimits,

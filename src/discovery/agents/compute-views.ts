@@ -5,21 +5,18 @@ import type { Finding } from '../doctor/types.js';
 import { realpath } from '../files/sliced-fs.js';
 import { DEFAULT_VIEW_WALK_LIMITS, type ViewWalkLimits } from '../files/walk-budget.js';
 import { linkPolicyOf } from '../link-trust.js';
-import { compareSkills } from '../pipeline/sort-skills.js';
 import { defaultSettings } from '../settings.js';
-import { nextSlice } from '../time-slices.js';
 import type { DiscoveryResult, Profile, SymlinkMode } from '../types.js';
 import { resolveAgentContext } from './agent-context.js';
 import { AGENT_SPECS, PROFILE_IDS } from './agents.js';
 import { claudePluginDirs } from './claude-plugin-dirs.js';
 import type { AgentFileTexts, TextRead } from './file-texts.js';
-import { fencedBlock, readYamlMapping } from './frontmatter-rules.js';
 import { keptViews, type ViewInputs } from './kept-views.js';
+import { type AgentMatrix, type MatrixRowMemo, makeMatrix } from './matrix-rows.js';
 import { patchProfileView, profileView } from './profiles.js';
 import type { RealPathMemo } from './real-paths.js';
 import { runAgent } from './run-agent.js';
-import type { AgentContext, AgentView, ViewId, ViewStatus } from './types.js';
-import { UnseenLookups, unseenReason } from './unseen-reason.js';
+import type { AgentContext, AgentView, ViewId } from './types.js';
 import { addDoctorFindings, ownDiagnostics, reuseDoctorFindings } from './view-findings.js';
 import { budgetViewWatches, unwatchedWarning } from './view-watch-budget.js';
 import type { RootWalkMemo } from './walk-memo.js';
@@ -61,28 +58,11 @@ export interface ViewsInput {
    * changed is that computation's very object (kept-views.ts).
    */
   previous?: AgentViews;
+  /** The rows of the last matrix made, which the next one takes where they still hold (matrix-rows.ts). */
+  matrixRows?: MatrixRowMemo;
 }
 
-export interface MatrixCell {
-  status: ViewStatus;
-  filePath?: string;
-  reason?: string;
-}
-
-export interface MatrixRow {
-  name: string;
-  filePath: string;
-  views: Record<ViewId, MatrixCell>;
-}
-
-/** The candidates × views matrix of `GET /agents`. */
-export interface AgentMatrix {
-  rows: MatrixRow[];
-  /** Per row, the names the views that read its file give it (the doctor matches a name against them). */
-  rowNames: Map<MatrixRow, Set<string>>;
-  /** Per row, the name each view that reads its file gives it (Claude Code its folder's): `doctorAgents` (answers.ts). */
-  viewNames: Map<MatrixRow, Map<ViewId, string>>;
-}
+export type { AgentMatrix, MatrixCell, MatrixRow } from './matrix-rows.js';
 
 export interface AgentViews {
   ctx: AgentContext;
@@ -102,11 +82,6 @@ export interface AgentViews {
   /** What each view was made from, for the next computation (`ViewsInput.previous`). */
   inputs: ViewInputs;
 }
-
-const FOLDER_NAMERS = new Set<ViewId>(['claude-code', 'vscode']);
-
-/** Matrix rows made side by side (see `matrixRows`). */
-const MATRIX_BATCH = 64;
 
 export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> {
   const base = await resolveAgentContext(input.home, input.cwd, input.env);
@@ -185,7 +160,7 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
   const reads = input.texts.reads();
   // Only texts changed: every agent walked what it walked before and read only what changed, so no file is gone.
   if (!textsOnly) input.texts.end();
-  const madeMatrix = lazyMatrix(views, ctx, reads, input.texts);
+  const madeMatrix = lazyMatrix(views, ctx, reads, input.texts, input.matrixRows);
   const dirs = new Set<string>();
   const files = new Set<string>();
   for (const view of agentViews) {
@@ -214,88 +189,11 @@ function lazyMatrix(
   ctx: AgentContext,
   reads: ReadonlyMap<string, Promise<TextRead>>,
   texts: AgentFileTexts,
+  memo: MatrixRowMemo | undefined,
 ): () => Promise<AgentMatrix> {
   let matrix: Promise<AgentMatrix> | undefined;
   return () => {
-    matrix ??= (async () => {
-      const rowNames = new Map<MatrixRow, Set<string>>();
-      const viewNames = new Map<MatrixRow, Map<ViewId, string>>();
-      const read = (path: string) => reads.get(path) ?? texts.read(path);
-      const rows = await matrixRows(views, ctx, read, rowNames, viewNames);
-      return { rows, rowNames, viewNames };
-    })();
+    matrix ??= makeMatrix(views, ctx, (path) => reads.get(path) ?? texts.known(path) ?? texts.read(path), memo);
     return matrix;
   };
-}
-
-async function matrixRows(
-  views: Map<ViewId, AgentView>,
-  ctx: AgentContext,
-  read: (path: string) => Promise<TextRead>,
-  rowNames: Map<MatrixRow, Set<string>>,
-  viewNames: Map<MatrixRow, Map<ViewId, string>>,
-): Promise<MatrixRow[]> {
-  const candidates = new Map<string, { lexicalPaths: string[]; folder: string }>();
-  for (const view of views.values()) {
-    for (const [realPath, found] of view.found) {
-      const known = candidates.get(realPath);
-      if (known === undefined) candidates.set(realPath, { lexicalPaths: [found.lexicalPath], folder: found.folder });
-      else if (!known.lexicalPaths.includes(found.lexicalPath)) known.lexicalPaths.push(found.lexicalPath);
-    }
-  }
-  const lookups = new UnseenLookups();
-  const row = async (realPath: string, candidate: { lexicalPaths: string[]; folder: string }): Promise<MatrixRow> => {
-    await nextSlice();
-    const name = (await frontmatterName(realPath, read)) ?? candidate.folder;
-    const filePath = candidate.lexicalPaths[0] as string;
-    const cells = {} as Record<ViewId, MatrixCell>;
-    const names = new Set<string>([name]);
-    const byView = new Map<ViewId, string>();
-    for (const [id, view] of views) {
-      const record = view.records.get(realPath);
-      if (record === undefined) {
-        cells[id] = { status: 'unseen', reason: await unseenReason(view, candidate.lexicalPaths, ctx, lookups) };
-        continue;
-      }
-      if (record.name !== '') {
-        names.add(record.name);
-        byView.set(id, record.name);
-      }
-      const cell: MatrixCell = { status: record.status, filePath: record.filePath };
-      if (record.reason !== undefined) cell.reason = record.reason;
-      else if (record.status === 'loaded' && record.name !== name) {
-        cell.reason = FOLDER_NAMERS.has(id)
-          ? `loaded as ${record.name}: ${view.agent.name} names skills by their folder`
-          : `loaded as ${record.name}`;
-      }
-      cells[id] = cell;
-    }
-    const made = { name, filePath, views: cells };
-    rowNames.set(made, names);
-    viewNames.set(made, byView);
-    return made;
-  };
-  // Rows are made a batch at a time: a cell's reason may look at the disk (is the file a link), and those looks run
-  // side by side instead of one after the other; the rows are sorted at the end whatever order they came in.
-  const rows: MatrixRow[] = [];
-  const entries = [...candidates];
-  for (let start = 0; start < entries.length; start += MATRIX_BATCH) {
-    const batch = entries.slice(start, start + MATRIX_BATCH);
-    rows.push(...(await Promise.all(batch.map(([realPath, candidate]) => row(realPath, candidate)))));
-  }
-  return rows.sort(compareSkills);
-}
-
-/** A row's name: the frontmatter `name` when it is a non-blank string, else the folder. */
-async function frontmatterName(
-  realPath: string,
-  readText: (path: string) => Promise<TextRead>,
-): Promise<string | undefined> {
-  const read = await readText(realPath);
-  if (!read.ok) return undefined;
-  const fenced = fencedBlock(read.text, { bom: true });
-  if (fenced === null) return undefined;
-  const yaml = readYamlMapping(fenced.block);
-  const name = yaml.ok ? yaml.value.name : undefined;
-  return typeof name === 'string' && name.trim() !== '' ? name.trim() : undefined;
 }

@@ -86,6 +86,14 @@ export class AgentFileTexts {
     }
   }
 
+  /**
+   * The kept text of `path` when it is current (no change reported since it was read or looked at), without a
+   * promise: what a reading of thousands of kept files (the matrix's rows) takes first.
+   */
+  known(path: string): TextRead | undefined {
+    return this.current.has(path) ? this.entries.get(path)?.read : undefined;
+  }
+
   read(path: string): Promise<TextRead> {
     let promise = this.pending.get(path);
     if (promise === undefined) {
