@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { WAIT_MS, waitUntil } from '../helpers/deadlines.js';
 import { SseClient } from '../helpers/sse-client.js';
@@ -11,6 +13,17 @@ function blockEventLoop(ms: number): void {
   while (Date.now() < end) {
     // spinning on purpose
   }
+}
+
+/**
+ * Leaves `bytes` of garbage in the old generation: held through two collections, then dropped. Made in a function of
+ * its own, not in the async test, whose suspended frame could still hold the array.
+ */
+function oldGarbage(bytes: number, gc: () => void): void {
+  const held = Array.from({ length: bytes / (1024 * 1024) }, () => Buffer.alloc(1024 * 1024, 1));
+  gc();
+  gc();
+  assert.equal(held.length * 1024 * 1024, bytes);
 }
 
 /** GETs `url` until it is not refused for load, until the bound. */
@@ -117,5 +130,29 @@ describe('load shedding', () => {
     });
     await waitUntil('a sample', () => s.app.pressureType() !== undefined);
     assert.equal(s.app.pressureType(), 'rssBytes');
+  });
+
+  it('collects garbage before it refuses for the resident set: garbage alone over the bound refuses nothing', async (t) => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    // The bound leaves the server's start 200 MB; the garbage is twice that, made in one turn so that no sample
+    // runs while it is alive. Collected twice while held, it is in the old generation, which only a full collection
+    // frees: V8 would leave it there while nothing is allocated.
+    const bound = process.memoryUsage.rss() + 200 * 1024 * 1024;
+    const server = await startServer(t, {
+      tree: { 'work/.musepi/skills/pdf/SKILL.md': SK({ description: 'PDF tools' }) },
+      app: { pressure: { maxEventLoopDelayMs: 0, maxHeapUsedBytes: 0, maxRssBytes: bound, sampleIntervalMs: 10 } },
+    });
+    assert.equal((await getJson(`${server.base}/skills`)).status, 200);
+    oldGarbage(400 * 1024 * 1024, gc);
+    assert.ok(process.memoryUsage.rss() > bound, 'the garbage puts the RSS over the bound');
+    const states = new Set<string | undefined>();
+    await waitUntil('the RSS back under the bound', () => {
+      states.add(server.app.pressureType());
+      return process.memoryUsage.rss() < bound;
+    });
+    states.add(server.app.pressureType());
+    assert.deepEqual([...states], [undefined]);
+    assert.equal((await getJson(`${server.base}/skills`)).status, 200);
   });
 });

@@ -12,6 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
+import { collectGarbage } from '../collect-garbage.js';
 import { errorBody, isDescriptorShortage } from '../errors.js';
 import { residentMemoryReader } from '../resident-memory.js';
 
@@ -28,6 +29,8 @@ export interface PressureOptions {
   retryAfterS: number;
   /** Told of every refused request (the daemon's metrics count them). */
   onShed?: () => void;
+  /** Collects garbage before the RSS is judged over its bound (default: a full collection, collect-garbage.ts). */
+  collect?: () => void;
 }
 
 export type PressureType = 'eventLoopDelay' | 'heapUsedBytes' | 'rssBytes' | 'descriptors';
@@ -45,6 +48,14 @@ export function defaultPressureOptions(): PressureOptions {
     retryAfterS: 5,
   };
 }
+
+/**
+ * At most one collection asked for per this long: the RSS over its bound once garbage is collected is overload, and
+ * judged so by every sample until then.
+ */
+export const COLLECT_EVERY_MS = 60_000;
+/** How long after a collection the RSS is not judged: V8 gives the freed memory back as it sweeps, after it returns. */
+export const COLLECT_SETTLE_MS = 500;
 
 // Probes and the metrics scrape must answer under load: liveness stays 200 (an overloaded pod is drained by its
 // readiness, not restarted), readiness says why it is not ready, and the scrape shows the load.
@@ -75,6 +86,25 @@ const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
   // Nothing measures free descriptors without using one: a shortage holds for as long as clients were told to wait.
   const shortageHoldMs = Math.max(options.sampleIntervalMs, options.retryAfterS * 1000);
   let sampleFailed = false;
+  const collect = options.collect ?? collectGarbage;
+  let collectedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * The RSS over its bound is judged once garbage is collected: the first sample over it asks V8 for a collection
+   * instead (at most one per COLLECT_EVERY_MS), and the samples from COLLECT_SETTLE_MS later judge what remains.
+   */
+  const overRss = (rss: number): boolean => {
+    if (options.maxRssBytes <= 0 || rss <= options.maxRssBytes) return false;
+    const since = performance.now() - collectedAt;
+    if (since < COLLECT_SETTLE_MS) return false;
+    if (since < COLLECT_EVERY_MS) return true;
+    collectedAt = performance.now();
+    collect();
+    app.log.info(
+      { rssBytes: rss, afterBytes: residentBytes(), maxRssBytes: options.maxRssBytes },
+      'resident set over its bound: garbage collected before it is judged',
+    );
+    return false;
+  };
 
   const sample = () => {
     try {
@@ -86,7 +116,7 @@ const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
       const rss = residentBytes();
       if (options.maxEventLoopDelayMs > 0 && delayMs > options.maxEventLoopDelayMs) current = 'eventLoopDelay';
       else if (options.maxHeapUsedBytes > 0 && heapUsed > options.maxHeapUsedBytes) current = 'heapUsedBytes';
-      else if (options.maxRssBytes > 0 && rss > options.maxRssBytes) current = 'rssBytes';
+      else if (overRss(rss)) current = 'rssBytes';
       else if (performance.now() - shortageAt < shortageHoldMs) current = 'descriptors';
       else current = undefined;
       sampleFailed = false;
