@@ -15,7 +15,7 @@ import type { Fixture } from './fixtures.js';
 import { startBusyLoop } from './lib/busy-loop.js';
 import type { BenchContext } from './lib/context.js';
 import { indexNames, waitForArmed, waitForFullList, withDescription } from './lib/daemon-ready.js';
-import { type RssReading, readRss, SETTLE_AS_FLOOR, type SettleOptions } from './lib/rss.js';
+import { type RssReading, readRss, SETTLE_AS_FLOOR, type SettleOptions, vmRss } from './lib/rss.js';
 import { httpGet, type ServerProcess, spawnDaemon } from './lib/server-process.js';
 import { SseClient } from './lib/sse-client.js';
 import { count, max, median, ms, verdict } from './lib/stats.js';
@@ -49,6 +49,8 @@ const EDITED_ROOTS: ReadonlyArray<{ base: 'home' | 'workspace'; dir: string }> =
 ];
 
 const TARGET = { firstAgents: 2, editP50: 15, editMax: 100, stale: 0 };
+/** `GET /agents` read this many times with nothing changed, before the edits: the answer served as kept. */
+const UNCHANGED_READS = 5;
 /** Every wait is bounded: an edit's event, a view's answer, the first `GET /agents`. */
 const EDIT_TIMEOUT_MS = 30_000;
 const VIEW_TIMEOUT_MS = 600_000;
@@ -70,6 +72,7 @@ interface Tables {
   edits: string[][];
   fresh: string[][];
   memory: string[][];
+  matrix: string[][];
   /** Under the edit table. */
   notes: string[];
 }
@@ -88,7 +91,7 @@ export async function runViewsBench(ctx: BenchContext): Promise<BenchSection[]> 
       loop === undefined
         ? 'quiet (nothing started next to it)'
         : `next to one busy loop (\`node -e 'for(;;){}'\`, pid ${loop.pid})`;
-    const tables: Tables = { first: [], edits: [], fresh: [], memory: [], notes: [] };
+    const tables: Tables = { first: [], edits: [], fresh: [], memory: [], matrix: [], notes: [] };
     try {
       for (const n of sizes) {
         const fixture = await ctx.fixtures.get(n, 'agents');
@@ -112,6 +115,7 @@ export async function runViewsBench(ctx: BenchContext): Promise<BenchSection[]> 
         tables.edits.push(...editRows(n, baseline, armed));
         tables.fresh.push(freshRow(n, armed));
         tables.memory.push(memoryRow(n, baseline, armed, zero));
+        if (armed.matrix !== undefined) tables.matrix.push(matrixRow(n, armed.matrix));
         if ((armed.behind ?? 0) > 0)
           tables.notes.push(
             `N = ${count(n)}: after ${armed.behind} edits the views were not up to date ${EDIT_TIMEOUT_MS / 1000} s ` +
@@ -210,6 +214,8 @@ interface EditRun {
   reads?: { total: number; stale: number; notReady: number; missing: number };
   /** Edits after which `GET /agents` gave no 200 within EDIT_TIMEOUT_MS (the views still behind at the next edit). */
   behind?: number;
+  /** Only with views armed: `GET /agents` after each edit (its matrix made again), and unchanged (served as kept). */
+  matrix?: { afterEdit: number[]; unchanged: number[]; rssBefore: number; rssAfter: number };
 }
 
 /** `edits` files, taken in turn from EDITED_ROOTS, spread evenly over each root's editable skills. */
@@ -278,6 +284,15 @@ async function measureEdits(
       }
     }
     const run: EditRun = { latencies: [], timeouts: 0, rss };
+    // The kept matrix served again, nothing changed: the floor of the reads after each edit below.
+    const unchanged: number[] = [];
+    if (views) {
+      for (let i = 0; i < UNCHANGED_READS; i++) {
+        const asked = performance.now();
+        unchanged.push((await viewAnswer(daemon, '/agents', EDIT_TIMEOUT_MS)).at - asked);
+      }
+    }
+    const afterEdit: number[] = [];
     const viewLatencies: number[] = [];
     let viewTimeouts = 0;
     const reads = { total: 0, stale: 0, notReady: 0, missing: 0 };
@@ -328,7 +343,13 @@ async function measureEdits(
       }
       // Every view brought up to date before the next edit: a read waits for that (docs/agents.md "Live"), so each
       // edit starts from the same quiet state as the baseline's. Not timed.
-      if (views) await viewAnswer(daemon, '/agents', EDIT_TIMEOUT_MS).catch(() => behind++);
+      if (views) {
+        const asked = performance.now();
+        await viewAnswer(daemon, '/agents', EDIT_TIMEOUT_MS).then(
+          (answer) => afterEdit.push(answer.at - asked),
+          () => behind++,
+        );
+      }
       await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     }
     log(`edit → GET /events (ms, in order): ${run.latencies.map((x) => x.toFixed(1)).join(' ')}`);
@@ -337,6 +358,8 @@ async function measureEdits(
       run.behind = behind;
       run.reads = reads;
       run.perView = unavailable === undefined ? { latencies: viewLatencies, timeouts: viewTimeouts } : { unavailable };
+      const rssAfter = vmRss(daemon.child.pid!);
+      run.matrix = { afterEdit, unchanged, rssBefore: rss.at, rssAfter };
     }
     return run;
   } finally {
@@ -447,6 +470,19 @@ function memoryRow(n: number, baseline: EditRun, armed: EditRun, zero: EmptyRss)
   ];
 }
 
+function matrixRow(n: number, matrix: NonNullable<EditRun['matrix']>): string[] {
+  const growth = (matrix.rssAfter - matrix.rssBefore) / matrix.afterEdit.length / 2 ** 20;
+  return [
+    count(n),
+    String(matrix.afterEdit.length),
+    ms(median(matrix.afterEdit)),
+    ms(max(matrix.afterEdit)),
+    ms(median(matrix.unchanged)),
+    ratioOf(median(matrix.afterEdit), median(matrix.unchanged)),
+    `${growth.toFixed(1)} MiB`,
+  ];
+}
+
 function render(tables: Tables, condition: string, plan: Plan): BenchSection[] {
   const fixture =
     'Fixture `agents`: the `spread` skills over every directory of `SKILL_DIRS` and the roots only other agents read ' +
@@ -497,6 +533,17 @@ function render(tables: Tables, condition: string, plan: Plan): BenchSection[] {
         'not ready if it answers 503, missing if the skill is not in it.',
       headers: ['N', 'reads', 'stale', 'not ready (503)', 'missing', 'target 0'],
       rows: tables.fresh,
+      notes: [],
+    },
+    {
+      title: `Views: GET /agents after each edit, ${condition}`,
+      intro:
+        'On the armed daemon above: the `GET /agents` after each edit (its matrix made again for the new state of ' +
+        `the views, then written), timed from the request to the whole body, against ${UNCHANGED_READS} reads ` +
+        'before the edits with nothing changed (the answer kept, only written). The RSS growth is VmRSS after the ' +
+        'last edit minus before the first, per edit: what each state of the views leaves until V8 collects it.',
+      headers: ['N', 'reads', 'after an edit, p50', 'max', 'unchanged, p50', 'p50 ÷ unchanged', 'RSS growth per edit'],
+      rows: tables.matrix,
       notes: [],
     },
     {

@@ -6,20 +6,17 @@
 // first `/skills` body, a watch and a fingerprint per entry. Later bursts (hundreds of reloads, a first search, the
 // agents' views) do the same on a smaller scale. V8 grows its young generation up to its maximum (32 MiB on Node 22,
 // 64-128 MiB seen on Node 24) under such a burst and keeps it grown; the old space keeps the garbage the burst
-// promoted until its next full collection. A "last resort" collection, the one V8 runs on a low-memory notification,
-// frees that garbage and shrinks the young generation back to its starting size. Node offers no call for it but the
-// `gc` function of `--expose-gc`, so the flag is set at run time and the function taken from a fresh context, leaving
-// the daemon's own global scope as it was. Node 20's V8 has no such flavour and runs a plain full collection instead,
-// which keeps its young generation grown (so after the start, nothing there counts as grown again).
+// promoted until its next full collection. A "last resort" collection (`collectLastResort`,
+// src/server/collect-garbage.ts) frees that garbage and shrinks the young generation back to its starting size.
+// Node 20's V8 has no such flavour and runs a plain full collection instead, which keeps its young generation grown
+// (so after the start, nothing there counts as grown again).
 
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapSpaceStatistics } from 'node:v8';
+import { collectLastResort } from '../server/collect-garbage.js';
 
 interface Logger {
   debug(fields: object, message: string): void;
 }
-
-type Gc = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
 /** How often a quiet daemon looks at its young generation. */
 const QUIET_CHECK_MS = 5000;
@@ -60,9 +57,7 @@ function collect(logger: Logger, message: string): number | undefined {
   const started = performance.now();
   const rssBefore = residentBytes();
   const youngBefore = youngGenerationBytes();
-  setFlagsFromString('--expose-gc');
-  const gc = runInNewContext('gc') as Gc;
-  gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+  collectLastResort();
   const youngAfter = youngGenerationBytes();
   logger.debug(
     { ms: Math.round(performance.now() - started), rssBefore, rssAfter: residentBytes(), youngBefore, youngAfter },
