@@ -31,6 +31,10 @@ export interface PressureOptions {
   onShed?: () => void;
   /** Collects garbage before the RSS is judged over its bound (default: a full collection, collect-garbage.ts). */
   collect?: () => void;
+  /** The least time between two collections that each brought the RSS under its bound (default COLLECT_GAP_MS). */
+  collectGapMs?: number;
+  /** The least time after a collection that left the RSS over its bound (default COLLECT_EVERY_MS). */
+  collectEveryMs?: number;
 }
 
 export type PressureType = 'eventLoopDelay' | 'heapUsedBytes' | 'rssBytes' | 'descriptors';
@@ -50,12 +54,17 @@ export function defaultPressureOptions(): PressureOptions {
 }
 
 /**
- * At most one collection asked for per this long: the RSS over its bound once garbage is collected is overload, and
- * judged so by every sample until then.
+ * A collection that left the RSS over its bound is not asked for again for this long: the RSS is overload, judged so
+ * by every sample until then.
  */
 export const COLLECT_EVERY_MS = 60_000;
 /** How long after a collection the RSS is not judged: V8 gives the freed memory back as it sweeps, after it returns. */
 export const COLLECT_SETTLE_MS = 500;
+/**
+ * The least time between two collections when the last one brought the RSS under its bound: garbage that crosses it
+ * again sooner comes faster than a collection should be paid for, and is refused until then.
+ */
+export const COLLECT_GAP_MS = 5_000;
 
 // Probes and the metrics scrape must answer under load: liveness stays 200 (an overloaded pod is drained by its
 // readiness, not restarted), readiness says why it is not ready, and the scrape shows the load.
@@ -87,20 +96,34 @@ const pressure: FastifyPluginAsync<PressureOptions> = async (app, options) => {
   const shortageHoldMs = Math.max(options.sampleIntervalMs, options.retryAfterS * 1000);
   let sampleFailed = false;
   const collect = options.collect ?? collectGarbage;
+  const collectGapMs = options.collectGapMs ?? COLLECT_GAP_MS;
+  const collectEveryMs = options.collectEveryMs ?? COLLECT_EVERY_MS;
   let collectedAt = Number.NEGATIVE_INFINITY;
+  /** Whether the last collection brought the RSS under its bound; undefined until a sample after it judged that. */
+  let helped: boolean | undefined = true;
   /**
-   * The RSS over its bound is judged once garbage is collected: the first sample over it asks V8 for a collection
-   * instead (at most one per COLLECT_EVERY_MS), and the samples from COLLECT_SETTLE_MS later judge what remains.
+   * The RSS over its bound is judged once garbage is collected: a sample over it asks V8 for a collection instead, and
+   * the samples from COLLECT_SETTLE_MS later judge what remains. Another collection comes COLLECT_GAP_MS after one
+   * that helped, COLLECT_EVERY_MS after one that did not; meanwhile an RSS over the bound is overload.
    */
   const overRss = (rss: number): boolean => {
-    if (options.maxRssBytes <= 0 || rss <= options.maxRssBytes) return false;
+    const over = options.maxRssBytes > 0 && rss > options.maxRssBytes;
     const since = performance.now() - collectedAt;
     if (since < COLLECT_SETTLE_MS) return false;
-    if (since < COLLECT_EVERY_MS) return true;
-    collectedAt = performance.now();
+    helped ??= !over;
+    if (!over) return false;
+    if (since < (helped ? collectGapMs : collectEveryMs)) return true;
+    const started = performance.now();
+    collectedAt = started;
+    helped = undefined;
     collect();
     app.log.info(
-      { rssBytes: rss, afterBytes: residentBytes(), maxRssBytes: options.maxRssBytes },
+      {
+        ms: Math.round(performance.now() - started),
+        rssBytes: rss,
+        afterBytes: residentBytes(),
+        maxRssBytes: options.maxRssBytes,
+      },
       'resident set over its bound: garbage collected before it is judged',
     );
     return false;
