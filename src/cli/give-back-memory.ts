@@ -7,12 +7,12 @@
 // agents' views) do the same on a smaller scale. V8 grows its young generation up to its maximum (32 MiB on Node 22,
 // 64-128 MiB seen on Node 24) under such a burst and keeps it grown; the old space keeps the garbage the burst
 // promoted until its next full collection. A "last resort" collection (`collectLastResort`,
-// src/server/collect-garbage.ts) frees that garbage and shrinks the young generation back to its starting size.
+// src/live-index/collect-garbage.ts) frees that garbage and shrinks the young generation back to its starting size.
 // Node 20's V8 has no such flavour and runs a plain full collection instead, which keeps its young generation grown
 // (so after the start, nothing there counts as grown again).
 
 import { getHeapSpaceStatistics } from 'node:v8';
-import { collectLastResort } from '../server/collect-garbage.js';
+import { collectLastResort } from '../live-index/collect-garbage.js';
 
 interface Logger {
   debug(fields: object, message: string): void;

@@ -12,7 +12,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
-import { collectGarbage } from '../collect-garbage.js';
+import { collectGarbage } from '../../live-index/collect-garbage.js';
 import { errorBody, isDescriptorShortage } from '../errors.js';
 import { residentMemoryReader } from '../resident-memory.js';
 
