@@ -15,7 +15,6 @@ import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
 import { DoctorMemo } from '../discovery/doctor/doctor-memo.js';
 import { SkillsdError } from '../discovery/errors.js';
 import type { WalkGate } from '../discovery/files/walk-gate.js';
-import { frontmatterDialect } from '../discovery/frontmatter/frontmatter.js';
 import { createScanMemo, type ScanMemo } from '../discovery/scan/scan-memo.js';
 import { createSkillFileCache, type SkillFileCache } from '../discovery/scan/skill-file-cache.js';
 import { backgroundTurn, holdBackground } from '../discovery/time-slices.js';
@@ -465,15 +464,12 @@ export class WorkspaceAgentViews {
         if (profile === settings.profile) return Promise.resolve(result);
         let memo = this.profileMemos.get(profile);
         if (memo === undefined) {
-          memo = { cache: createSkillFileCache(), scans: createScanMemo() };
+          // Every profile shares the daemon's parsed files: a file read alike by every dialect is parsed once, and
+          // each dialect keeps its own reading of the others (skill-file-cache.ts).
+          memo = { cache: cache ?? createSkillFileCache(), scans: createScanMemo() };
           this.profileMemos.set(profile, memo);
         }
-        // A profile that reads frontmatter as the daemon's own does shares its parsed files (skill-file-cache.ts keys
-        // them by dialect); another dialect keeps its own cache, so that neither evicts the other's entries.
-        const files =
-          cache !== undefined && frontmatterDialect(profile) === frontmatterDialect(settings.profile)
-            ? cache
-            : memo.cache;
+        const files = memo.cache;
         return this.options
           .discover(
             { home, cwd, env, settings: { ...settings, profile } },

@@ -18,6 +18,12 @@ export interface ParsedFrontmatter {
   /** What follows the block, trimmed; the whole (normalised) text trimmed when there is no frontmatter. */
   body: string;
   hasFrontmatter: boolean;
+  /**
+   * The frontmatter and notes are what every dialect reads: the block parsed as YAML at once (or there is none), so
+   * no repair or line fallback ran. Parsed files that say so are shared by the profiles of every dialect
+   * (skill-file-cache.ts).
+   */
+  anyDialect: boolean;
 }
 
 const LINE_BREAK = /\r\n?/g;
@@ -102,12 +108,9 @@ function parse(
   const unmarked = text.charCodeAt(0) === BOM ? text.slice(1) : text;
   const normalised = removeHtmlComments(unmarked.includes('\r') ? unmarked.replace(LINE_BREAK, '\n') : unmarked);
   const block = findBlock(normalised, notes);
-  if (!block) return { frontmatter: NO_KEYS, body: normalised.trim(), hasFrontmatter: false };
-  return {
-    frontmatter: readBlock(block.yaml, dialect, notes, fast, rename),
-    body: block.body,
-    hasFrontmatter: true,
-  };
+  if (!block) return { frontmatter: NO_KEYS, body: normalised.trim(), hasFrontmatter: false, anyDialect: true };
+  const read = readBlock(block.yaml, dialect, notes, fast, rename);
+  return { frontmatter: read.value, body: block.body, hasFrontmatter: true, anyDialect: read.anyDialect };
 }
 
 /**
@@ -160,14 +163,14 @@ function readBlock(
   notes: string[] | undefined,
   fast: boolean,
   rename: Rename,
-): Record<string, unknown> {
+): { value: Record<string, unknown>; anyDialect: boolean } {
   if (yaml.length > MAX_YAML_BLOCK_CHARACTERS) {
     const { value, rawValues } = readLines(yaml, dialect, rename);
     notes?.push(
       `frontmatter exceeds a safety limit (${yaml.length} characters, more than the ${MAX_YAML_BLOCK_CHARACTERS} ` +
         `parsed as YAML); ${LINE_BY_LINE}${rawTail(rawValues)}`,
     );
-    return value;
+    return { value, anyDialect: false };
   }
   if (fast && !yaml.includes('\t')) {
     // The simple shapes most blocks have, read once into the kept value (`readKeptBlock`). `description: Use when:
@@ -178,31 +181,31 @@ function readBlock(
     // the second is checked as the slow path checks it.
     const quick = readKeptBlock(yaml, rename);
     if (quick !== undefined && commentScanAffordable(yaml)) {
-      if (quick.quotedLine === 0) return quick.value;
+      if (quick.quotedLine === 0) return { value: quick.value, anyDialect: true };
       const failure = `frontmatter is not valid YAML (line ${quick.quotedLine} of the block: ${NESTED_MAPPING})`;
       if (dialect === 'repairing') {
         notes?.push(`${failure}; ${QUOTED}`);
-        return quick.value;
+        return { value: quick.value, anyDialect: false };
       }
       const { value, rawValues } = readLines(yaml, dialect, rename);
       notes?.push(`${failure}; ${LINE_BY_LINE}${rawTail(rawValues)}`);
-      return value;
+      return { value, anyDialect: false };
     }
   }
   const parsed = tryBlock(yaml.replace(TAB, '  '), fast, rename);
-  if (parsed.ok) return parsed.value;
+  if (parsed.ok) return { value: parsed.value, anyDialect: true };
   if (dialect === 'repairing') {
     const quoted = quoteColonValues(yaml);
     // Parsing an unchanged text again would only fail again (and a big block costs a second or so).
     const repaired = quoted === undefined ? undefined : tryBlock(quoted.replace(TAB, '  '), fast, rename);
     if (repaired?.ok) {
       notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; ${QUOTED}`);
-      return repaired.value;
+      return { value: repaired.value, anyDialect: false };
     }
   }
   const { value, rawValues } = readLines(yaml, dialect, rename);
   notes?.push(`frontmatter ${describeFailure(parsed.error, yaml)}; ${LINE_BY_LINE}${rawTail(rawValues)}`);
-  return value;
+  return { value, anyDialect: false };
 }
 
 const LINE_BY_LINE = 'read line by line';

@@ -23,10 +23,10 @@ export function parsedHead(
     );
   }
   if (!head.validUtf8) notes.push('SKILL.md is not valid UTF-8: its invalid bytes were read as U+FFFD');
-  const { frontmatter } = parseFrontmatter(head.text, options.profile, notes);
+  const { frontmatter, anyDialect } = parseFrontmatter(head.text, options.profile, notes);
   // One string for a note many files earn alike (docs/memory.md "Repeated diagnostics").
   const kept = options.texts === undefined ? notes : options.texts.internAll(notes);
-  options.cache?.set(filePath, stamp, options.profile, frontmatter, keptTextLength(head.text, kept), kept);
+  options.cache?.set(filePath, stamp, options.profile, frontmatter, keptTextLength(head.text, kept), kept, anyDialect);
   return { frontmatter, notes: kept };
 }
 

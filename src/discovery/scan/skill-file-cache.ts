@@ -1,9 +1,10 @@
 // Parsed SKILL.md frontmatter kept between scans, so a reload re-reads only the files that changed.
-// An entry is valid while the file's stat (mtime, ctime, size, inode) and the frontmatter dialect of the profile
-// (`frontmatterDialect`: xcsh parses differently, MusePi and OMP alike) are unchanged, so the discoveries of two
-// profiles of one dialect can share a cache. One entry per path: a cache shared across dialects would only trade
-// entries back and forth. Bounded by entries and by the bytes of text they came from; the least recently used go
-// first. Only frontmatter is kept, never the body: 10,000 skills must not pin 10,000 bodies.
+// An entry is valid while the file's stat (mtime, ctime, size, inode) is unchanged. It holds one reading per
+// frontmatter dialect (`frontmatterDialect`: xcsh parses differently, MusePi and OMP alike), or one reading for every
+// dialect when the block parsed as YAML at once (`ParsedFrontmatter.anyDialect`, most files): the discoveries of every
+// profile share one cache, and a file read by all three is read and parsed once (docs/agents.md "Live"). Bounded by
+// entries and by the bytes of text they came from; the least recently used go first. Only frontmatter is kept, never
+// the body: 10,000 skills must not pin 10,000 bodies.
 
 import type { Stats } from 'node:fs';
 import { type FrontmatterDialect, frontmatterDialect } from '../frontmatter/frontmatter.js';
@@ -36,7 +37,10 @@ export interface SkillFileCache {
   get(path: string, stamp: SkillFileStamp, profile: Profile): Record<string, unknown> | undefined;
   /** `get`, with the notes stored alongside. */
   lookup(path: string, stamp: SkillFileStamp, profile: Profile): CachedSkillFile | undefined;
-  /** Stores `frontmatter` (frozen) parsed from `textLength` characters of the file with this stamp. */
+  /**
+   * Stores `frontmatter` (frozen) parsed from `textLength` characters of the file with this stamp, for `profile`'s
+   * dialect, or for every dialect when `anyDialect`.
+   */
   set(
     path: string,
     stamp: SkillFileStamp,
@@ -44,6 +48,7 @@ export interface SkillFileCache {
     frontmatter: Record<string, unknown>,
     textLength: number,
     notes?: readonly string[],
+    anyDialect?: boolean,
   ): void;
   delete(path: string): void;
   clear(): void;
@@ -56,9 +61,8 @@ export const DEFAULT_CACHE_TEXT_BYTES = 64 * 1024 * 1024;
 
 interface Entry {
   stamp: SkillFileStamp;
-  dialect: FrontmatterDialect;
-  frontmatter: Record<string, unknown>;
-  notes: readonly string[];
+  /** The reading of every dialect, or of each dialect that read the file. */
+  readings: Partial<Record<FrontmatterDialect | 'any', CachedSkillFile>>;
   weight: number;
 }
 
@@ -86,14 +90,18 @@ export function createSkillFileCache(
 
   function lookup(path: string, stamp: SkillFileStamp, profile: Profile): CachedSkillFile | undefined {
     const entry = entries.get(path);
-    if (!entry || entry.dialect !== frontmatterDialect(profile) || !sameStamp(entry.stamp, stamp)) {
+    const reading =
+      entry === undefined || !sameStamp(entry.stamp, stamp)
+        ? undefined
+        : (entry.readings.any ?? entry.readings[frontmatterDialect(profile)]);
+    if (reading === undefined) {
       stats.misses++;
       return undefined;
     }
     stats.hits++;
     entries.delete(path);
-    entries.set(path, entry);
-    return { frontmatter: entry.frontmatter, notes: entry.notes };
+    entries.set(path, entry as Entry);
+    return reading;
   }
 
   return {
@@ -101,16 +109,17 @@ export function createSkillFileCache(
       return lookup(path, stamp, profile)?.frontmatter;
     },
     lookup,
-    set(path, stamp, profile, frontmatter, textLength, notes = NO_NOTES) {
+    set(path, stamp, profile, frontmatter, textLength, notes = NO_NOTES, anyDialect = false) {
+      // Another dialect's reading of the same file stays beside this one.
+      const before = entries.get(path);
+      const readings = before !== undefined && sameStamp(before.stamp, stamp) && !anyDialect ? before.readings : {};
       remove(path);
-      const weight = Math.max(1, textLength);
+      const weight = Math.max(1, textLength) + (readings === before?.readings ? before.weight : 0);
       if (maxEntries < 1 || weight > maxTextBytes) return;
       const kept = notes.length === 0 ? NO_NOTES : Object.freeze([...notes]);
       entries.set(path, {
         stamp: { ...stamp },
-        dialect: frontmatterDialect(profile),
-        frontmatter,
-        notes: kept,
+        readings: { ...readings, [anyDialect ? 'any' : frontmatterDialect(profile)]: { frontmatter, notes: kept } },
         weight,
       });
       totalWeight += weight;

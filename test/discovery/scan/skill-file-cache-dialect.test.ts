@@ -1,5 +1,6 @@
-// The skill-file cache is keyed by frontmatter dialect, not by profile (skill-file-cache.ts): MusePi and OMP read
-// every SKILL.md alike and share entries, xcsh reads differently (docs/discovery.md §2) and never takes theirs.
+// The skill-file cache keeps readings by frontmatter dialect, not by profile (skill-file-cache.ts): MusePi and OMP read
+// every SKILL.md alike and share entries; xcsh reads differently (docs/discovery.md §2) where a repair or the line
+// fallback ran, and takes the others' reading of every file whose block parsed as YAML at once.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -54,10 +55,47 @@ describe('frontmatter dialects', () => {
     // xcsh's dialect does differ on these files: the test would say nothing otherwise.
     assert.ok(differs > 50, `xcsh read ${differs} of 500 files differently`);
   });
+
+  it("a reading that says it is every dialect's is the same under both dialects, notes included", () => {
+    const line = fc.oneof(
+      fc.constantFrom('name: x', 'description: Use when: asked', 'description: "a: b"', 'tags: [a, b', 'n: 012'),
+      fc.constantFrom('k:\tv', 'k: a: b: c', '  - item', 'm:', '  s: t: u', '# c', 'k: |', '  text', 'v: 2'),
+    );
+    const file = fc.array(line, { maxLength: 6 }).map((lines) => `---\n${lines.join('\n')}\n---\nbody`);
+    let shared = 0;
+    let apart = 0;
+    fc.assert(
+      fc.property(file, (text) => {
+        const repairingNotes: string[] = [];
+        const plainNotes: string[] = [];
+        const repairing = parseFrontmatter(text, 'musepi', repairingNotes);
+        const plain = parseFrontmatter(text, 'xcsh', plainNotes);
+        // The parse takes the same path up to the first repair: both say so, or neither.
+        assert.equal(repairing.anyDialect, plain.anyDialect);
+        if (!repairing.anyDialect) {
+          apart++;
+          return;
+        }
+        shared++;
+        assert.deepStrictEqual(plain, repairing);
+        assert.deepStrictEqual(plainNotes, repairingNotes);
+      }),
+      { numRuns: 500, seed: 20261206 },
+    );
+    // Both kinds of file were generated.
+    assert.ok(shared > 50 && apart > 50, `${shared} shared, ${apart} apart`);
+  });
+
+  it('a file without frontmatter, or one read line by line past the YAML limit, says so', () => {
+    assert.equal(parseFrontmatter('# no block', 'xcsh').anyDialect, true);
+    assert.equal(parseFrontmatter(FILES['a/SKILL.md']!, 'xcsh').anyDialect, true);
+    assert.equal(parseFrontmatter(FILES['f/SKILL.md']!, 'musepi').anyDialect, false);
+    assert.equal(parseFrontmatter(FILES['b/SKILL.md']!, 'musepi').anyDialect, false);
+  });
 });
 
 describe('scanSkillsDir with a cache shared across profiles', () => {
-  it('OMP takes the entries MusePi left, to the result of its own scan; xcsh parses again', async (t) => {
+  it('OMP takes the entries MusePi left, xcsh those read alike; each keeps its own reading of the rest', async (t) => {
     const { dir, cleanup } = await makeTempDir();
     t.after(cleanup);
     await writeTree(dir, FILES);
@@ -73,7 +111,13 @@ describe('scanSkillsDir with a cache shared across profiles', () => {
     assert.deepEqual(cache.stats, { hits: files, misses: files });
     const xcsh = await scanSkillsDir(dir, profileOptions('xcsh'));
     assert.notDeepEqual(xcsh, musepi);
+    // Only a/SKILL.md parsed as YAML at once: xcsh takes its reading and parses the six others.
     assert.deepEqual(await scanSkillsDir(dir, { ...profileOptions('xcsh'), cache }), xcsh);
-    assert.deepEqual(cache.stats, { hits: files, misses: 2 * files });
+    assert.deepEqual(cache.stats, { hits: files + 1, misses: files + 6 });
+    // Both dialects' readings stay side by side: neither evicts the other's.
+    assert.deepEqual(await scanSkillsDir(dir, { ...profileOptions('musepi'), cache }), musepi);
+    assert.deepEqual(await scanSkillsDir(dir, { ...profileOptions('xcsh'), cache }), xcsh);
+    assert.deepEqual(cache.stats, { hits: 3 * files + 1, misses: files + 6 });
+    assert.equal(cache.size, files);
   });
 });
