@@ -70,6 +70,35 @@ describe('createSkillFileCache', () => {
     assert.equal(cache.size, 0);
   });
 
+  it('a reading for every dialect hits every profile; per-dialect readings of one file stay side by side', () => {
+    const cache = createSkillFileCache(100, 100);
+    const plain = Object.freeze({ name: 'a', description: 'raw: text' });
+    cache.set('any', STAMP, 'xcsh', FM, 10, [], true);
+    for (const profile of ['musepi', 'omp', 'xcsh'] as const) assert.equal(cache.get('any', STAMP, profile), FM);
+    cache.set('a', STAMP, 'musepi', FM, 30);
+    cache.set('a', STAMP, 'xcsh', plain, 30);
+    assert.equal(cache.get('a', STAMP, 'omp'), FM);
+    assert.equal(cache.get('a', STAMP, 'xcsh'), plain);
+    assert.equal(cache.size, 2);
+    // The two readings weigh together (60 + 10): one more of 40 evicts the least recently used entry, `any`.
+    cache.set('b', STAMP, 'musepi', FM, 40);
+    assert.equal(cache.get('any', STAMP, 'musepi'), undefined);
+    assert.equal(cache.get('a', STAMP, 'xcsh'), plain);
+    // And leave together: `c` evicts `b`, then both readings of `a`.
+    cache.set('c', STAMP, 'musepi', FM, 80);
+    assert.equal(cache.size, 1);
+    assert.equal(cache.get('a', STAMP, 'xcsh'), undefined);
+    assert.equal(cache.get('a', STAMP, 'musepi'), undefined);
+    // A new stamp drops the other dialect's reading; a reading for every dialect replaces both.
+    cache.set('c', STAMP, 'xcsh', plain, 10);
+    cache.set('c', { ...STAMP, size: 43 }, 'musepi', FM, 10);
+    assert.equal(cache.get('c', { ...STAMP, size: 43 }, 'xcsh'), undefined);
+    cache.set('c', { ...STAMP, size: 43 }, 'xcsh', plain, 10);
+    cache.set('c', { ...STAMP, size: 43 }, 'musepi', plain, 10, [], true);
+    assert.equal(cache.get('c', { ...STAMP, size: 43 }, 'musepi'), plain);
+    assert.equal(cache.get('c', { ...STAMP, size: 43 }, 'xcsh'), plain);
+  });
+
   it('with maxEntries 0 stores nothing', () => {
     const cache = createSkillFileCache(0);
     cache.set('a', STAMP, 'musepi', FM, 1);
