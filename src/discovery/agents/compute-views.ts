@@ -145,7 +145,7 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
       reuseDoctorFindings(view, before);
     if (!same) matched.push(view);
   }
-  if (findings !== undefined) await addDoctorFindings(matched, findings, realOf);
+  if (findings !== undefined) await addDoctorFindings(matched, findings, realOf, views.values());
   // Deferred: the doctor runs when asked, and its findings go first in each view's diagnostics, as above.
   const attachFindings =
     defer === undefined
@@ -153,7 +153,7 @@ export async function computeAgentViews(input: ViewsInput): Promise<AgentViews> 
       : async () => {
           const deferred = await defer();
           inputs.findings = deferred;
-          await addDoctorFindings(matched, deferred, realOf);
+          await addDoctorFindings(matched, deferred, realOf, views.values());
         };
   // The texts this computation read, as it read them: the matrix made later names rows from these, not from a file
   // read again by a later update.

@@ -17,12 +17,16 @@ export async function addDoctorFindings(
   findings: readonly Finding[],
   /** Real paths kept between updates (real-paths.ts); absent: each path no view found is resolved here. */
   realOf: (path: string) => string | Promise<string> = (path) => realpath(path).catch(() => path),
+  /** Every view of the computation `views` belong to: what they found names real paths too (default: `views`). */
+  finders: Iterable<AgentView> = views,
 ): Promise<void> {
+  // An update whose changed views all took their findings as they were has nothing to match.
+  if (views.length === 0) return;
   // Near misses (a `skill.md`, an empty folder) are about files no view reads: only SKILL.md findings are matched.
   const about = findings.filter((finding) => basename(finding.path) === SKILL_FILE);
   // The views found each file by some path and know its real path: only a path no view found is resolved on disk.
   const reals = new Map<string, string>();
-  for (const view of views) for (const [real, found] of view.found) reals.set(found.lexicalPath, real);
+  for (const view of finders) for (const [real, found] of view.found) reals.set(found.lexicalPath, real);
   await Promise.all(
     [...new Set(about.map((finding) => finding.path))]
       .filter((path) => !reals.has(path))
