@@ -20,14 +20,11 @@ import type {
   SkillDiagnostic,
   SkillWarning,
 } from '../discovery/types.js';
+import { chunkDigest, chunkEnds, diagnosticChunkEnds, type HashedList } from './run-hasher.js';
 import {
   assembleBody,
-  chunkDigest,
-  chunkEnds,
   contentBody,
   contentHash,
-  diagnosticChunkEnds,
-  type HashedList,
   headText,
   type SnapshotContent,
   SnapshotSerializer,

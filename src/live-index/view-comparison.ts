@@ -4,9 +4,11 @@
 
 import { createHash } from 'node:crypto';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
-import type { AgentView } from '../discovery/agents/types.js';
+import type { AgentCollision, AgentFinding, AgentSkill, AgentView } from '../discovery/agents/types.js';
 import { sameJson } from '../discovery/same-json.js';
 import { nextSlice, sliceSpent } from '../discovery/time-slices.js';
+import type { SkillWarning } from '../discovery/types.js';
+import { endsChunk, endsPathChunk, hashList, RunHasher } from './run-hasher.js';
 
 /** The directories and files two computations of the views depend on are the same. */
 export async function sameWatch(a: AgentViews['watch'], b: AgentViews['watch']): Promise<boolean> {
@@ -57,13 +59,45 @@ async function sameList(a: readonly unknown[], b: readonly unknown[]): Promise<b
   return true;
 }
 
-/** The content hash of one view's answer: its stream's event ids derive from it (event-log.ts). */
+const VIEW_DOMAIN = Buffer.from('skillsd-view/1\n', 'utf8');
+
+/**
+ * The content hash of one view's answer, from which its stream's event ids derive (event-log.ts): a SHA-256 over the
+ * view's id and, for its skills, collisions, warnings and diagnostics in turn, the list's number of items, its number
+ * of runs and each run's digest, the runs cut by content as the `/skills` answer's (run-hasher.ts). Equal answers
+ * give equal hashes in any daemon. Kept by a followed view's stream from one state to the next, it hashes again only
+ * the runs holding records an update made anew (an update keeps every record it did not touch).
+ */
+export class ViewHasher {
+  private readonly skills = new RunHasher<AgentSkill>((skill) => endsChunk(skill.name));
+  private readonly collisions = new RunHasher<AgentCollision>((collision) => endsChunk(collision.name));
+  private readonly warnings = new RunHasher<SkillWarning>((warning) =>
+    endsPathChunk(warning.skillPath, warning.message),
+  );
+  private readonly diagnostics = new RunHasher<AgentFinding>((finding) => endsPathChunk(finding.path, finding.message));
+
+  /** Items whose run the last `hash` hashed again, over the four lists (tests). */
+  get rehashed(): number {
+    return this.skills.rehashed + this.collisions.rehashed + this.warnings.rehashed + this.diagnostics.rehashed;
+  }
+
+  hash(view: AgentView): string {
+    const hash = createHash('sha256');
+    hash.update(VIEW_DOMAIN);
+    hash.update(`${JSON.stringify(view.agent.id)}\n`);
+    for (const list of [
+      this.skills.update(view.skills).list,
+      this.collisions.update(view.collisions).list,
+      this.warnings.update(view.warnings).list,
+      this.diagnostics.update(view.diagnostics).list,
+    ]) {
+      hashList(hash, list);
+    }
+    return hash.digest('hex');
+  }
+}
+
+/** The content hash of one view's answer, made from nothing kept (`ViewHasher`). */
 export function viewHash(view: AgentView): string {
-  const hash = createHash('sha256');
-  hash.update(view.agent.id);
-  hash.update(JSON.stringify(view.skills));
-  hash.update(JSON.stringify(view.collisions));
-  hash.update(JSON.stringify(view.warnings));
-  hash.update(JSON.stringify(view.diagnostics));
-  return hash.digest('hex');
+  return new ViewHasher().hash(view);
 }

@@ -23,7 +23,7 @@ import { AgentViewsState } from './agent-views-state.js';
 import { EventLog } from './event-log.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
 import { viewChangeEvents } from './view-changes.js';
-import { sameView, sameWatch, viewHash } from './view-comparison.js';
+import { sameView, sameWatch, ViewHasher } from './view-comparison.js';
 import type { DiscoverFn } from './workspace-index-options.js';
 
 /** Views nobody asked for (and no stream follows) for this long are dropped (docs/agents.md "Live"). */
@@ -80,8 +80,8 @@ export class WorkspaceAgentViews {
   private builds = 0;
   private lastUse = 0;
   private holds = 0;
-  /** Per view, its event stream (created when a client first follows that view). */
-  private readonly logs = new Map<ViewId, EventLog>();
+  /** Per view, its event stream (created when a client first follows that view) and the hasher of its states. */
+  private readonly logs = new Map<ViewId, { log: EventLog; hasher: ViewHasher }>();
   private texts = new AgentFileTexts();
   /** The agents' root walks kept between updates: a change re-walks only the roots it can touch. */
   private walks = new RootWalkMemo();
@@ -213,13 +213,13 @@ export class WorkspaceAgentViews {
   /** One view's event log, created on first use from the current state (docs/api.md §GET /events). */
   async events(id: ViewId, timeoutMs: number): Promise<{ log: EventLog; state: AgentViewsState }> {
     const state = await this.request(timeoutMs);
-    let log = this.logs.get(id);
-    if (log === undefined) {
-      log = new EventLog();
-      log.begin(viewHash(state.views.views.get(id) as AgentView));
-      this.logs.set(id, log);
+    let stream = this.logs.get(id);
+    if (stream === undefined) {
+      stream = { log: new EventLog(), hasher: new ViewHasher() };
+      stream.log.begin(stream.hasher.hash(state.views.views.get(id) as AgentView));
+      this.logs.set(id, stream);
     }
-    return { log, state };
+    return { log: stream.log, state };
   }
 
   /**
@@ -293,11 +293,11 @@ export class WorkspaceAgentViews {
       const generation = await this.options.onViewsChanged(changed);
       if (this.state !== previous) return;
       for (const id of changed) {
-        const log = this.logs.get(id);
-        if (log === undefined) continue;
+        const stream = this.logs.get(id);
+        if (stream === undefined) continue;
         const before = previous.views.views.get(id) as AgentView;
         const after = views.views.get(id) as AgentView;
-        log.appendChange(viewHash(after), viewChangeEvents(before, after, generation));
+        stream.log.appendChange(stream.hasher.hash(after), viewChangeEvents(before, after, generation));
       }
       this.state = new AgentViewsState(views, generation);
     }

@@ -7,10 +7,10 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { DiscoveryResult, Skill, SkillDiagnostic } from '../../src/discovery/types.js';
+import { CHUNK_SKILLS } from '../../src/live-index/run-hasher.js';
 import { snapshotContent, WorkspaceSnapshot } from '../../src/live-index/snapshot.js';
 import {
   assembleBody,
-  CHUNK_SKILLS,
   contentBody,
   type SnapshotContent,
   SnapshotSerializer,

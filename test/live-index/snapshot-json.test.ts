@@ -8,14 +8,11 @@ import { createScanMemo } from '../../src/discovery/scan/scan-memo.js';
 import { defaultSettings } from '../../src/discovery/settings.js';
 import type { DiscoveryContext, DiscoveryResult, Profile } from '../../src/discovery/types.js';
 import { serialiseAll } from '../../src/live-index/comma-lists.js';
+import { CHUNK_SKILLS, chunkEnds, endsChunk, MAX_CHUNK_SKILLS } from '../../src/live-index/run-hasher.js';
 import { snapshotContent } from '../../src/live-index/snapshot.js';
 import {
-  CHUNK_SKILLS,
-  chunkEnds,
   contentBody,
   contentText,
-  endsChunk,
-  MAX_CHUNK_SKILLS,
   type SnapshotContent,
   SnapshotSerializer,
 } from '../../src/live-index/snapshot-json.js';

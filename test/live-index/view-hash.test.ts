@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { AgentView } from '../../src/discovery/agents/types.js';
-import { viewHash } from '../../src/live-index/view-comparison.js';
+import { MAX_CHUNK_SKILLS } from '../../src/live-index/run-hasher.js';
+import { ViewHasher, viewHash } from '../../src/live-index/view-comparison.js';
 import type { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
 import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 import { openUnwatchedIndex } from '../helpers/unwatched-index.js';
@@ -98,5 +99,55 @@ describe('viewHash', () => {
     const otherAgent = { ...base, agent: { id: 'opencode' } } as unknown as AgentView;
     assert.notEqual(viewHash(otherAgent), hash);
     assert.equal(viewHash({ ...base } as AgentView), hash);
+  });
+
+  it('kept from state to state, equals a hash made from nothing, and hashes again only the runs that changed', () => {
+    // 3,000 skills (some descriptions not ASCII) and a finding per tenth: a stream's hasher through edits, additions,
+    // removals and moves gives, at every step, the hash of fresh copies made by a new hasher.
+    const skillOf = (i: number, text = `Does ${i}: with a colon`) => ({
+      name: `skill-${i}`,
+      description: i % 7 === 0 ? `Grüße: ${'é'.repeat(i % 40)} 技能 ${text}` : text,
+      filePath: `/w/.agents/skills/skill-${i}/SKILL.md`,
+    });
+    const skills = Array.from({ length: 3000 }, (_, i) => skillOf(i));
+    const viewOf = (list: ReturnType<typeof skillOf>[], warnings: unknown[] = []) =>
+      ({
+        agent: { id: 'codex' },
+        skills: list,
+        collisions: [],
+        warnings,
+        diagnostics: list
+          .filter((_, i) => i % 10 === 0)
+          .map((skill) => ({ rule: 'r', severity: 'info', path: skill.filePath, message: '✓' })),
+      }) as unknown as AgentView;
+    const hasher = new ViewHasher();
+    const seen = new Set<string>();
+    let list = skills;
+    const step = (next: ReturnType<typeof skillOf>[], warnings: unknown[] = []) => {
+      list = next;
+      const view = viewOf(list, warnings);
+      const kept = hasher.hash(view);
+      assert.equal(kept, viewHash(freshCopy(view)));
+      assert.ok(!seen.has(kept), 'another content, another hash');
+      seen.add(kept);
+      return hasher.rehashed;
+    };
+    assert.equal(step(list), 3000 + 300);
+    // One description edited: its run of skills (at most MAX_CHUNK_SKILLS) and its run of findings, rebuilt as the
+    // doctor does (a new object for the same finding), are hashed again.
+    const edited = [...list];
+    edited[1234] = skillOf(1234, 'edited: now');
+    assert.ok(step(edited) <= 2 * MAX_CHUNK_SKILLS);
+    const added = [...list.slice(0, 10), skillOf(5000), ...list.slice(10)];
+    assert.ok(step(added) <= 2 * MAX_CHUNK_SKILLS);
+    assert.ok(step(list.filter((_, i) => i !== 2500)) <= 2 * MAX_CHUNK_SKILLS);
+    assert.ok(step(list, [{ skillPath: '', message: 'w "quoted" \\ back' }]) <= 2 * MAX_CHUNK_SKILLS);
+    const swapped = [...list];
+    [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
+    step(swapped);
+    // Back to the first content: the first hash again.
+    const first = viewHash(viewOf(skills));
+    assert.equal(hasher.hash(viewOf(skills)), first);
+    assert.ok(seen.has(first));
   });
 });
