@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { describe, it } from 'node:test';
 import type { AgentView } from '../../src/discovery/agents/types.js';
+import { stateEventId } from '../../src/live-index/event-log.js';
 import { MAX_CHUNK_SKILLS } from '../../src/live-index/run-hasher.js';
 import { ViewHasher, viewHash } from '../../src/live-index/view-comparison.js';
 import type { WorkspaceIndex } from '../../src/live-index/workspace-index.js';
@@ -55,6 +56,9 @@ describe('viewHash', () => {
     const hashBefore = viewHash(before);
     assert.match(hashBefore, /^[0-9a-f]{64}$/);
     assert.equal(viewHash(freshCopy(before)), hashBefore);
+    // The view's stream, followed from here, names each state with its kept hasher.
+    const { log } = await index.agentEvents('codex', WAIT);
+    assert.equal(log.headId, stateEventId(hashBefore));
 
     const edited = `${root}/work/.agents/skills/beta/SKILL.md`;
     await writeFile(edited, SK({ name: 'beta', description: 'Does beta things, edited' }));
@@ -72,15 +76,20 @@ describe('viewHash', () => {
     assert.notEqual(hashAfter, hashBefore);
     assert.equal(viewHash(freshCopy(after)), hashAfter);
 
-    // Another index of the same files, with none of these objects: the same hash (event ids agree across restarts).
+    assert.equal(log.headId, stateEventId(hashAfter), "the stream's id is the state's");
+
+    // Another index of the same files, with none of these objects: the same hash (event ids agree across restarts),
+    // and its stream starts at the id the first one's reached.
     const other = await openUnwatchedIndex(t, root);
     assert.equal(viewHash(await codexView(other)), hashAfter);
+    assert.equal((await other.agentEvents('codex', WAIT)).log.headId, log.headId);
 
     // Edited back: the first hash again.
     await writeFile(edited, SK({ name: 'beta', description: JSON.stringify('Does beta things: with a colon') }));
     await (index as unknown as Reported).rebuildFor([edited]);
     await index.agentViewsSettled();
     assert.equal(viewHash(await codexView(index)), hashBefore);
+    assert.equal(log.headId, stateEventId(hashBefore));
   });
 
   it('tells apart the order of the items and the list each one is in', () => {
