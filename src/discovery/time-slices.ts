@@ -66,3 +66,14 @@ export function backgroundTurn(): Promise<void> | undefined {
   });
   return resumed;
 }
+
+/**
+ * Resolves once no work holds background work back, plus a turn: a request that holds again right after a release
+ * (the matrix of the `GET /agents` the first views were computed for) takes its hold first.
+ */
+export async function afterBackground(): Promise<void> {
+  for (let turn = backgroundTurn(); turn !== undefined; turn = backgroundTurn()) {
+    await turn;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}

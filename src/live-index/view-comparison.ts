@@ -1,6 +1,7 @@
-// Whether two computations of the per-agent views answer alike, and the content hash a view's event ids derive from
-// (docs/agents.md "Live"): an update compares each view it made with the one before, and logs events for those that
-// changed.
+// Whether two computations of the per-agent views answer alike, the events of a view's change, and the content hash
+// a view's event ids derive from (docs/agents.md "Live"): an update compares each view it made with the one before,
+// and logs events for those that changed (docs/api.md §GET /events `agent=`): `index` with the names added, removed
+// and changed in that view, then one `collision` per collision that appeared, changed or went away.
 
 import { createHash } from 'node:crypto';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
@@ -8,6 +9,8 @@ import type { AgentCollision, AgentFinding, AgentSkill, AgentView } from '../dis
 import { sameJson } from '../discovery/same-json.js';
 import { nextSlice, sliceSpent } from '../discovery/time-slices.js';
 import type { SkillWarning } from '../discovery/types.js';
+import { diffCollisions } from './diff-snapshots.js';
+import type { PendingEvent } from './event-log.js';
 import { endsChunk, endsPathChunk, hashList, RunHasher } from './run-hasher.js';
 
 /** The directories and files two computations of the views depend on are the same. */
@@ -57,6 +60,80 @@ async function sameList(a: readonly unknown[], b: readonly unknown[]): Promise<b
     if (!sameJson(a[i], b[i])) return false;
   }
   return true;
+}
+
+export function viewChangeEvents(before: AgentView, after: AgentView, generation: number): PendingEvent[] {
+  const pending: PendingEvent[] = [
+    {
+      type: 'index',
+      data: { generation, ...(namesInPlace(before.skills, after.skills) ?? namesByName(before, after)) },
+    },
+  ];
+  // A patched view keeps its collisions (edited-views.ts).
+  if (before.collisions === after.collisions) return pending;
+  for (const change of diffCollisions(before.collisions, after.collisions)) {
+    pending.push({ type: 'collision', data: change });
+  }
+  return pending;
+}
+
+type NameChanges = { added: string[]; removed: string[]; changed: string[] };
+
+function namesByName(before: AgentView, after: AgentView): NameChanges {
+  // A view may load one name more than once (an agent that keeps every file): a name's records are compared together.
+  const old = byName(before.skills);
+  const now = byName(after.skills);
+  const added: string[] = [];
+  const changed: string[] = [];
+  for (const [name, skills] of now) {
+    const was = old.get(name);
+    if (was === undefined) added.push(name);
+    else if (!sameRecords(was, skills)) changed.push(name);
+  }
+  const removed = [...old.keys()].filter((name) => !now.has(name));
+  return { added, removed, changed };
+}
+
+/**
+ * The same answer as `namesByName` when every record that is not the very same object sits where it was under the
+ * same name (an update that replaced records in place: edited-views.ts), without making a map of every name;
+ * undefined otherwise.
+ */
+function namesInPlace(before: readonly AgentSkill[], after: readonly AgentSkill[]): NameChanges | undefined {
+  if (before.length !== after.length) return undefined;
+  const changedNames = new Set<string>();
+  for (let i = 0; i < after.length; i++) {
+    const was = before[i] as AgentSkill;
+    const now = after[i] as AgentSkill;
+    if (was === now) continue;
+    if (was.name !== now.name) return undefined;
+    if (!sameJson(was, now)) changedNames.add(now.name);
+  }
+  // Named in the order of their first record, as `namesByName` does.
+  const changed: string[] = [];
+  if (changedNames.size > 0) {
+    for (const skill of after) {
+      if (changedNames.delete(skill.name)) changed.push(skill.name);
+      if (changedNames.size === 0) break;
+    }
+  }
+  return { added: [], removed: [], changed };
+}
+
+/** A view's skills by name, in the view's order (a Map keeps the order of first appearance). */
+function byName(skills: readonly AgentSkill[]): Map<string, AgentSkill[]> {
+  const out = new Map<string, AgentSkill[]>();
+  for (const skill of skills) {
+    const list = out.get(skill.name);
+    if (list === undefined) out.set(skill.name, [skill]);
+    else list.push(skill);
+  }
+  return out;
+}
+
+function sameRecords(a: readonly AgentSkill[], b: readonly AgentSkill[]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((skill, i) => skill === b[i] || sameJson(skill, b[i]));
 }
 
 const VIEW_DOMAIN = Buffer.from('skillsd-view/1\n', 'utf8');

@@ -15,28 +15,18 @@ import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
 import { DoctorMemo } from '../discovery/doctor/doctor-memo.js';
 import { SkillsdError } from '../discovery/errors.js';
 import type { WalkGate } from '../discovery/files/walk-gate.js';
-import { createScanMemo, type ScanMemo } from '../discovery/scan/scan-memo.js';
-import { createSkillFileCache, type SkillFileCache } from '../discovery/scan/skill-file-cache.js';
-import { backgroundTurn, holdBackground } from '../discovery/time-slices.js';
-import type { DiscoveryContext, DiscoveryEnv, DiscoveryResult, Profile, Settings } from '../discovery/types.js';
+import { afterBackground, holdBackground } from '../discovery/time-slices.js';
+import type { DiscoveryResult, Settings } from '../discovery/types.js';
 import { AgentViewsState } from './agent-views-state.js';
 import { EventLog } from './event-log.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
-import { viewChangeEvents } from './view-changes.js';
-import { sameView, sameWatch, ViewHasher } from './view-comparison.js';
-import type { DiscoverFn } from './workspace-index-options.js';
+import { sameView, sameWatch, ViewHasher, viewChangeEvents } from './view-comparison.js';
+import { type KeptForViews, type ViewsSource, viewsInput } from './views-input.js';
 
 /** Views nobody asked for (and no stream follows) for this long are dropped (docs/agents.md "Live"). */
 export const IDLE_VIEWS_MS = 10 * 60 * 1000;
 
-export interface WorkspaceAgentViewsOptions {
-  home: string;
-  cwd: string;
-  env: DiscoveryEnv;
-  cache: SkillFileCache | undefined;
-  discover: DiscoverFn;
-  /** What a discovery of the workspace depends on now (the doctor's findings are read with it). */
-  discoveryContext: () => DiscoveryContext;
+export interface WorkspaceAgentViewsOptions extends ViewsSource {
   /**
    * Told at once when the first views are set, before any answer is made from them: the registry's bound on the
    * workspaces that hold views applies then, not after the answer (workspace-registry.ts `boundViews`).
@@ -85,8 +75,8 @@ export class WorkspaceAgentViews {
   private texts = new AgentFileTexts();
   /** The agents' root walks kept between updates: a change re-walks only the roots it can touch. */
   private walks = new RootWalkMemo();
-  /** Per other profile, its discovery's file cache and directory scans, kept like the daemon's own. */
-  private profileMemos = new Map<Profile, { cache: SkillFileCache; scans: ScanMemo }>();
+  /** Per other profile, its discovery's file cache and directory scans (views-input.ts). */
+  private profileMemos: KeptForViews['profiles'] = new Map();
   /** What the doctor looked at (directories, scans, each SKILL.md's findings), kept until a change is reported. */
   private doctor = new DoctorMemo();
   /** Real paths of the files the profiles' views and the doctor's findings name. */
@@ -110,6 +100,9 @@ export class WorkspaceAgentViews {
   private diagnosing: Promise<void> | undefined;
   /** The first views' findings being added as background work. */
   private findingsAhead: Promise<void> = Promise.resolve();
+  /** Views told ahead of the update under way (`tellEdits`), and the generation they were told under. */
+  private readonly told = new Map<ViewId, AgentView>();
+  private toldGeneration = 0;
 
   constructor(private readonly options: WorkspaceAgentViewsOptions) {
     this.idleMs = options.idleMs ?? IDLE_VIEWS_MS;
@@ -264,7 +257,10 @@ export class WorkspaceAgentViews {
     const previous = this.state;
     if (previous === undefined) return;
     try {
-      await this.invalidate(full, paths);
+      const reported = await this.forgetTexts(full, paths);
+      // An edit the kept runs can take is told first (`tellEdits`); the whole update follows.
+      if (!full) await this.tellEdits(previous, reported);
+      await this.forgetRest(full, paths, reported);
     } catch (error) {
       this.pendingFull = true;
       throw error;
@@ -280,29 +276,74 @@ export class WorkspaceAgentViews {
     }
     if (this.state !== previous) return;
     const watchChanged = !(await sameWatch(previous.views.watch, views.watch));
+    // The views whose answers moved from the state's, and those whose streams were last told something else.
     const changed: ViewId[] = [];
+    const untold: Array<[ViewId, AgentView]> = [];
     for (const [id, view] of views.views) {
+      const told = this.told.get(id);
+      // A view told ahead differs from the state's: the update only finds whether it made the same.
+      if (told !== undefined && (await sameView(told, view))) {
+        changed.push(id);
+        continue;
+      }
       const before = previous.views.views.get(id);
-      if (before === undefined || !(await sameView(before, view))) changed.push(id);
+      const moved = before === undefined || !(await sameView(before, view));
+      if (moved) changed.push(id);
+      if (moved || told !== undefined) untold.push([id, view]);
     }
     if (this.state !== previous) return;
-    if (changed.length === 0) {
+    if (changed.length === 0 && untold.length === 0) {
       // Same answers: the serialised ones stay.
       this.state = previous.withViews(views);
     } else {
-      const generation = await this.options.onViewsChanged(changed);
+      const generation =
+        untold.length === 0 ? this.toldGeneration : await this.options.onViewsChanged(untold.map(([id]) => id));
       if (this.state !== previous) return;
-      for (const id of changed) {
-        const stream = this.logs.get(id);
-        if (stream === undefined) continue;
-        const before = previous.views.views.get(id) as AgentView;
-        const after = views.views.get(id) as AgentView;
-        stream.log.appendChange(stream.hasher.hash(after), viewChangeEvents(before, after, generation));
-      }
+      this.tell(untold, previous, generation);
       this.state = new AgentViewsState(views, generation);
     }
+    this.told.clear();
     // Views that now read other directories (a skill folder added deep in a walked tree): the watcher follows them.
     if (watchChanged) await this.options.onWatchChanged();
+  }
+
+  /**
+   * Tells at once the views an edit of SKILL.md files they read changes, where the kept runs can take it
+   * (edited-views.ts): their streams hear of it before the doctor and the other profiles run. Reads still wait for
+   * the whole update, which tells these views again only if it made them otherwise.
+   */
+  private async tellEdits(previous: AgentViewsState, edited: ReadonlySet<string>): Promise<void> {
+    const last = this.lastResult;
+    if (last === undefined || this.lastComputed !== previous.views || this.told.size > 0 || !this.walks.onlyTexts) {
+      return;
+    }
+    const { patchEditedViews } = await import('../discovery/agents/edited-views.js');
+    const profile = last.settings.profile;
+    const before = previous.views.inputs.results.get(profile);
+    const patched = await patchEditedViews({
+      views: previous.views.views,
+      walks: this.walks,
+      texts: this.texts,
+      edited,
+      ...(before === undefined ? {} : { profile: { id: profile, before, after: last.result } }),
+    });
+    const changed = [...patched];
+    if (changed.length === 0 || this.state !== previous) return;
+    const generation = await this.options.onViewsChanged(changed.map(([id]) => id));
+    if (this.state !== previous) return;
+    this.tell(changed, previous, generation);
+    for (const [id, view] of changed) this.told.set(id, view);
+    this.toldGeneration = generation;
+  }
+
+  /** Logs each changed view's events on its stream, if one follows it, from what the stream was last told. */
+  private tell(changed: ReadonlyArray<[ViewId, AgentView]>, previous: AgentViewsState, generation: number): void {
+    for (const [id, after] of changed) {
+      const stream = this.logs.get(id);
+      if (stream === undefined) continue;
+      const before = this.told.get(id) ?? (previous.views.views.get(id) as AgentView);
+      stream.log.appendChange(stream.hasher.hash(after), viewChangeEvents(before, after, generation));
+    }
   }
 
   /** The state under the workspace's current generation (a default-view change moves it, not the views). */
@@ -338,7 +379,7 @@ export class WorkspaceAgentViews {
       const views = await this.compute(last.result, last.settings, true);
       if (this.state !== undefined) return this.followGeneration(this.state);
       if (this.builds !== builds && round < 2) {
-        await this.invalidate(true, new Set());
+        await this.forgetRest(true, new Set(), await this.forgetTexts(true, new Set()));
         continue;
       }
       const state = new AgentViewsState(views, this.options.generation());
@@ -367,13 +408,13 @@ export class WorkspaceAgentViews {
    * (the matrix of the `GET /agents` the first views were computed for) take its hold first.
    */
   private async watchFirstViews(): Promise<void> {
-    await afterHolds();
+    await afterBackground();
     await this.options.onFirstViews();
   }
 
   /** The first views' findings as background work: after the requests that hold it back (the matrix, its JSON). */
   private async diagnoseAhead(): Promise<void> {
-    await afterHolds();
+    await afterBackground();
     await this.diagnose();
   }
 
@@ -383,6 +424,7 @@ export class WorkspaceAgentViews {
     this.pendingFindings = undefined;
     this.diagnosing = undefined;
     this.logs.clear();
+    this.told.clear();
     this.texts = new AgentFileTexts();
     this.walks = new RootWalkMemo();
     this.profileMemos = new Map();
@@ -393,11 +435,12 @@ export class WorkspaceAgentViews {
     this.nothingKept = true;
   }
 
-  /** Forgets what the reported `paths` may have changed: the other profiles' scans and the agents' root walks. */
-  private async invalidate(full: boolean, paths: ReadonlySet<string>): Promise<void> {
-    for (const memo of this.profileMemos.values()) if (full || !memo.scans.invalidate(paths)) memo.scans.clear();
-    // Texts are kept by real path: a change reported through a link is also forgotten where it really is.
-    // A path gone has no real path; its parent's, with its name, is where it was.
+  /**
+   * Forgets the texts the reported `paths` may have changed, and the agents' root walks unless only texts changed.
+   * Resolves to the paths with their real paths: texts are kept by real path, so a change reported through a link is
+   * also forgotten where it really is (a path gone has no real path: its parent's, with its name, is where it was).
+   */
+  private async forgetTexts(full: boolean, paths: ReadonlySet<string>): Promise<Set<string>> {
     const reals = await Promise.all(
       [...paths].map((path) =>
         realpath(path).catch(() =>
@@ -411,17 +454,22 @@ export class WorkspaceAgentViews {
     // Each path once: a path already forgotten would be looked under as a directory.
     const reported = new Set([...paths, ...reals]);
     this.texts.invalidate(full, reported);
-    this.realPaths.invalidate(full, reported);
-    this.matrixRows.invalidate(full, reported);
-    await this.doctor.invalidate(full, [...reported]);
     if (full) {
       this.walks.clear();
       this.nothingKept = true;
     } else await this.walks.invalidate(reported);
+    return reported;
+  }
+
+  /** Forgets the rest of what the reported paths may have changed: the other profiles' scans, the doctor's looks. */
+  private async forgetRest(full: boolean, paths: ReadonlySet<string>, reported: ReadonlySet<string>): Promise<void> {
+    for (const memo of this.profileMemos.values()) if (full || !memo.scans.invalidate(paths)) memo.scans.clear();
+    this.realPaths.invalidate(full, reported);
+    this.matrixRows.invalidate(full, reported);
+    await this.doctor.invalidate(full, [...reported]);
   }
 
   private async compute(result: DiscoveryResult, settings: Settings, deferFindings = false): Promise<AgentViews> {
-    const { home, cwd, env, cache } = this.options;
     // Loaded with the first views asked for: an answer that never needs them (`skillsd ls` answered in-process)
     // does not pay for every agent's rules (docs/performance.md "In-process answers").
     const { computeAgentViews } = await import('../discovery/agents/compute-views.js');
@@ -432,64 +480,12 @@ export class WorkspaceAgentViews {
     const previous = this.lastComputed;
     // A computation that fails leaves nothing to keep from.
     this.lastComputed = undefined;
-    const computed = await computeAgentViews({
-      ...(previous === undefined ? {} : { previous }),
-      home,
-      cwd,
-      env: env.agents ?? {},
-      texts: this.texts,
-      realPaths: this.realPaths,
-      matrixRows: this.matrixRows,
-      profile: settings.profile,
-      symlinks: settings.symlinks,
-      walkLimits: settings.server.viewWalkLimits,
-      deferFindings,
-      // The doctor's own per-file findings, for the files each view reads (docs/agents.md "Diagnostics").
-      doctorFindings: async () =>
-        (
-          await (
-            await import('../discovery/doctor/diagnose-workspace.js')
-          ).diagnoseWorkspace({
-            ctx: { ...this.options.discoveryContext(), settings },
-            skills: result.skills,
-            collisions: result.collisions,
-            ...(cache === undefined ? {} : { cache }),
-            memo: this.doctor,
-            // The folders and SKILL.md files the views read, listed and read once for them and the doctor alike.
-            shared: { list: (dir) => this.walks.listing(dir), text: (path) => this.texts.read(path) },
-          })
-        ).findings,
-      walks: this.walks,
-      discoverProfile: (profile) => {
-        if (profile === settings.profile) return Promise.resolve(result);
-        let memo = this.profileMemos.get(profile);
-        if (memo === undefined) {
-          // Every profile shares the daemon's parsed files: a file read alike by every dialect is parsed once, and
-          // each dialect keeps its own reading of the others (skill-file-cache.ts).
-          memo = { cache: cache ?? createSkillFileCache(), scans: createScanMemo() };
-          this.profileMemos.set(profile, memo);
-        }
-        const files = memo.cache;
-        return this.options
-          .discover(
-            { home, cwd, env, settings: { ...settings, profile } },
-            { cache: files, scans: memo.scans, sliced: true },
-          )
-          .then((discovery) => discovery.result);
-      },
-    });
+    const kept = { texts: this.texts, walks: this.walks, realPaths: this.realPaths, matrixRows: this.matrixRows };
+    const memos = { doctor: this.doctor, profiles: this.profileMemos };
+    const computed = await computeAgentViews(
+      viewsInput(this.options, { ...kept, ...memos }, { result, settings, deferFindings, previous }),
+    );
     this.lastComputed = computed;
     return computed;
-  }
-}
-
-/**
- * Resolves once no work holds background work back, plus a turn: a request that holds again right after a release
- * (the matrix of the `GET /agents` the first views were computed for) takes its hold first.
- */
-async function afterHolds(): Promise<void> {
-  for (let turn = backgroundTurn(); turn !== undefined; turn = backgroundTurn()) {
-    await turn;
-    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 }

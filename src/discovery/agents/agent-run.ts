@@ -3,11 +3,16 @@
 
 import { relative } from 'node:path';
 import { sameJson } from '../same-json.js';
+import { mapWithLimit } from '../scan/map-with-limit.js';
 import { nextSlice, sliceSpent } from '../time-slices.js';
 import type { AgentFileTexts, TextRead } from './file-texts.js';
 import { takeRefusedBlockSize } from './frontmatter-rules.js';
+import { type SideLookups, sideLookups } from './side-file.js';
 import type { AgentContext, AgentFinding, AgentSkill, AgentSpec, AgentView, Found, ReadOutcome } from './types.js';
 import type { RootWalk } from './walk-root.js';
+
+/** Side files one agent looks at at once (most are looked at once and kept: walk-memo.ts `sidecar`). */
+const SIDECARS_AT_ONCE = 64;
 
 export interface Reading {
   outcome: ReadOutcome;
@@ -20,10 +25,11 @@ export type SideResult = Awaited<ReturnType<NonNullable<AgentSpec['sidecar']>>>;
 /**
  * What one run of an agent folded, kept to patch the next run when only texts changed (docs/agents.md "Live"): the
  * walks (the very objects: a walk kept by the memo is the same), the text each file had, its reading, its inode
- * (agents that know a file by inode), where each loaded file sits in the skills, and where the `afterLoad` warnings
- * start.
+ * (agents that know a file by inode), and where each loaded file sits in the skills.
  */
 export interface AgentRun {
+  /** The context the run placed its roots in (the workspace's, or its real path's: `AgentSpec.realWorkspace`). */
+  ctx: AgentContext;
   walks: readonly RootWalk[];
   texts: Map<Found, TextRead>;
   /** The files of `texts` by real path (an update finds the few reported ones without a pass over all). */
@@ -31,7 +37,6 @@ export interface AgentRun {
   inodes: Map<Found, string>;
   readings: Map<Found, Reading>;
   skillIndex: Map<Found, number>;
-  afterLoadStart: number;
   /** The view's own findings (`agent-rejected`), before the doctor's are added. */
   ownDiagnostics: AgentFinding[];
   view: AgentView;
@@ -84,6 +89,33 @@ export function agentSkillOf(
   };
 }
 
+/** Side-file answers kept between runs (walk-memo.ts `RootWalkMemo`). */
+export interface SidecarMemo {
+  sidecar(agent: string, found: Found, read: (found: Found) => Promise<SideResult>): Promise<SideResult>;
+}
+
+/**
+ * What the agent's side files say about each of `files` (undefined for an agent without side files), looked at once
+ * and kept by `walks` until a change is reported near them.
+ */
+export async function sidecarsOf(
+  spec: AgentSpec,
+  walks: SidecarMemo | undefined,
+  files: readonly Found[],
+  look: SideLookups = sideLookups(),
+): Promise<Map<Found, SideResult> | undefined> {
+  const sidecar = spec.sidecar;
+  if (sidecar === undefined) return undefined;
+  const read = (found: Found) => sidecar.call(spec, found, look);
+  return new Map(
+    await mapWithLimit(
+      files,
+      SIDECARS_AT_ONCE,
+      async (found) => [found, await (walks?.sidecar(spec.info.id, found, read) ?? read(found))] as const,
+    ),
+  );
+}
+
 export function sameWalks(a: readonly RootWalk[], b: readonly RootWalk[]): boolean {
   return a.length === b.length && a.every((walk, i) => walk === b[i]);
 }
@@ -91,7 +123,7 @@ export function sameWalks(a: readonly RootWalk[], b: readonly RootWalk[]): boole
 /**
  * The previous run with the files whose text changed read again, when every such file reads as it did in all that
  * decides the fold (loaded or not, under which name, with which warnings, by the same inode): only the loaded ones'
- * records are replaced, in place, and the `afterLoad` warnings made again. Undefined when the fold must run again.
+ * records are replaced, in place; the warnings stay. Undefined when the fold must run again.
  */
 export async function patchRun(
   prior: AgentRun,
@@ -137,11 +169,9 @@ export async function patchRun(
     if (colliding.has(old.name)) return undefined;
     skills[index] = agentSkillOf(spec, old.name, now.outcome, side, found, old.source.scope);
   }
-  const warnings = [
-    ...prior.view.warnings.slice(0, prior.afterLoadStart),
-    ...(spec.afterLoad?.(skills, input.ctx) ?? []),
-  ];
-  return { ...prior, texts: textsNow, readings, view: { ...prior.view, skills, warnings } };
+  // Every name is kept and no record in a collision replaced: the `afterLoad` warnings, which depend on nothing else
+  // (`AgentSpec.afterLoad`), are the last run's, as are the files' own (`sameFold`).
+  return { ...prior, texts: textsNow, readings, view: { ...prior.view, skills } };
 }
 
 /** Two readings of a file that the fold treats alike: only the loaded record's other fields may differ. */

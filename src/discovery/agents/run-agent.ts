@@ -9,7 +9,7 @@ import { mapWithLimit } from '../scan/map-with-limit.js';
 import { nextSlice, sliceSpent } from '../time-slices.js';
 import type { SkillWarning } from '../types.js';
 import { realWorkspaceContext } from './agent-context.js';
-import { type AgentRun, agentSkillOf, patchRun, readingOf, sameWalks } from './agent-run.js';
+import { type AgentRun, agentSkillOf, patchRun, readingOf, sameWalks, sidecarsOf } from './agent-run.js';
 import { type AgentFileTexts, FILE_TOO_LARGE, readFileHead, type TextRead } from './file-texts.js';
 import { sideLookups } from './side-file.js';
 import type { AgentCollision, AgentContext, AgentSkill, AgentSpec, AgentView, Found, ViewRecord } from './types.js';
@@ -49,23 +49,7 @@ export async function runAgent(
   const rootWalks = await Promise.all(
     placed.roots.map((root) => walks?.walk(root, links, bounds) ?? walkRoot(root, links, undefined, bounds)),
   );
-  const sidecar = spec.sidecar;
   const look = sideLookups();
-  const sidecarsOf = async (files: readonly Found[]) =>
-    sidecar === undefined
-      ? undefined
-      : new Map(
-          await mapWithLimit(
-            files,
-            READS_AT_ONCE,
-            async (found) =>
-              [
-                found,
-                await (walks?.sidecar(spec.info.id, found, (f) => sidecar.call(spec, f, look)) ??
-                  sidecar.call(spec, found, look)),
-              ] as const,
-          ),
-        );
   const prior = textsOnly ? walks?.runs.get(spec.info.id) : undefined;
   if (prior !== undefined && sameWalks(prior.walks, rootWalks)) {
     // The same walks: the same files as the last run, and only those whose text the watcher reported are read again
@@ -73,7 +57,7 @@ export async function runAgent(
     const changed = [...texts.changedAtBegin()].flatMap((real) => prior.byReal.get(real) ?? []);
     const [changedReads, sidecars] = await Promise.all([
       Promise.all(changed.map((found) => texts.read(found.realPath))),
-      sidecarsOf(changed),
+      sidecarsOf(spec, walks, changed, look),
     ]);
     const patched = await patchRun(prior, {
       spec,
@@ -93,7 +77,7 @@ export async function runAgent(
   // other requests waiting between two turns of the event loop (SECURITY.md "The views").
   const [reads, sidecars] = await Promise.all([
     mapWithLimit(readable, READS_AT_ONCE, (found) => texts.read(found.realPath)),
-    sidecarsOf(readable),
+    sidecarsOf(spec, walks, readable, look),
   ]);
   const byReal = new Map<string, Found[]>();
   for (const found of readable) {
@@ -102,13 +86,13 @@ export async function runAgent(
     else same.push(found);
   }
   const run: AgentRun = {
+    ctx,
     walks: rootWalks,
     texts: new Map(readable.map((found, i) => [found, reads[i] as TextRead])),
     byReal,
     inodes: new Map(),
     readings: new Map(),
     skillIndex: new Map(),
-    afterLoadStart: 0,
     ownDiagnostics: [],
     view,
   };
@@ -253,7 +237,6 @@ export async function runAgent(
     ),
   );
   view.warnings.push(...fileWarnings);
-  run.afterLoadStart = view.warnings.length;
   view.warnings.push(...(spec.afterLoad?.(view.skills, ctx) ?? []));
   for (const [index, skill] of view.skills.entries()) {
     const found = loadedBy.get(skill) as Found;

@@ -238,7 +238,10 @@ export interface AgentSpec {
     loserFound: Found,
     ctx: AgentContext,
   ): SkillWarning[];
-  /** Warnings after loading (Codex duplicate names, OpenCode races). */
+  /**
+   * Warnings after loading (Codex duplicate names, OpenCode races): a function of the loaded names and of the records
+   * in collisions alone, so that a patch keeping both keeps the warnings (agent-run.ts `patchRun`).
+   */
   afterLoad?(skills: AgentSkill[], ctx: AgentContext): SkillWarning[];
   /** The catalog from the loaded skills in load order. */
   catalog(

@@ -160,6 +160,14 @@ export class RootWalkMemo {
    * Whether only texts of known SKILL.md files changed since the last call: every agent's placement, walks and side
    * files are then the previous run's, and a run may patch the last one (run-agent.ts).
    */
+  /**
+   * Only texts of known SKILL.md files changed since the last computation: its runs may be patched before the next
+   * one (edited-views.ts).
+   */
+  get onlyTexts(): boolean {
+    return !this.structural;
+  }
+
   takeTextsOnly(): boolean {
     const textsOnly = !this.structural;
     this.structural = false;
