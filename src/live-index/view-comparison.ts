@@ -63,23 +63,6 @@ async function sameList(a: readonly unknown[], b: readonly unknown[]): Promise<b
 }
 
 export function viewChangeEvents(before: AgentView, after: AgentView, generation: number): PendingEvent[] {
-  const pending: PendingEvent[] = [
-    {
-      type: 'index',
-      data: { generation, ...(namesInPlace(before.skills, after.skills) ?? namesByName(before, after)) },
-    },
-  ];
-  // A patched view keeps its collisions (edited-views.ts).
-  if (before.collisions === after.collisions) return pending;
-  for (const change of diffCollisions(before.collisions, after.collisions)) {
-    pending.push({ type: 'collision', data: change });
-  }
-  return pending;
-}
-
-type NameChanges = { added: string[]; removed: string[]; changed: string[] };
-
-function namesByName(before: AgentView, after: AgentView): NameChanges {
   // A view may load one name more than once (an agent that keeps every file): a name's records are compared together.
   const old = byName(before.skills);
   const now = byName(after.skills);
@@ -91,33 +74,11 @@ function namesByName(before: AgentView, after: AgentView): NameChanges {
     else if (!sameRecords(was, skills)) changed.push(name);
   }
   const removed = [...old.keys()].filter((name) => !now.has(name));
-  return { added, removed, changed };
-}
-
-/**
- * The same answer as `namesByName` when every record that is not the very same object sits where it was under the
- * same name (an update that replaced records in place: edited-views.ts), without making a map of every name;
- * undefined otherwise.
- */
-function namesInPlace(before: readonly AgentSkill[], after: readonly AgentSkill[]): NameChanges | undefined {
-  if (before.length !== after.length) return undefined;
-  const changedNames = new Set<string>();
-  for (let i = 0; i < after.length; i++) {
-    const was = before[i] as AgentSkill;
-    const now = after[i] as AgentSkill;
-    if (was === now) continue;
-    if (was.name !== now.name) return undefined;
-    if (!sameJson(was, now)) changedNames.add(now.name);
+  const pending: PendingEvent[] = [{ type: 'index', data: { generation, added, removed, changed } }];
+  for (const change of diffCollisions(before.collisions, after.collisions)) {
+    pending.push({ type: 'collision', data: change });
   }
-  // Named in the order of their first record, as `namesByName` does.
-  const changed: string[] = [];
-  if (changedNames.size > 0) {
-    for (const skill of after) {
-      if (changedNames.delete(skill.name)) changed.push(skill.name);
-      if (changedNames.size === 0) break;
-    }
-  }
-  return { added: [], removed: [], changed };
+  return pending;
 }
 
 /** A view's skills by name, in the view's order (a Map keeps the order of first appearance). */

@@ -18,7 +18,7 @@ import type { WalkGate } from '../discovery/files/walk-gate.js';
 import { afterBackground, holdBackground } from '../discovery/time-slices.js';
 import type { DiscoveryResult, Settings } from '../discovery/types.js';
 import { AgentViewsState } from './agent-views-state.js';
-import { EventLog } from './event-log.js';
+import { EventLog, type PendingEvent } from './event-log.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
 import { sameView, sameWatch, ViewHasher, viewChangeEvents } from './view-comparison.js';
 import { type KeptForViews, type ViewsSource, viewsInput } from './views-input.js';
@@ -299,7 +299,9 @@ export class WorkspaceAgentViews {
       const generation =
         untold.length === 0 ? this.toldGeneration : await this.options.onViewsChanged(untold.map(([id]) => id));
       if (this.state !== previous) return;
-      this.tell(untold, previous, generation);
+      // Each from what its stream was last told.
+      const told = (id: ViewId) => this.told.get(id) ?? (previous.views.views.get(id) as AgentView);
+      this.tell(untold, (id, view) => viewChangeEvents(told(id), view, generation));
       this.state = new AgentViewsState(views, generation);
     }
     this.told.clear();
@@ -327,22 +329,27 @@ export class WorkspaceAgentViews {
       edited,
       ...(before === undefined ? {} : { profile: { id: profile, before, after: last.result } }),
     });
-    const changed = [...patched];
-    if (changed.length === 0 || this.state !== previous) return;
-    const generation = await this.options.onViewsChanged(changed.map(([id]) => id));
+    if (patched.size === 0 || this.state !== previous) return;
+    const generation = await this.options.onViewsChanged([...patched.keys()]);
     if (this.state !== previous) return;
-    this.tell(changed, previous, generation);
-    for (const [id, view] of changed) this.told.set(id, view);
+    // A patch changes records in place under the same names: the names it changed are the event's.
+    const index = (id: ViewId) => ({ generation, added: [], removed: [], changed: patched.get(id)?.changed });
+    this.tell(
+      [...patched].map(([id, patch]) => [id, patch.view]),
+      (id) => [{ type: 'index', data: index(id) }],
+    );
+    for (const [id, patch] of patched) this.told.set(id, patch.view);
     this.toldGeneration = generation;
   }
 
-  /** Logs each changed view's events on its stream, if one follows it, from what the stream was last told. */
-  private tell(changed: ReadonlyArray<[ViewId, AgentView]>, previous: AgentViewsState, generation: number): void {
-    for (const [id, after] of changed) {
+  /** Logs each changed view's events on its stream, if one follows it. */
+  private tell(
+    changed: ReadonlyArray<[ViewId, AgentView]>,
+    events: (id: ViewId, view: AgentView) => PendingEvent[],
+  ): void {
+    for (const [id, view] of changed) {
       const stream = this.logs.get(id);
-      if (stream === undefined) continue;
-      const before = this.told.get(id) ?? (previous.views.views.get(id) as AgentView);
-      stream.log.appendChange(stream.hasher.hash(after), viewChangeEvents(before, after, generation));
+      if (stream !== undefined) stream.log.appendChange(stream.hasher.hash(view), events(id, view));
     }
   }
 
