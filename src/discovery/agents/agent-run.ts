@@ -8,7 +8,7 @@ import { nextSlice, sliceSpent } from '../time-slices.js';
 import type { AgentFileTexts, TextRead } from './file-texts.js';
 import { takeRefusedBlockSize } from './frontmatter-rules.js';
 import { type SideLookups, sideLookups } from './side-file.js';
-import type { AgentContext, AgentFinding, AgentSkill, AgentSpec, AgentView, Found, ReadOutcome } from './types.js';
+import type { AgentFinding, AgentSkill, AgentSpec, AgentView, Found, ReadOutcome } from './types.js';
 import type { RootWalk } from './walk-root.js';
 
 /** Side files one agent looks at at once (most are looked at once and kept: walk-memo.ts `sidecar`). */
@@ -28,8 +28,6 @@ export type SideResult = Awaited<ReturnType<NonNullable<AgentSpec['sidecar']>>>;
  * (agents that know a file by inode), and where each loaded file sits in the skills.
  */
 export interface AgentRun {
-  /** The context the run placed its roots in (the workspace's, or its real path's: `AgentSpec.realWorkspace`). */
-  ctx: AgentContext;
   walks: readonly RootWalk[];
   texts: Map<Found, TextRead>;
   /** The files of `texts` by real path (an update finds the few reported ones without a pass over all). */
@@ -129,7 +127,6 @@ export async function patchRun(
   prior: AgentRun,
   input: {
     spec: AgentSpec;
-    ctx: AgentContext;
     texts: AgentFileTexts;
     /** The files of the last run whose text was read again, with that text (the same object when unchanged). */
     changed: ReadonlyArray<{ found: Found; text: TextRead }>;

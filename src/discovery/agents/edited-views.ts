@@ -61,7 +61,6 @@ export async function patchEditedViews(input: EditedViewsInput): Promise<Map<Vie
     const [reads, sidecars] = inputs[i] as (typeof inputs)[number];
     const patched = await patchRun(run, {
       spec,
-      ctx: run.ctx,
       texts,
       changed: changed.map((found, i) => ({ found, text: reads[i] as TextRead })),
       sidecars,

@@ -61,7 +61,6 @@ export async function runAgent(
     ]);
     const patched = await patchRun(prior, {
       spec,
-      ctx,
       texts,
       changed: changed.map((found, i) => ({ found, text: changedReads[i] as TextRead })),
       sidecars,
@@ -86,7 +85,6 @@ export async function runAgent(
     else same.push(found);
   }
   const run: AgentRun = {
-    ctx,
     walks: rootWalks,
     texts: new Map(readable.map((found, i) => [found, reads[i] as TextRead])),
     byReal,
