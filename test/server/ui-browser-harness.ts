@@ -58,6 +58,25 @@ export async function openPage(browser: Browser, t: TestContext, url: string): P
   return watched;
 }
 
+/**
+ * Waits until the page has read the events up to `generation` (the header's `data-generation`) and is done reading
+ * what they asked for (no `aria-busy`): from then on it shows that generation, and no read of it is still under way.
+ */
+export async function shownUpTo(page: Page, generation: number): Promise<void> {
+  await page.waitForFunction(
+    (wanted: number) => {
+      // biome-ignore lint/suspicious/noExplicitAny: the page's document, in a program compiled without the DOM library
+      const doc = (globalThis as any).document;
+      return (
+        Number(doc.getElementById('connection')?.dataset.generation) >= wanted &&
+        !doc.getElementById('main').hasAttribute('aria-busy')
+      );
+    },
+    {},
+    generation,
+  );
+}
+
 export interface Downloads {
   /** Resolves with the name and content of the next download once it has completed; rejects if it is canceled. */
   next(): Promise<{ name: string; text: string }>;

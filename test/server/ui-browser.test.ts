@@ -14,7 +14,7 @@ import { buildApp } from '../../src/server/listen.js';
 import { getJson, startServer } from '../helpers/app-server.js';
 import { HOSTILE_BODY } from '../helpers/hostile-skill.js';
 import { replaceFile, SK } from '../helpers/temp-tree.js';
-import { BROWSER_SKIP, launchBrowser, openPage, type Watched } from './ui-browser-harness.js';
+import { BROWSER_SKIP, launchBrowser, openPage, shownUpTo, type Watched } from './ui-browser-harness.js';
 
 // The callbacks given to page.evaluate run in the page (puppeteer sends their source): these are the page's globals,
 // typed loosely because this program is compiled without the DOM's library.
@@ -27,6 +27,8 @@ declare const Event: any;
 // biome-ignore-end lint/suspicious/noExplicitAny: see above
 
 const TOKEN = 'YnJvd3Nlci10ZXN0LXRva2VuLXZhbHVlLTMyLWJ5dGVz';
+/** How chromium logs a load answered 404, before the URL. */
+const NOT_FOUND = 'Failed to load resource: the server responded with a status of 404 (Not Found)';
 /** `UPDATE_SCREENSHOT=1` writes the README's screenshot; otherwise it goes to a temp file. */
 const SCREENSHOT = process.env.UPDATE_SCREENSHOT === '1' ? new URL('../../docs/ui.png', import.meta.url) : undefined;
 
@@ -303,6 +305,35 @@ describe('the page at /ui in a browser', { skip: BROWSER_SKIP }, () => {
     assert.deepEqual(watched.errors, []);
   });
 
+  it('says a skill’s SKILL.md is gone when the index still lists it, without an error or a listing', async (t) => {
+    // Not watched: the index keeps the skill whose file is removed below, as a watched one does until the watcher
+    // reports the removal. The page reads the body after the index: it finds no file.
+    const s = await startServer(t, { tree: TREE });
+    await rm(`${s.cwd}/.musepi/skills/docx/SKILL.md`);
+    const watched = await open(t, `${s.base}/ui/skill/docx`);
+    const { page } = watched;
+    await page.waitForSelector('#skill-gone');
+    // A page without a body showed no generation: it reads again once the event stream says hello.
+    await shownUpTo(page, (await getJson(`${s.base}/skills`)).body.generation);
+    const render = (await getJson(`${s.base}/ui/render/docx`)).body;
+    assert.equal(
+      await page.$eval('#skill-gone', (element) => element.textContent),
+      `${render.code}: ${render.message} (read again soon)`,
+    );
+    assert.equal(await page.$eval('#skill-name', (element) => element.textContent), 'docx');
+    assert.equal(await page.$('#error:not([hidden])'), null);
+    assert.equal(await page.$$eval('#file-tree li', (items) => items.length), 0);
+    assert.deepEqual(
+      watched.requests.map((url) => new URL(url).pathname).filter((path) => path.startsWith('/skill/')),
+      [],
+    );
+    // The failed loads are the body's, one per read, each answered by the page with its line.
+    assert.deepEqual(watched.errors, [
+      `${NOT_FOUND}: ${s.base}/ui/render/docx`,
+      `${NOT_FOUND}: ${s.base}/ui/render/docx`,
+    ]);
+  });
+
   it('shows collisions with the shadowed candidates and why, and the doctor’s findings with their fixes', async (t) => {
     const s = await startServer(t, { tree: TREE });
     const watched = await open(t, `${s.base}/ui`);
@@ -376,12 +407,16 @@ describe('the page at /ui in a browser', { skip: BROWSER_SKIP }, () => {
       dirname(s.cwd),
     );
     await own.page.waitForFunction(() => document.querySelector('#skill-body h1')?.textContent === 'Rewritten');
-    // The body is drawn before the listing of the skill's files is read: removing the skill before the page is done
-    // would answer that read 404, a failed load the browser logs. A reader, too, sees a page once it is done.
-    await own.page.waitForFunction(() => !document.getElementById('main').hasAttribute('aria-busy'));
+    // The page reads the body from the disk, so it may show the edit before the index has it: the edit's event may
+    // still be on its way, and the read it asks for, under way when the skill is removed below, would answer 404, a
+    // failed load the browser logs. The page is done once it has read the events of the index that has the edit and
+    // every read they asked for. A reader, too, sees a page once it is done.
+    await own.page.waitForFunction(() => document.getElementById('skill-description')?.textContent === 'Rewritten');
+    await shownUpTo(own.page, (await getJson(`${s.base}/skills`)).body.generation);
     assert.deepEqual(await own.page.$$eval('#file-tree li', (items) => items.map((item) => item.dataset.file)), [
       'SKILL.md',
     ]);
+    const beforeRemoval = own.errors.length;
     await rm(dir, { recursive: true });
     await own.page.waitForSelector('#skill-missing');
     // A tab in the background draws no frames, and puppeteer's waits poll on frames: the list comes to the front.
@@ -391,7 +426,14 @@ describe('the page at /ui in a browser', { skip: BROWSER_SKIP }, () => {
       await own.page.$eval('#skill-missing', (element) => element.textContent),
       'No skill "fresh" is loaded in this workspace.',
     );
-    assert.deepEqual(own.errors, []);
+    // The live doctor may see the emptied folder before the index sees the file gone: the page then reads the skill
+    // while the index still has it, and its body answers 404 (a load the browser logs, the page says "gone" until
+    // the removal's event). Nothing else may fail, before the removal or after.
+    assert.deepEqual(own.errors.slice(0, beforeRemoval), []);
+    assert.deepEqual(
+      own.errors.slice(beforeRemoval).filter((error) => error !== `${NOT_FOUND}: ${s.base}/ui/render/fresh`),
+      [],
+    );
     assert.deepEqual(await rowNames(page), ['docx', 'dup', 'pdf', 'quiet']);
     // One page load: the document was requested once.
     assert.equal(watched.requests.filter((url) => url === `${s.base}/ui`).length, 1);

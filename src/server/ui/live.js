@@ -87,6 +87,7 @@ function follow() {
     setConnection(reconnected ? 'back' : 'live', reconnected ? 'Connected again: up to date' : 'Live');
     // The first answers may have been read before the stream began: once they are in, the generation says whether
     // anything changed in between. After a lost connection everything is read again (it may be another daemon).
+    read(hello.generation);
     (current?.done ?? Promise.resolve()).then(() => {
       if (reconnected || hello.generation !== shownGeneration) scheduleRefresh();
     });
@@ -99,9 +100,20 @@ function follow() {
   });
   for (const type of EVENT_TYPES) {
     source.addEventListener(type, (event) => {
-      if (view.concerns(type, JSON.parse(event.data))) scheduleRefresh();
+      const data = JSON.parse(event.data);
+      read(data.generation);
+      if (view.concerns(type, data)) scheduleRefresh();
     });
   }
+}
+
+/**
+ * The generation of the last event read that carries one, on the header (`data-generation`). The refresh an event
+ * asks for starts before the browser draws again, so once it is at a change's generation and `aria-busy` is off, the
+ * view shows that change.
+ */
+function read(generation) {
+  if (typeof generation === 'number') connection.dataset.generation = String(generation);
 }
 
 /** Whether an `index` event names skills that were added, removed or changed (not only agent views). */

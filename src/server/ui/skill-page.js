@@ -2,7 +2,7 @@
 // as the daemon renders it, its files, and every other candidate of that name with what happened to it and why.
 
 import { facts, h, main } from './dom.js';
-import { bodyOf, json, pageHref, viewsRequest } from './http.js';
+import { bodyOf, messageOf, pageHref, request, viewsRequest } from './http.js';
 import { fileBrowser, showRendered } from './skill-files.js';
 
 export function skillPage(name) {
@@ -15,11 +15,17 @@ export function skillPage(name) {
     const doctor = bodyOf(await viewsRequest(`/doctor/${encoded}`, {}, (line) => main.prepend(line)));
     const skill = doctor.winner;
     if (skill === null) return showMissing(doctor.candidates);
-    const rendered = await json(`/ui/render/${encoded}`);
+    // The index answered before the body is read: a skill removed in between has no body any more (404), and the
+    // event of its removal, on its way, has the page read again. Until then the page says so instead of failing.
+    const answer = await request(`/ui/render/${encoded}`);
+    const gone = answer.status === 404;
+    if (!answer.ok && !gone) throw new Error(messageOf(answer));
+    const rendered = gone ? { html: '', truncated: false, generation: undefined } : answer.body;
     const others = doctor.candidates.filter((candidate) => candidate.filePath !== skill.filePath);
     const files = fileBrowser(encoded);
     const body = h('div', { id: 'skill-body', class: 'markdown' });
-    showRendered(body, rendered.html);
+    if (gone) body.append(h('p', { id: 'skill-gone', class: 'error', text: `${messageOf(answer)} (read again soon)` }));
+    else showRendered(body, rendered.html);
     body.addEventListener('click', (event) => {
       const link = event.target instanceof Element ? event.target.closest('a[data-skill-file]') : null;
       if (link === null) return;
@@ -66,7 +72,8 @@ export function skillPage(name) {
       h('section', { id: 'files' }, h('h3', { text: 'Files' }), files.tree, files.viewer),
       h('section', { id: 'shadowed' }, h('h3', { text: 'Other candidates of this name' }), candidateList(others)),
     );
-    await files.list();
+    // A skill whose SKILL.md is gone has no folder left to list.
+    if (!gone) await files.list();
     return rendered.generation;
   }
 
