@@ -44,14 +44,15 @@ export async function readTextFile(
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(Math.max(info.size, 4096), maxBytes) + 1);
+      const chunk = Buffer.allocUnsafe(chunkBytes(info.size, maxBytes));
       const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
       if (bytesRead === 0) break;
       chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
       if (total > maxBytes) return { status: 'too-large' };
+      if (bytesRead < chunk.length) break;
     }
-    return { status: 'ok', text: Buffer.concat(chunks, total).toString('utf8') };
+    return { status: 'ok', text: textOf(chunks, total) };
   } finally {
     await handle.close();
   }
@@ -61,7 +62,13 @@ export async function readTextFile(
  * `readTextFile` with synchronous calls, for a caller that runs them in slices (files/sliced-fs.ts): the same flags,
  * checks, statuses and errors.
  */
-export function readTextFileNow(path: string, maxBytes = MAX_TEXT_FILE_BYTES, noFollow = false): TextFileRead {
+export function readTextFileNow(
+  path: string,
+  maxBytes = MAX_TEXT_FILE_BYTES,
+  noFollow = false,
+  /** Given the stats of the file opened, before it is read (a caller that keys what it keeps by them needs no stat). */
+  opened?: (info: fs.Stats) => void,
+): TextFileRead {
   let fd: number;
   const flags = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (noFollow ? (constants.O_NOFOLLOW ?? 0) : 0);
   try {
@@ -73,20 +80,38 @@ export function readTextFileNow(path: string, maxBytes = MAX_TEXT_FILE_BYTES, no
   }
   try {
     const info = fs.fstatSync(fd);
+    opened?.(info);
     if (!info.isFile()) return { status: 'not-a-file' };
     if (info.size > maxBytes) return { status: 'too-large' };
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
-      const chunk = Buffer.allocUnsafe(Math.min(Math.max(info.size, 4096), maxBytes) + 1);
+      const chunk = Buffer.allocUnsafe(chunkBytes(info.size, maxBytes));
       const bytesRead = fs.readSync(fd, chunk, 0, chunk.length, total);
       if (bytesRead === 0) break;
       chunks.push(chunk.subarray(0, bytesRead));
       total += bytesRead;
       if (total > maxBytes) return { status: 'too-large' };
+      if (bytesRead < chunk.length) break;
     }
-    return { status: 'ok', text: Buffer.concat(chunks, total).toString('utf8') };
+    return { status: 'ok', text: textOf(chunks, total) };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * One byte more than the file's size when it was opened (at least a page, at most one past the cap): a read that
+ * fills less than that reached the end, so a file that did not grow takes one read and no second one to see EOF (a
+ * regular file's read is short only at its end). At 10,000 SKILL.md files the second reads, the copy of a single
+ * chunk and a `stat` before the open were a third of the views' reads of them (docs/performance.md "The views' file
+ * system calls").
+ */
+function chunkBytes(size: number, maxBytes: number): number {
+  return Math.min(Math.max(size, 4096), maxBytes) + 1;
+}
+
+/** The chunks as UTF-8 text; one chunk is decoded where it lies, without a copy. */
+function textOf(chunks: readonly Buffer[], total: number): string {
+  return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, total).toString('utf8');
 }

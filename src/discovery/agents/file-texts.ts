@@ -4,11 +4,11 @@
 // modification time moved. The same read object is handed out while the file is unchanged: readings of it are
 // memoised by that identity (run-agent.ts).
 
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { sliced, stat } from '../files/sliced-fs.js';
 import { forgetAtOrUnder } from '../forget-under.js';
-import { readTextFileNow } from '../read-text-file.js';
+import { readTextFileNow, type TextFileRead } from '../read-text-file.js';
 
 /** The error of a file over the daemon's read cap. */
 export const FILE_TOO_LARGE = 'file too large';
@@ -107,21 +107,27 @@ export class AgentFileTexts {
     const kept = this.entries.get(path);
     if (kept !== undefined && this.current.has(path)) return kept.read;
     try {
+      if (kept === undefined) {
+        // Nothing kept to compare with: the file is read at once, keyed by the stats of the descriptor read.
+        let opened: Stats | undefined;
+        const result = await sliced(() =>
+          readTextFileNow(path, undefined, true, (info) => {
+            opened = info;
+          }),
+        );
+        // Gone before the open: the `stat` below words the error as it always did.
+        if (opened !== undefined) return this.keep(path, result, opened);
+      }
       const info = await stat(path);
-      const key = `${info.ino}:${info.size}:${info.mtimeMs}`;
       const known = this.entries.get(path);
-      this.current.add(path);
-      this.stale.delete(path);
-      if (known !== undefined && known.key === key) return known.read;
-      this.diskReads++;
+      if (known !== undefined && known.key === keyOf(info)) {
+        this.current.add(path);
+        this.stale.delete(path);
+        return known.read;
+      }
       // Paths are real paths the walk judged: a link put in the last place since is not followed.
       const result = await sliced(() => readTextFileNow(path, undefined, true));
-      const read: TextRead =
-        result.status === 'ok'
-          ? { ok: true, text: result.text }
-          : { ok: false, error: result.status === 'too-large' ? FILE_TOO_LARGE : result.status };
-      this.entries.set(path, { key, read, inode: `${info.dev}:${info.ino}` });
-      return read;
+      return this.keep(path, result, info);
     } catch (error) {
       this.entries.delete(path);
       this.current.delete(path);
@@ -129,6 +135,23 @@ export class AgentFileTexts {
       return { ok: false, error: (error as Error).message };
     }
   }
+
+  private keep(path: string, result: TextFileRead, info: Stats): TextRead {
+    this.diskReads++;
+    const read: TextRead =
+      result.status === 'ok'
+        ? { ok: true, text: result.text }
+        : { ok: false, error: result.status === 'too-large' ? FILE_TOO_LARGE : result.status };
+    this.entries.set(path, { key: keyOf(info), read, inode: `${info.dev}:${info.ino}` });
+    this.current.add(path);
+    this.stale.delete(path);
+    return read;
+  }
+}
+
+/** What tells a kept text from a file changed since: its inode, size and modification time. */
+function keyOf(info: Stats): string {
+  return `${info.ino}:${info.size}:${info.mtimeMs}`;
 }
 
 /**

@@ -49,7 +49,7 @@ export async function runAgent(
   const rootWalks = await Promise.all(
     placed.roots.map((root) => walks?.walk(root, links, bounds) ?? walkRoot(root, links, undefined, bounds)),
   );
-  const look = sideLookups();
+  const look = sideLookups(walks);
   const prior = textsOnly ? walks?.runs.get(spec.info.id) : undefined;
   if (prior !== undefined && sameWalks(prior.walks, rootWalks)) {
     // The same walks: the same files as the last run, and only those whose text the watcher reported are read again

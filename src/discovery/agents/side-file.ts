@@ -5,6 +5,7 @@
 // read through the one guarded reader (read-text-file.ts: a regular file only, a size cap, a non-blocking open), and
 // one that fails a guard says why instead of being waited on.
 
+import type { Dirent } from 'node:fs';
 import { readdir } from '../files/sliced-fs.js';
 import { readTextFile } from '../read-text-file.js';
 
@@ -32,17 +33,26 @@ export interface SideLookups {
   sideFile(path: string, maxBytes: number): Promise<SideFileRead>;
 }
 
-export function sideLookups(): SideLookups {
+/** Listings a run may take instead of its own (walk-memo.ts): the walks list every skill folder Codex looks in. */
+export interface KnownListings {
+  /** The entries of `dir` when a walk listed it since the last change reported there. */
+  listedAlready(dir: string): Promise<readonly Dirent[]> | undefined;
+}
+
+export function sideLookups(known?: KnownListings): SideLookups {
   const listings = new Map<string, Promise<string[] | undefined>>();
   const files = new Map<string, Promise<SideFileRead>>();
   return {
     listing(dir) {
-      let known = listings.get(dir);
-      if (known === undefined) {
-        known = readdir(dir).catch(() => undefined);
-        listings.set(dir, known);
+      let names = listings.get(dir);
+      if (names === undefined) {
+        const listed = known?.listedAlready(dir);
+        names = (
+          listed === undefined ? readdir(dir) : listed.then((entries) => entries.map((entry) => entry.name))
+        ).catch(() => undefined);
+        listings.set(dir, names);
       }
-      return known;
+      return names;
     },
     sideFile(path, maxBytes) {
       const key = `${maxBytes}\0${path}`;

@@ -98,6 +98,14 @@ export class RootWalkMemo {
     return this.listingOf(real, real).entries;
   }
 
+  /**
+   * The entries of a directory a walk listed since the last change reported there, without listing it (side-file.ts
+   * `KnownListings`): a real path of a directory listed through another path names the same directory.
+   */
+  listedAlready(dir: string): Promise<Dirent[]> | undefined {
+    return this.listings.get(dir)?.entries;
+  }
+
   /** What the agent's side files say about one SKILL.md (`AgentSpec.sidecar`), looked at once until a change. */
   sidecar(agent: string, found: Found, read: Sidecar): Promise<SidecarResult> {
     const key = `${agent}\0${found.filePath}\0${found.baseDir}`;
