@@ -4,7 +4,6 @@
 // stream, and computed again on the next request. This file holds what they are computed from and keep between
 // updates (the agents' files and root walks, the other profiles' discoveries) and each view's event log.
 
-import { realpath } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
 import { AgentFileTexts } from '../discovery/agents/file-texts.js';
@@ -14,6 +13,7 @@ import type { AgentView, ViewId } from '../discovery/agents/types.js';
 import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
 import { DoctorMemo } from '../discovery/doctor/doctor-memo.js';
 import { SkillsdError } from '../discovery/errors.js';
+import { realpath } from '../discovery/files/sliced-fs.js';
 import type { WalkGate } from '../discovery/files/walk-gate.js';
 import { afterBackground, holdBackground } from '../discovery/time-slices.js';
 import type { DiscoveryResult, Settings } from '../discovery/types.js';
