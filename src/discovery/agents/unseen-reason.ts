@@ -24,6 +24,36 @@ export function shortName(view: AgentView): string {
 export class UnseenLookups {
   private readonly links = new Map<string, Promise<boolean>>();
   private readonly limited = new WeakMap<AgentView, boolean>();
+  private readonly prefixes = new WeakMap<AgentView, string[]>();
+  private readonly outside = new WeakMap<AgentView, Map<string, string>>();
+
+  /**
+   * Each root's path and a slash, in the view's order: made once per view, not once per root and cell (10,000
+   * candidates unseen by most views made half a million of them per matrix).
+   */
+  rootPrefixes(view: AgentView): string[] {
+    let known = this.prefixes.get(view);
+    if (known === undefined) {
+      known = view.roots.map((root) => `${root.path}/`);
+      this.prefixes.set(view, known);
+    }
+    return known;
+  }
+
+  /** The reason `make` words for a file outside the view's roots, once per view and folder holding skill folders. */
+  outsideReason(view: AgentView, holder: string, make: () => string): string {
+    let reasons = this.outside.get(view);
+    if (reasons === undefined) {
+      reasons = new Map();
+      this.outside.set(view, reasons);
+    }
+    let reason = reasons.get(holder);
+    if (reason === undefined) {
+      reason = make();
+      reasons.set(holder, reason);
+    }
+    return reason;
+  }
 
   isLink(path: string): Promise<boolean> {
     let known = this.links.get(path);
@@ -57,9 +87,11 @@ export async function unseenReason(
   if (view.roots.length === 0 && view.agent.id !== 'musepi' && view.agent.id !== 'omp' && view.agent.id !== 'xcsh') {
     return `${name} reads no skills here (see its warnings)`;
   }
+  const prefixes = lookups.rootPrefixes(view);
   for (const path of lexicalPaths) {
-    for (const root of view.roots) {
-      if (!path.startsWith(`${root.path}/`)) continue;
+    for (let index = 0; index < prefixes.length; index++) {
+      if (!path.startsWith(prefixes[index] as string)) continue;
+      const root = view.roots[index] as AgentView['roots'][number];
       if (root.blocked !== undefined) return root.blocked;
       const parts = relative(root.path, path).split('/');
       const depth = parts.length - 1;
@@ -87,10 +119,21 @@ export async function unseenReason(
   if (ctx.claudePlugins?.installs.some((install) => isUnder(path, install)) === true) {
     return `${name} does not read Claude Code plugins`;
   }
+  // Below, the reason depends on the folder holding the skill's folder alone, unless the skill's folder is itself a
+  // `skills` directory: thousands of skills side by side share it.
+  const folder = dirname(path);
+  const base = basename(folder);
+  if (base === 'skills' || base === 'skill') return notReadReason(view, path, ctx, name);
+  return lookups.outsideReason(view, dirname(folder), () => notReadReason(view, path, ctx, name));
+}
+
+/** Why a view does not read a file that lies under none of its roots: the kind of root it lies in. */
+function notReadReason(view: AgentView, path: string, ctx: AgentContext, name: string): string {
   const kind = rootKind(path);
   const rootPath = kind === undefined ? dirname(dirname(path)) : kind.root;
   const label = kind === undefined ? shown(rootPath, ctx.home) : kind.label;
-  const readsKind = kind !== undefined && view.roots.some((root) => root.path.endsWith(`/${kind.label}`));
+  const suffix = kind === undefined ? undefined : `/${kind.label}`;
+  const readsKind = suffix !== undefined && view.roots.some((root) => root.path.endsWith(suffix));
   if (readsKind)
     return `${name} does not read ${shown(rootPath, ctx.home)}: it is outside the directories ${name} looks in`;
   const home =
