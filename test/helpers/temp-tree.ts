@@ -1,14 +1,35 @@
 // Fixture helpers: every test builds its own HOME and workspace in a fresh temp directory.
 
+import { accessSync, constants, statSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 
 /** A fresh, realpath-ed temp directory; removed by the returned `cleanup`. */
-export async function makeTempDir(prefix = 'skillsd-test-'): Promise<{ dir: string; cleanup: () => Promise<void> }> {
-  const dir = await realpath(await mkdtemp(join(tmpdir(), prefix)));
+export async function makeTempDir(
+  prefix = 'skillsd-test-',
+  base = tmpdir(),
+): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const dir = await realpath(await mkdtemp(join(base, prefix)));
   return { dir, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * Where a test makes a tree of 100,000 entries: the system's memory file system when it has one (`/dev/shm`), else
+ * the temporary directory. On a virtual disk, making 100,000 directories took 3.8 s and removing them 13.5–17.8 s
+ * (`rm -rf` as Node's `rm`); in memory, 0.6 s and 1.4 s.
+ */
+export function largeTreeBase(): string {
+  try {
+    accessSync(MEMORY_FS, constants.W_OK);
+    if (statSync(MEMORY_FS).isDirectory()) return MEMORY_FS;
+  } catch {
+    // No memory file system to write to: the disk it is.
+  }
+  return tmpdir();
+}
+
+const MEMORY_FS = '/dev/shm';
 
 /** A tree entry: file content, or `{ symlink: target }`, or `{ dir: true }` for an empty directory. */
 export type TreeEntry = string | Buffer | { symlink: string } | { dir: true };

@@ -11,7 +11,7 @@ import { skillListingStats } from '../../src/live-index/skill-listings.js';
 import { startServer as startAppServer, type TestServer, type TestServerOptions } from '../helpers/app-server.js';
 import { waitUntil } from '../helpers/deadlines.js';
 import { connectHttp, DirectoryReadResult, SkillsGetResult, SkillsListResult } from '../helpers/mcp-client.js';
-import { makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
+import { largeTreeBase, makeTempDir, SK, writeTree } from '../helpers/temp-tree.js';
 
 /** The real app, with load shedding out of the way: a loaded test machine must not turn these answers into 503s. */
 function startServer(t: Parameters<typeof startAppServer>[0], options: TestServerOptions = {}) {
@@ -45,11 +45,12 @@ async function mcpClient(t: { after: (fn: () => Promise<void>) => void }, s: Tes
 const ROOMY = { symlinks: 'follow', server: { walkLimits: { maxEntries: 10_000_000, maxDirectories: 1_000_000 } } };
 
 describe('Limits on walks: a skill of 100,000 empty directories', () => {
-  // Built once (100,000 mkdir calls take seconds on a loaded disk) and served by several daemons over the same root.
+  // Built once, in memory where the system can (largeTreeBase: 100,000 directories take seconds to make and more to
+  // remove on a loaded disk), and served by several daemons over the same root.
   let root = '';
   let cleanup: () => Promise<void> = async () => undefined;
   before(async () => {
-    ({ dir: root, cleanup } = await makeTempDir());
+    ({ dir: root, cleanup } = await makeTempDir('skillsd-test-', largeTreeBase()));
     await writeTree(root, {
       'home/.keep': '',
       'work/.git/HEAD': 'ref: refs/heads/main\n',
