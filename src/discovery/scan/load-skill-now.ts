@@ -52,6 +52,8 @@ export function loadPlainSkillNow(
       return { entryName, filePath, readPath, entryIsLink, linked: true, skill: undefined, notes: [refused] };
     }
   }
+  const kept = keptReadingNow(readPath, filePath, options);
+  if (kept !== undefined) return scannedOf(entryName, filePath, readPath, baseDir, entryIsLink, kept, options);
   let found: FileNow;
   try {
     found = openSkillFileNow(readPath);
@@ -79,11 +81,45 @@ export function loadPlainSkillNow(
   }
   // Closed before anything is parsed or cached: a close that fails is an unreadable file on the slow path.
   if (!closeNow(fd)) return undefined;
-  const { frontmatter, notes } =
+  const read =
     cached ??
     (head === undefined || stamp === undefined
       ? { frontmatter: undefined, notes: NO_NOTES }
       : parsedHead(head, filePath, stamp, options));
+  return scannedOf(entryName, filePath, readPath, baseDir, entryIsLink, read, options);
+}
+
+/**
+ * The cache's reading of a SKILL.md it holds one of, when one `lstat` finds the file as the open below would: a
+ * regular file, no link, with the stamp of the reading (its inode, size, modification and change times). The open, its
+ * `fstat` and the close are then not needed: the other profiles' discoveries of the views look at thousands of files
+ * the daemon's own discovery has just read (docs/performance.md "The views' file system calls"). A file the cache does
+ * not hold (a first discovery) costs no `lstat` more.
+ */
+function keptReadingNow(readPath: string, filePath: string, options: ScanOptions): CachedSkillFile | undefined {
+  const cache = options.cache;
+  if (cache === undefined || !cache.has(filePath)) return undefined;
+  let stats: Stats;
+  try {
+    stats = fs.lstatSync(readPath);
+  } catch {
+    return undefined;
+  }
+  if (!stats.isFile() || stats.size === 0) return undefined;
+  const stamp = stampOf(stats);
+  return cache.holds(filePath, stamp, options.profile) ? cache.lookup(filePath, stamp, options.profile) : undefined;
+}
+
+/** The scanned entry of a SKILL.md that opened, from its reading (none: empty, or nothing to parse). */
+function scannedOf(
+  entryName: string,
+  filePath: string,
+  readPath: string,
+  baseDir: string,
+  entryIsLink: boolean,
+  { frontmatter, notes }: { frontmatter: Record<string, unknown> | undefined; notes: readonly string[] },
+  options: ScanOptions,
+): ScannedEntry {
   // A skill directory that is a link and gave no skill is not dangling either: its SKILL.md opened.
   const skill = frontmatter && toSkill(frontmatter, entryName, baseDir, filePath, readPath, options);
   const nameNote = skill && skillNameNote(skill.name);

@@ -37,6 +37,10 @@ export interface SkillFileCache {
   get(path: string, stamp: SkillFileStamp, profile: Profile): Record<string, unknown> | undefined;
   /** `get`, with the notes stored alongside. */
   lookup(path: string, stamp: SkillFileStamp, profile: Profile): CachedSkillFile | undefined;
+  /** Whether `lookup` would find a reading, without counting a hit or a miss or making the entry recently used. */
+  holds(path: string, stamp: SkillFileStamp, profile: Profile): boolean;
+  /** Whether some reading of `path` is kept, whatever its stamp. */
+  has(path: string): boolean;
   /**
    * Stores `frontmatter` (frozen) parsed from `textLength` characters of the file with this stamp, for `profile`'s
    * dialect, or for every dialect when `anyDialect`.
@@ -88,12 +92,16 @@ export function createSkillFileCache(
     totalWeight -= entry.weight;
   }
 
+  function readingOf(path: string, stamp: SkillFileStamp, profile: Profile): CachedSkillFile | undefined {
+    const entry = entries.get(path);
+    return entry === undefined || !sameStamp(entry.stamp, stamp)
+      ? undefined
+      : (entry.readings.any ?? entry.readings[frontmatterDialect(profile)]);
+  }
+
   function lookup(path: string, stamp: SkillFileStamp, profile: Profile): CachedSkillFile | undefined {
     const entry = entries.get(path);
-    const reading =
-      entry === undefined || !sameStamp(entry.stamp, stamp)
-        ? undefined
-        : (entry.readings.any ?? entry.readings[frontmatterDialect(profile)]);
+    const reading = readingOf(path, stamp, profile);
     if (reading === undefined) {
       stats.misses++;
       return undefined;
@@ -109,6 +117,12 @@ export function createSkillFileCache(
       return lookup(path, stamp, profile)?.frontmatter;
     },
     lookup,
+    holds(path, stamp, profile) {
+      return readingOf(path, stamp, profile) !== undefined;
+    },
+    has(path) {
+      return entries.has(path);
+    },
     set(path, stamp, profile, frontmatter, textLength, notes = NO_NOTES, anyDialect = false) {
       // Another dialect's reading of the same file stays beside this one.
       const before = entries.get(path);

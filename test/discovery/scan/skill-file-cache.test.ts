@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { rename, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { keptTextLength } from '../../../src/discovery/scan/parse-skill-head.js';
@@ -106,143 +106,159 @@ describe('createSkillFileCache', () => {
   });
 });
 
-describe('scanSkillsDir with a cache', () => {
-  const OPTIONS: ScanOptions = NATIVE_PROJECT_SCAN;
+// Both ways of reading a directory: with the promise API, and with synchronous calls (the first index, the views'
+// discoveries), where a file the cache holds is looked at with one `lstat` instead of an open.
+for (const blocking of [false, true]) {
+  describe(`scanSkillsDir with a cache${blocking ? ', synchronous calls' : ''}`, () => {
+    const OPTIONS: ScanOptions = blocking ? { ...NATIVE_PROJECT_SCAN, blocking: true } : NATIVE_PROJECT_SCAN;
 
-  async function skillsTree(t: { after: (fn: () => Promise<void>) => void }) {
-    const { dir, cleanup } = await makeTempDir();
-    t.after(cleanup);
-    await writeTree(dir, {
-      'a/SKILL.md': SK({ name: 'a', description: 'first' }),
-      'b/SKILL.md': '---\nname: b\ndescription: Use when: asked\nhide: true\nallowed-tools: [Read]\n---\n',
-      'c/SKILL.md': SK({ name: 'c', description: 'third', enabled: false }),
-      'd/SKILL.md': '---\nname: d\n---\n',
-      'e/SKILL.md': '',
-      'f/SKILL.md': '---js\n{ name: "f" }\n---\n',
-    });
-    return dir;
-  }
-
-  it('gives identical results with and without the cache, and hits on the second scan', async (t) => {
-    const dir = await skillsTree(t);
-    const cache = createSkillFileCache();
-    for (const profile of ['musepi', 'xcsh'] as const) {
-      for (const requireDescription of [true, false]) {
-        const options = { ...OPTIONS, profile, requireDescription };
-        const plain = await scanSkillsDir(dir, options);
-        assert.deepEqual(await scanSkillsDir(dir, { ...options, cache }), plain);
-        assert.deepEqual(await scanSkillsDir(dir, { ...options, cache }), plain);
-      }
+    async function skillsTree(t: { after: (fn: () => Promise<void>) => void }) {
+      const { dir, cleanup } = await makeTempDir();
+      t.after(cleanup);
+      await writeTree(dir, {
+        'a/SKILL.md': SK({ name: 'a', description: 'first' }),
+        'b/SKILL.md': '---\nname: b\ndescription: Use when: asked\nhide: true\nallowed-tools: [Read]\n---\n',
+        'c/SKILL.md': SK({ name: 'c', description: 'third', enabled: false }),
+        'd/SKILL.md': '---\nname: d\n---\n',
+        'e/SKILL.md': '',
+        'f/SKILL.md': '---js\n{ name: "f" }\n---\n',
+      });
+      return dir;
     }
-    // Five non-empty files (e is 0 bytes, never read): MusePi's first scan misses each, its three others hit. xcsh takes
-    // the readings of the three whose block parsed as YAML at once (a, c, d): its first scan misses b and f only.
-    assert.deepEqual(cache.stats, { hits: 33, misses: 7 });
-    assert.equal(cache.size, 5);
-  });
 
-  it('re-reads only an edited file', async (t) => {
-    const dir = await skillsTree(t);
-    const cache = createSkillFileCache();
-    await scanSkillsDir(dir, { ...OPTIONS, cache });
-    await writeFile(join(dir, 'a', 'SKILL.md'), SK({ name: 'a', description: 'edited, longer' }));
-    const { skills } = await scanSkillsDir(dir, { ...OPTIONS, cache });
-    assert.deepEqual(
-      skills.map((skill) => [skill.name, skill.description]),
-      [
-        ['a', 'edited, longer'],
-        ['b', 'Use when: asked'],
-      ],
-    );
-    assert.deepEqual(cache.stats, { hits: 4, misses: 6 });
-  });
-
-  it('notices an edit that keeps the size and restores the mtime (ctime changes)', async (t) => {
-    const dir = await skillsTree(t);
-    const file = join(dir, 'a', 'SKILL.md');
-    const cache = createSkillFileCache();
-    // Whole seconds, so that setting the same mtime again is exact.
-    await utimes(file, 1_000_000, 1_000_000);
-    await scanSkillsDir(dir, { ...OPTIONS, cache });
-    const before = await stat(file);
-    await writeFile(file, SK({ name: 'A', description: 'first' }));
-    await utimes(file, 1_000_000, 1_000_000);
-    const after = await stat(file);
-    assert.equal(after.size, before.size);
-    assert.equal(after.mtimeMs, before.mtimeMs);
-    const { skills } = await scanSkillsDir(dir, { ...OPTIONS, cache });
-    assert.deepEqual(
-      skills.map((skill) => skill.name),
-      ['A', 'b'],
-    );
-  });
-
-  it('notices a file replaced by rename (new inode)', async (t) => {
-    const dir = await skillsTree(t);
-    const file = join(dir, 'a', 'SKILL.md');
-    const cache = createSkillFileCache();
-    await utimes(file, 1_000_000, 1_000_000);
-    await scanSkillsDir(dir, { ...OPTIONS, cache });
-    const before = await stat(file);
-    const replacement = join(dir, 'a', 'next.tmp');
-    await writeFile(replacement, SK({ name: 'z', description: 'first' }));
-    await utimes(replacement, 1_000_000, 1_000_000);
-    await rename(replacement, file);
-    const after = await stat(file);
-    assert.equal(after.size, before.size);
-    assert.equal(after.mtimeMs, before.mtimeMs);
-    assert.notEqual(after.ino, before.ino);
-    const { skills } = await scanSkillsDir(dir, { ...OPTIONS, cache });
-    assert.deepEqual(
-      skills.map((skill) => skill.name),
-      ['b', 'z'],
-    );
-  });
-
-  it('drops a deleted skill even though its entry is cached', async (t) => {
-    const dir = await skillsTree(t);
-    const cache = createSkillFileCache();
-    await scanSkillsDir(dir, { ...OPTIONS, cache });
-    await rm(join(dir, 'a'), { recursive: true });
-    const { skills } = await scanSkillsDir(dir, { ...OPTIONS, cache });
-    assert.deepEqual(
-      skills.map((skill) => skill.name),
-      ['b'],
-    );
-  });
-
-  it('skips a file emptied since it was cached', async (t) => {
-    const dir = await skillsTree(t);
-    const cache = createSkillFileCache();
-    await scanSkillsDir(dir, { ...OPTIONS, cache });
-    await writeFile(join(dir, 'a', 'SKILL.md'), '');
-    const { skills } = await scanSkillsDir(dir, { ...OPTIONS, cache });
-    assert.deepEqual(
-      skills.map((skill) => skill.name),
-      ['b'],
-    );
-  });
-
-  it('weighs an entry by its frontmatter block, not the body: big files under a small bound all stay cached', async (t) => {
-    const { dir, cleanup } = await makeTempDir();
-    t.after(cleanup);
-    const body = `\n${'body text '.repeat(2000)}\n`;
-    await writeTree(dir, {
-      'a/SKILL.md': `${SK({ name: 'a', description: 'first' })}${body}`,
-      'b/SKILL.md': `${SK({ name: 'b', description: 'second' })}${body}`,
-      'c/SKILL.md': `${SK({ name: 'c', description: 'third' })}${body}`,
+    it('gives identical results with and without the cache, and hits on the second scan', async (t) => {
+      const dir = await skillsTree(t);
+      const cache = createSkillFileCache();
+      for (const profile of ['musepi', 'xcsh'] as const) {
+        for (const requireDescription of [true, false]) {
+          const options = { ...OPTIONS, profile, requireDescription };
+          const plain = await scanSkillsDir(dir, options);
+          assert.deepEqual(await scanSkillsDir(dir, { ...options, cache }), plain);
+          assert.deepEqual(await scanSkillsDir(dir, { ...options, cache }), plain);
+        }
+      }
+      // Five non-empty files (e is 0 bytes, never read): MusePi's first scan misses each, its three others hit. xcsh takes
+      // the readings of the three whose block parsed as YAML at once (a, c, d): its first scan misses b and f only.
+      assert.deepEqual(cache.stats, { hits: 33, misses: 7 });
+      assert.equal(cache.size, 5);
     });
-    // Each file is over 20,000 characters; each block is a few dozen. Weighed by file, not one would fit in 4,096.
-    const cache = createSkillFileCache(100, 4096);
-    await scanSkillsDir(dir, { ...OPTIONS, cache });
-    assert.equal(cache.size, 3);
-    await scanSkillsDir(dir, { ...OPTIONS, cache });
-    assert.deepEqual(cache.stats, { hits: 3, misses: 3 });
-  });
 
-  it('keptTextLength counts the block up to its closing fence and the notes', () => {
-    assert.equal(keptTextLength('---\nname: a\n---\nbody', []), 11);
-    assert.equal(keptTextLength('---\nname: a\n---\nbody', ['xy', 'z']), 14);
-    assert.equal(keptTextLength('no frontmatter at all', []), 0);
-    assert.equal(keptTextLength('---\nunclosed', ['n']), 1);
+    it('re-reads only an edited file', async (t) => {
+      const dir = await skillsTree(t);
+      const cache = createSkillFileCache();
+      await scanSkillsDir(dir, { ...OPTIONS, cache });
+      await writeFile(join(dir, 'a', 'SKILL.md'), SK({ name: 'a', description: 'edited, longer' }));
+      const { skills } = await scanSkillsDir(dir, { ...OPTIONS, cache });
+      assert.deepEqual(
+        skills.map((skill) => [skill.name, skill.description]),
+        [
+          ['a', 'edited, longer'],
+          ['b', 'Use when: asked'],
+        ],
+      );
+      assert.deepEqual(cache.stats, { hits: 4, misses: 6 });
+    });
+
+    it('notices an edit that keeps the size and restores the mtime (ctime changes)', async (t) => {
+      const dir = await skillsTree(t);
+      const file = join(dir, 'a', 'SKILL.md');
+      const cache = createSkillFileCache();
+      // Whole seconds, so that setting the same mtime again is exact.
+      await utimes(file, 1_000_000, 1_000_000);
+      await scanSkillsDir(dir, { ...OPTIONS, cache });
+      const before = await stat(file);
+      await writeFile(file, SK({ name: 'A', description: 'first' }));
+      await utimes(file, 1_000_000, 1_000_000);
+      const after = await stat(file);
+      assert.equal(after.size, before.size);
+      assert.equal(after.mtimeMs, before.mtimeMs);
+      const { skills } = await scanSkillsDir(dir, { ...OPTIONS, cache });
+      assert.deepEqual(
+        skills.map((skill) => skill.name),
+        ['A', 'b'],
+      );
+    });
+
+    it('notices a file replaced by rename (new inode)', async (t) => {
+      const dir = await skillsTree(t);
+      const file = join(dir, 'a', 'SKILL.md');
+      const cache = createSkillFileCache();
+      await utimes(file, 1_000_000, 1_000_000);
+      await scanSkillsDir(dir, { ...OPTIONS, cache });
+      const before = await stat(file);
+      const replacement = join(dir, 'a', 'next.tmp');
+      await writeFile(replacement, SK({ name: 'z', description: 'first' }));
+      await utimes(replacement, 1_000_000, 1_000_000);
+      await rename(replacement, file);
+      const after = await stat(file);
+      assert.equal(after.size, before.size);
+      assert.equal(after.mtimeMs, before.mtimeMs);
+      assert.notEqual(after.ino, before.ino);
+      const { skills } = await scanSkillsDir(dir, { ...OPTIONS, cache });
+      assert.deepEqual(
+        skills.map((skill) => skill.name),
+        ['b', 'z'],
+      );
+    });
+
+    it('reads a cached SKILL.md replaced by a link as a link, as a scan without the cache does', async (t) => {
+      const dir = await skillsTree(t);
+      const cache = createSkillFileCache();
+      await scanSkillsDir(dir, { ...OPTIONS, cache });
+      const file = join(dir, 'a', 'SKILL.md');
+      await rename(file, join(dir, 'a-original.md'));
+      await symlink('../a-original.md', file);
+      const withCache = await scanSkillsDir(dir, { ...OPTIONS, cache });
+      assert.deepEqual(withCache, await scanSkillsDir(dir, OPTIONS));
+      assert.equal(withCache.skills.find((skill) => skill.name === 'a')?.filePath, file);
+    });
+
+    it('drops a deleted skill even though its entry is cached', async (t) => {
+      const dir = await skillsTree(t);
+      const cache = createSkillFileCache();
+      await scanSkillsDir(dir, { ...OPTIONS, cache });
+      await rm(join(dir, 'a'), { recursive: true });
+      const { skills } = await scanSkillsDir(dir, { ...OPTIONS, cache });
+      assert.deepEqual(
+        skills.map((skill) => skill.name),
+        ['b'],
+      );
+    });
+
+    it('skips a file emptied since it was cached', async (t) => {
+      const dir = await skillsTree(t);
+      const cache = createSkillFileCache();
+      await scanSkillsDir(dir, { ...OPTIONS, cache });
+      await writeFile(join(dir, 'a', 'SKILL.md'), '');
+      const { skills } = await scanSkillsDir(dir, { ...OPTIONS, cache });
+      assert.deepEqual(
+        skills.map((skill) => skill.name),
+        ['b'],
+      );
+    });
+
+    it('weighs an entry by its frontmatter block, not the body: big files under a small bound all stay cached', async (t) => {
+      const { dir, cleanup } = await makeTempDir();
+      t.after(cleanup);
+      const body = `\n${'body text '.repeat(2000)}\n`;
+      await writeTree(dir, {
+        'a/SKILL.md': `${SK({ name: 'a', description: 'first' })}${body}`,
+        'b/SKILL.md': `${SK({ name: 'b', description: 'second' })}${body}`,
+        'c/SKILL.md': `${SK({ name: 'c', description: 'third' })}${body}`,
+      });
+      // Each file is over 20,000 characters; each block is a few dozen. Weighed by file, not one would fit in 4,096.
+      const cache = createSkillFileCache(100, 4096);
+      await scanSkillsDir(dir, { ...OPTIONS, cache });
+      assert.equal(cache.size, 3);
+      await scanSkillsDir(dir, { ...OPTIONS, cache });
+      assert.deepEqual(cache.stats, { hits: 3, misses: 3 });
+    });
+
+    it('keptTextLength counts the block up to its closing fence and the notes', () => {
+      assert.equal(keptTextLength('---\nname: a\n---\nbody', []), 11);
+      assert.equal(keptTextLength('---\nname: a\n---\nbody', ['xy', 'z']), 14);
+      assert.equal(keptTextLength('no frontmatter at all', []), 0);
+      assert.equal(keptTextLength('---\nunclosed', ['n']), 1);
+    });
   });
-});
+}
