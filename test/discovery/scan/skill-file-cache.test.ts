@@ -253,12 +253,14 @@ for (const blocking of [false, true]) {
       await scanSkillsDir(dir, { ...OPTIONS, cache });
       assert.deepEqual(cache.stats, { hits: 3, misses: 3 });
     });
-
-    it('keptTextLength counts the block up to its closing fence and the notes', () => {
-      assert.equal(keptTextLength('---\nname: a\n---\nbody', []), 11);
-      assert.equal(keptTextLength('---\nname: a\n---\nbody', ['xy', 'z']), 14);
-      assert.equal(keptTextLength('no frontmatter at all', []), 0);
-      assert.equal(keptTextLength('---\nunclosed', ['n']), 1);
-    });
   });
 }
+
+describe('keptTextLength', () => {
+  it('keptTextLength counts the block up to its closing fence and the notes', () => {
+    assert.equal(keptTextLength('---\nname: a\n---\nbody', []), 11);
+    assert.equal(keptTextLength('---\nname: a\n---\nbody', ['xy', 'z']), 14);
+    assert.equal(keptTextLength('no frontmatter at all', []), 0);
+    assert.equal(keptTextLength('---\nunclosed', ['n']), 1);
+  });
+});
