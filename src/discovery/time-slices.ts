@@ -34,6 +34,15 @@ export async function nextSlice(): Promise<void> {
   }
 }
 
+/**
+ * Starts a slice now: for work an event waits for, which begins after the event loop has turned (the views' update
+ * after a build's event). A slice started before that turn would otherwise be found spent at the work's first check
+ * and the loop would turn once more before any of it ran (docs/agents.md "Live").
+ */
+export function startSlice(): void {
+  sliceStarted = performance.now();
+}
+
 /** First computations a request waits for, under way (`holdBackground`). */
 let holds = 0;
 let resumed: Promise<void> | undefined;

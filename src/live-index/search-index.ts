@@ -92,6 +92,11 @@ export interface BuildChange {
   full: boolean;
   paths: ReadonlySet<string>;
   winners?: WinnerChange;
+  /**
+   * Work this update gives way to: the per-agent views' events of the same build (workspace-agent-views.ts
+   * `toldAhead`). A search waits for both.
+   */
+  after?: Promise<void>;
 }
 
 interface IndexedSkill {
@@ -115,6 +120,8 @@ export class SkillSearchIndex {
   private awaited = false;
   private pendingFull = false;
   private pendingPaths = new Set<string>();
+  /** What the next update gives way to first (`BuildChange.after`). */
+  private after: Promise<void> | undefined;
   /**
    * The names whose winners the builds since the last update changed, when each of those builds updated the answer
    * of the one before (`BuildChange.winners`); undefined when one did not say, and every record is compared again.
@@ -179,6 +186,7 @@ export class SkillSearchIndex {
     }
     if (change.full) this.pendingFull = true;
     for (const path of change.paths) this.pendingPaths.add(path);
+    if (change.after !== undefined) this.after = change.after;
     this.kick();
   }
 
@@ -272,6 +280,12 @@ export class SkillSearchIndex {
     // Queries being scored read the index: they finish first (a query asked from now on waits for this update).
     await this.answers.idle();
     while (!this.closed && this.latest !== undefined && (this.pendingFull || this.pendingPaths.size > 0)) {
+      const after = this.after;
+      if (after !== undefined) {
+        this.after = undefined;
+        await after;
+        continue;
+      }
       const snapshot = this.latest;
       const full = this.pendingFull;
       const paths = this.pendingPaths;

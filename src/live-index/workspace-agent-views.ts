@@ -1,27 +1,22 @@
 // The per-agent views of one workspace (docs/agents.md "Live"): computed on the first request, then kept current
 // after every build of the default view — the build sends the default view's event first, then brings the views
 // up to date (workspace-index.ts) — while someone uses them; dropped after IDLE_VIEWS_MS without a request or a
-// stream, and computed again on the next request. This file holds what they are computed from and keep between
-// updates (the agents' files and root walks, the other profiles' discoveries) and each view's event log.
+// stream, and computed again on the next request. This file holds what they are computed from, when an update runs
+// and what it tells each view's event log; what updates keep between them is views-memos.ts.
 
-import { basename, dirname, join } from 'node:path';
 import type { AgentViews } from '../discovery/agents/compute-views.js';
-import { AgentFileTexts } from '../discovery/agents/file-texts.js';
-import { MatrixRowMemo } from '../discovery/agents/matrix-rows.js';
-import { RealPathMemo } from '../discovery/agents/real-paths.js';
 import type { AgentView, ViewId } from '../discovery/agents/types.js';
-import { RootWalkMemo } from '../discovery/agents/walk-memo.js';
-import { DoctorMemo } from '../discovery/doctor/doctor-memo.js';
 import { SkillsdError } from '../discovery/errors.js';
-import { realpath } from '../discovery/files/sliced-fs.js';
 import type { WalkGate } from '../discovery/files/walk-gate.js';
-import { afterBackground, holdBackground } from '../discovery/time-slices.js';
-import type { DiscoveryResult, Settings } from '../discovery/types.js';
+import { afterBackground, holdBackground, startSlice } from '../discovery/time-slices.js';
+import type { DiscoveryResult, Settings, WinnerChange } from '../discovery/types.js';
 import { AgentViewsState } from './agent-views-state.js';
 import { EventLog, type PendingEvent } from './event-log.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
+import { settledOnce } from './settled-once.js';
 import { sameView, sameWatch, ViewHasher, viewChangeEvents } from './view-comparison.js';
-import { type KeptForViews, type ViewsSource, viewsInput } from './views-input.js';
+import { type ViewsSource, viewsInput } from './views-input.js';
+import { ViewsMemos } from './views-memos.js';
 
 /** Views nobody asked for (and no stream follows) for this long are dropped (docs/agents.md "Live"). */
 export const IDLE_VIEWS_MS = 10 * 60 * 1000;
@@ -48,6 +43,11 @@ export interface WorkspaceAgentViewsOptions extends ViewsSource {
   onViewsChanged: (ids: ViewId[]) => Promise<number>;
   /** Told when an update made the views read other directories or files. */
   onWatchChanged: () => Promise<void>;
+  /**
+   * The events of the build being announced, if any (resolves once they are logged): an update starts after them, so
+   * that its work never delays the default view's event (docs/agents.md "Live").
+   */
+  announced?: () => Promise<void> | undefined;
   /** Told when an update failed (the next one computes from scratch). */
   onUpdateError: (error: unknown) => void;
   /** The workspace's generation now (the views' answers carry it). */
@@ -59,9 +59,14 @@ export interface WorkspaceAgentViewsOptions extends ViewsSource {
 export class WorkspaceAgentViews {
   /** The views as last computed; undefined until first requested, and again once dropped for idleness. */
   state: AgentViewsState | undefined;
-  /** The last build's discovery and settings: what the views are computed from. */
-  lastResult: { result: DiscoveryResult; settings: Settings } | undefined;
+  /**
+   * The last build's discovery and settings: what the views are computed from; `change`, what that build said it
+   * changed in the answer of the one before, when it did.
+   */
+  lastResult: { result: DiscoveryResult; settings: Settings; change?: WinnerChange } | undefined;
   private first: Promise<AgentViewsState> | null = null;
+  /** Resolved once the next update has told the views an edit changed, or has ended (`toldAhead`). */
+  private editsTold = settledOnce(true);
   /** Updates run one at a time, the builds' changes gathered meanwhile answered by the next one. */
   private readonly updates = new RunOnceQueueOne(() => this.runUpdate());
   private pendingFull = false;
@@ -72,27 +77,11 @@ export class WorkspaceAgentViews {
   private holds = 0;
   /** Per view, its event stream (created when a client first follows that view) and the hasher of its states. */
   private readonly logs = new Map<ViewId, { log: EventLog; hasher: ViewHasher }>();
-  private texts = new AgentFileTexts();
-  /** The agents' root walks kept between updates: a change re-walks only the roots it can touch. */
-  private walks = new RootWalkMemo();
-  /** Per other profile, its discovery's file cache and directory scans (views-input.ts). */
-  private profileMemos: KeptForViews['profiles'] = new Map();
-  /** What the doctor looked at (directories, scans, each SKILL.md's findings), kept until a change is reported. */
-  private doctor = new DoctorMemo();
-  /** Real paths of the files the profiles' views and the doctor's findings name. */
-  private realPaths = new RealPathMemo();
-  /** The rows of the last matrix of `GET /agents` made: the next one makes only the rows whose inputs changed. */
-  private matrixRows = new MatrixRowMemo();
+  /** What updates keep from one to the next (views-memos.ts). */
+  private memos = new ViewsMemos();
   private readonly idleMs: number;
   /** The last computation, whether or not it was installed: the next one keeps its unchanged views (kept-views.ts). */
   private lastComputed: AgentViews | undefined;
-  /**
-   * The wall-clock time the oldest text, walk or scan kept for the views was read at or after: the start of the last
-   * computation made with nothing kept (the first, or one after a full invalidation).
-   */
-  private readSince = 0;
-  /** Nothing is kept from an earlier computation: the next one reads everything (see readSince). */
-  private nothingKept = true;
   /** The watcher starting to follow the first views' roots. */
   private watching: Promise<void> = Promise.resolve();
   /** Adds the doctor's findings to the first views, which were set without them (compute-views.ts `deferFindings`). */
@@ -123,7 +112,7 @@ export class WorkspaceAgentViews {
    */
   watched(): { dirs: string[]; files: string[]; readSince: number } | undefined {
     const watch = this.state?.views.watch;
-    return watch === undefined ? undefined : { ...watch, readSince: this.readSince };
+    return watch === undefined ? undefined : { ...watch, readSince: this.memos.readSince };
   }
 
   /** Keeps the views armed until the returned function is called (a stream following a view). */
@@ -229,7 +218,17 @@ export class WorkspaceAgentViews {
     }
     if (full) this.pendingFull = true;
     for (const path of paths) this.pendingPaths.add(path);
+    if (this.editsTold.done) this.editsTold = settledOnce();
     this.updates.run().catch((error: unknown) => this.options.onUpdateError(error));
+  }
+
+  /**
+   * Resolves once the update the last build queued has told the streams of the views its edits changed (or ended; at
+   * once when none is queued): the search index's upkeep of that build waits for it, so that it never delays those
+   * events (workspace-index.ts). A read of the views still waits for the whole update.
+   */
+  toldAhead(): Promise<void> {
+    return this.editsTold.promise;
   }
 
   /** Resolves once the first views' roots are watched and every update queued so far is applied (tests; closing). */
@@ -248,6 +247,21 @@ export class WorkspaceAgentViews {
 
   /** One update: what the builds since the last one reported, applied to the views kept. */
   private async runUpdate(): Promise<void> {
+    const told = this.editsTold;
+    try {
+      await this.options.announced?.();
+      // The views' events are what streams wait for now: their patch runs before the loop turns (time-slices.ts).
+      startSlice();
+      // The first views' findings may take long: the search index does not wait for them (`toldAhead`).
+      if (this.pendingFindings !== undefined) told.resolve();
+      await this.updateViews(told);
+    } finally {
+      told.resolve();
+    }
+  }
+
+  /** The update's work; `told` is resolved once the views an edit changed were told (`tellEdits`). */
+  private async updateViews(told: { resolve: () => void }): Promise<void> {
     // An update starts from views that carry their findings: the first views' are added first.
     await this.diagnose();
     const full = this.pendingFull;
@@ -257,10 +271,11 @@ export class WorkspaceAgentViews {
     const previous = this.state;
     if (previous === undefined) return;
     try {
-      const reported = await this.forgetTexts(full, paths);
+      const reported = await this.memos.forgetTexts(full, paths);
       // An edit the kept runs can take is told first (`tellEdits`); the whole update follows.
       if (!full) await this.tellEdits(previous, reported);
-      await this.forgetRest(full, paths, reported);
+      told.resolve();
+      await this.memos.forgetRest(full, paths, reported);
     } catch (error) {
       this.pendingFull = true;
       throw error;
@@ -316,7 +331,12 @@ export class WorkspaceAgentViews {
    */
   private async tellEdits(previous: AgentViewsState, edited: ReadonlySet<string>): Promise<void> {
     const last = this.lastResult;
-    if (last === undefined || this.lastComputed !== previous.views || this.told.size > 0 || !this.walks.onlyTexts) {
+    if (
+      last === undefined ||
+      this.lastComputed !== previous.views ||
+      this.told.size > 0 ||
+      !this.memos.walks.onlyTexts
+    ) {
       return;
     }
     const { patchEditedViews } = await import('../discovery/agents/edited-views.js');
@@ -324,10 +344,10 @@ export class WorkspaceAgentViews {
     const before = previous.views.inputs.results.get(profile);
     const patched = await patchEditedViews({
       views: previous.views.views,
-      walks: this.walks,
-      texts: this.texts,
+      walks: this.memos.walks,
+      texts: this.memos.texts,
       edited,
-      ...(before === undefined ? {} : { profile: { id: profile, before, after: last.result } }),
+      ...(before === undefined ? {} : { profile: { id: profile, before, after: last.result, change: last.change } }),
     });
     if (patched.size === 0 || this.state !== previous) return;
     const generation = await this.options.onViewsChanged([...patched.keys()]);
@@ -386,7 +406,7 @@ export class WorkspaceAgentViews {
       const views = await this.compute(last.result, last.settings, true);
       if (this.state !== undefined) return this.followGeneration(this.state);
       if (this.builds !== builds && round < 2) {
-        await this.forgetRest(true, new Set(), await this.forgetTexts(true, new Set()));
+        await this.memos.forgetRest(true, new Set(), await this.memos.forgetTexts(true, new Set()));
         continue;
       }
       const state = new AgentViewsState(views, this.options.generation());
@@ -432,65 +452,20 @@ export class WorkspaceAgentViews {
     this.diagnosing = undefined;
     this.logs.clear();
     this.told.clear();
-    this.texts = new AgentFileTexts();
-    this.walks = new RootWalkMemo();
-    this.profileMemos = new Map();
-    this.doctor = new DoctorMemo();
-    this.realPaths = new RealPathMemo();
-    this.matrixRows = new MatrixRowMemo();
+    this.memos = new ViewsMemos();
     this.lastComputed = undefined;
-    this.nothingKept = true;
-  }
-
-  /**
-   * Forgets the texts the reported `paths` may have changed, and the agents' root walks unless only texts changed.
-   * Resolves to the paths with their real paths: texts are kept by real path, so a change reported through a link is
-   * also forgotten where it really is (a path gone has no real path: its parent's, with its name, is where it was).
-   */
-  private async forgetTexts(full: boolean, paths: ReadonlySet<string>): Promise<Set<string>> {
-    const reals = await Promise.all(
-      [...paths].map((path) =>
-        realpath(path).catch(() =>
-          realpath(dirname(path)).then(
-            (dir) => join(dir, basename(path)),
-            () => path,
-          ),
-        ),
-      ),
-    );
-    // Each path once: a path already forgotten would be looked under as a directory.
-    const reported = new Set([...paths, ...reals]);
-    this.texts.invalidate(full, reported);
-    if (full) {
-      this.walks.clear();
-      this.nothingKept = true;
-    } else await this.walks.invalidate(reported);
-    return reported;
-  }
-
-  /** Forgets the rest of what the reported paths may have changed: the other profiles' scans, the doctor's looks. */
-  private async forgetRest(full: boolean, paths: ReadonlySet<string>, reported: ReadonlySet<string>): Promise<void> {
-    for (const memo of this.profileMemos.values()) if (full || !memo.scans.invalidate(paths)) memo.scans.clear();
-    this.realPaths.invalidate(full, reported);
-    this.matrixRows.invalidate(full, reported);
-    await this.doctor.invalidate(full, [...reported]);
   }
 
   private async compute(result: DiscoveryResult, settings: Settings, deferFindings = false): Promise<AgentViews> {
     // Loaded with the first views asked for: an answer that never needs them (`skillsd ls` answered in-process)
     // does not pay for every agent's rules (docs/performance.md "In-process answers").
     const { computeAgentViews } = await import('../discovery/agents/compute-views.js');
-    if (this.nothingKept) {
-      this.readSince = Date.now();
-      this.nothingKept = false;
-    }
+    this.memos.begin();
     const previous = this.lastComputed;
     // A computation that fails leaves nothing to keep from.
     this.lastComputed = undefined;
-    const kept = { texts: this.texts, walks: this.walks, realPaths: this.realPaths, matrixRows: this.matrixRows };
-    const memos = { doctor: this.doctor, profiles: this.profileMemos };
     const computed = await computeAgentViews(
-      viewsInput(this.options, { ...kept, ...memos }, { result, settings, deferFindings, previous }),
+      viewsInput(this.options, this.memos, { result, settings, deferFindings, previous }),
     );
     this.lastComputed = computed;
     return computed;

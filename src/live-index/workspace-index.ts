@@ -127,6 +127,7 @@ export class WorkspaceIndex {
       onWatchChanged: async () => {
         if (this.watcher.armed && !this.isClosed) await this.watcher.sync();
       },
+      announced: () => this.announcing,
       onUpdateError: (error) => this.logger.error({ err: error, cwd: this.cwd }, 'agent views update failed'),
       ...(options.agentViewsIdleMs === undefined ? {} : { idleMs: options.agentViewsIdleMs }),
     });
@@ -407,8 +408,12 @@ export class WorkspaceIndex {
     }
     if (this.isClosed) return;
     const { result } = discovery;
-    this.agents.lastResult = { result, settings };
-    const content = this.serializer.content(this.cwd, settings.profile, result);
+    this.agents.lastResult = {
+      result,
+      settings,
+      ...(discovery.change === undefined ? {} : { change: discovery.change }),
+    };
+    const content = this.serializer.content(this.cwd, settings.profile, result, discovery.change);
     const previous = this.current;
     const changed = previous === undefined || previous.contentHash !== content.hash;
     const generation = nextGeneration(settings, previous, changed, content.hash);
@@ -440,6 +445,7 @@ export class WorkspaceIndex {
         this.search.follow(next, {
           full,
           paths,
+          after: this.agents.toldAhead(),
           ...(discovery.change === undefined ? {} : { winners: discovery.change }),
         });
         this.onBuild?.((performance.now() - started) / 1000, changed);

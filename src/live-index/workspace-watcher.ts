@@ -34,6 +34,11 @@ export interface WorkspaceWatcherOptions {
 export class WorkspaceWatcher {
   private watcher: SkillWatcher | undefined;
   private watchedKey = '';
+  /**
+   * The lists the last `sync` was pointed at: the same lists again (an edit's build, which moves no directory) return
+   * before their key is made, which at 10,000 skills with every view followed costs most of a millisecond per build.
+   */
+  private watchedLists: ReadonlyArray<readonly string[]> = [];
   /** The first watcher is being armed (after `firstIndex`, before `ready`). */
   private arming = false;
   /** A kernel watch of `watchListingsWhileArming` was refused for lack of watches: the watcher will poll. */
@@ -126,6 +131,8 @@ export class WorkspaceWatcher {
     // The agent views' roots, the directories their recursive walks went through, and Gemini's settings files.
     const agentWatch = this.options.agentWatch() ?? { dirs: [], files: [], readSince: 0 };
     const pluginInputs = this.options.pluginInputs();
+    const lists = [current.scannedDirs, agentWatch.dirs, agentWatch.files, pluginInputs.files, pluginInputs.markers];
+    if (lists.every((list, i) => sameStrings(list, this.watchedLists[i]))) return;
     const skillDirs = [...new Set([...current.scannedDirs, ...agentWatch.dirs])];
     const targets = {
       skillDirs,
@@ -134,6 +141,7 @@ export class WorkspaceWatcher {
       markerPaths: pluginInputs.markers,
     };
     const key = JSON.stringify(targets);
+    this.watchedLists = lists;
     if (key === this.watchedKey) return;
     this.watchedKey = key;
     if (this.watcher !== undefined) {
@@ -173,6 +181,14 @@ export class WorkspaceWatcher {
     // A rebuild that finished while the watcher was starting may have moved the directories.
     await this.sync();
   }
+}
+
+/** The same strings in the same order. */
+function sameStrings(a: readonly string[], b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (b === undefined || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** CWD and every ancestor up to the root: a `.git` appearing in any of them moves REPO (docs/discovery.md §0). */
