@@ -458,8 +458,12 @@ export class WorkspaceAgentViews {
 
   private async compute(result: DiscoveryResult, settings: Settings, deferFindings = false): Promise<AgentViews> {
     // Loaded with the first views asked for: an answer that never needs them (`skillsd ls` answered in-process)
-    // does not pay for every agent's rules (docs/performance.md "In-process answers").
-    const { computeAgentViews } = await import('../discovery/agents/compute-views.js');
+    // does not pay for every agent's rules (docs/performance.md "In-process answers"). The patch of an edit is loaded
+    // with them: the first edit after they were asked for would otherwise wait for the module (5 ms at 10,000).
+    const [{ computeAgentViews }] = await Promise.all([
+      import('../discovery/agents/compute-views.js'),
+      import('../discovery/agents/edited-views.js'),
+    ]);
     this.memos.begin();
     const previous = this.lastComputed;
     // A computation that fails leaves nothing to keep from.
