@@ -122,16 +122,7 @@ export class RunHasher<T extends object> {
 
   constructor(private readonly endsAfter: (item: T) => boolean) {}
 
-  /**
-   * `known`, when the caller knows where the lists differ (a build's `WinnerChange`): told the last list, it answers
-   * how many items at the head and at the tail are surely the same objects, or undefined. The head and tail are then
-   * taken from there instead of two comparisons per kept item, a pass that runs once per build, too rarely for V8
-   * to compile it (about half a millisecond at 10,000 skills).
-   */
-  update(
-    items: readonly T[],
-    known?: (previous: readonly T[]) => { head: number; tail: number } | undefined,
-  ): { fragments: Buffer[]; list: HashedList } {
+  update(items: readonly T[]): { fragments: Buffer[]; list: HashedList } {
     this.rehashed = 0;
     if (items === this.items) {
       this.placed = 0;
@@ -139,10 +130,9 @@ export class RunHasher<T extends object> {
     }
     const previous = this.items;
     const shorter = Math.min(previous.length, items.length);
-    const bounds = previous.length === 0 ? undefined : known?.(previous);
-    let head = Math.min(bounds?.head ?? 0, shorter);
+    let head = 0;
     while (head < shorter && previous[head] === items[head]) head++;
-    let tail = Math.min(bounds?.tail ?? 0, shorter - head);
+    let tail = 0;
     while (tail < shorter - head && previous[previous.length - 1 - tail] === items[items.length - 1 - tail]) tail++;
     const oldEnd = previous.length - tail;
     const newEnd = items.length - tail;

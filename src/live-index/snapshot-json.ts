@@ -21,16 +21,7 @@
 // content), and parts that differ give a different hash; nothing in it depends on the process.
 
 import { createHash } from 'node:crypto';
-import { indexOfName } from '../discovery/pipeline/pipeline-memo.js';
-import type {
-  Collision,
-  DiscoveryResult,
-  Profile,
-  Skill,
-  SkillDiagnostic,
-  SkillWarning,
-  WinnerChange,
-} from '../discovery/types.js';
+import type { Collision, DiscoveryResult, Profile, Skill, SkillDiagnostic, SkillWarning } from '../discovery/types.js';
 import { copy, copyList, joined, listLength, view, viewList } from './comma-lists.js';
 import { endsChunk, endsDiagnosticChunk, type HashedList, hashList, RunHasher } from './run-hasher.js';
 
@@ -172,19 +163,11 @@ export class SnapshotSerializer {
     return this.diagnostics.placed;
   }
 
-  /**
-   * The content of `result`, re-serialising and hashing again only what differs from the last call's; `change`, what
-   * the build said it changed in the answer before (only its names' places are then looked at).
-   */
-  content(cwd: string, profile: Profile, result: DiscoveryResult, change?: WinnerChange): SnapshotContent {
+  /** The content of `result`, re-serialising and hashing again only what differs from the last call's. */
+  content(cwd: string, profile: Profile, result: DiscoveryResult): SnapshotContent {
     const head = this.headBytes(profile, cwd);
     const tail = this.tailOf(result);
-    const known =
-      change === undefined || change.next !== result.skills
-        ? undefined
-        : (previous: readonly Skill[]) =>
-            previous === change.previous ? keptEnds(previous, result.skills, change.names) : undefined;
-    const skills = this.skills.update(result.skills, known);
+    const skills = this.skills.update(result.skills);
     const diagnostics = this.diagnostics.update(result.diagnostics);
     this.last = {
       hash: contentHash(head, tail, skills.list, diagnostics.list),
@@ -212,28 +195,4 @@ export class SnapshotSerializer {
     this.tail = { warnings, collisions };
     return Buffer.from(tailText(warnings, collisions), 'utf8');
   }
-}
-
-/**
- * How many skills at the head and at the tail of two sorted lists are surely the same objects, when only `names`
- * changed between them (`WinnerChange`): every other name keeps its very record, in name order, so the lists agree up
- * to the first place any of those names takes in either list, and from the last.
- */
-export function keptEnds(
-  before: readonly Skill[],
-  after: readonly Skill[],
-  names: ReadonlySet<string>,
-): { head: number; tail: number } {
-  let head = Math.min(before.length, after.length);
-  let tail = head;
-  for (const name of names) {
-    for (const list of [before, after]) {
-      const found = indexOfName(list, name);
-      // Absent: the place it would take.
-      const at = found >= 0 ? found : -found - 1;
-      head = Math.min(head, at);
-      tail = Math.min(tail, list.length - at - (found >= 0 ? 1 : 0));
-    }
-  }
-  return { head, tail };
 }

@@ -9,7 +9,7 @@ import type { AgentView, ViewId } from '../discovery/agents/types.js';
 import { SkillsdError } from '../discovery/errors.js';
 import type { WalkGate } from '../discovery/files/walk-gate.js';
 import { afterBackground, holdBackground, startSlice } from '../discovery/time-slices.js';
-import type { DiscoveryResult, Settings, WinnerChange } from '../discovery/types.js';
+import type { DiscoveryResult, Settings } from '../discovery/types.js';
 import { AgentViewsState } from './agent-views-state.js';
 import { EventLog, type PendingEvent } from './event-log.js';
 import { RunOnceQueueOne } from './run-once-queue-one.js';
@@ -59,11 +59,8 @@ export interface WorkspaceAgentViewsOptions extends ViewsSource {
 export class WorkspaceAgentViews {
   /** The views as last computed; undefined until first requested, and again once dropped for idleness. */
   state: AgentViewsState | undefined;
-  /**
-   * The last build's discovery and settings: what the views are computed from; `change`, what that build said it
-   * changed in the answer of the one before, when it did.
-   */
-  lastResult: { result: DiscoveryResult; settings: Settings; change?: WinnerChange } | undefined;
+  /** The last build's discovery and settings: what the views are computed from. */
+  lastResult: { result: DiscoveryResult; settings: Settings } | undefined;
   private first: Promise<AgentViewsState> | null = null;
   /** Resolved once the next update has told the views an edit changed, or has ended (`toldAhead`). */
   private editsTold = settledOnce(true);
@@ -347,7 +344,7 @@ export class WorkspaceAgentViews {
       walks: this.memos.walks,
       texts: this.memos.texts,
       edited,
-      ...(before === undefined ? {} : { profile: { id: profile, before, after: last.result, change: last.change } }),
+      ...(before === undefined ? {} : { profile: { id: profile, before, after: last.result } }),
     });
     if (patched.size === 0 || this.state !== previous) return;
     const generation = await this.options.onViewsChanged([...patched.keys()]);

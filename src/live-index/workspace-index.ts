@@ -408,12 +408,8 @@ export class WorkspaceIndex {
     }
     if (this.isClosed) return;
     const { result } = discovery;
-    this.agents.lastResult = {
-      result,
-      settings,
-      ...(discovery.change === undefined ? {} : { change: discovery.change }),
-    };
-    const content = this.serializer.content(this.cwd, settings.profile, result, discovery.change);
+    this.agents.lastResult = { result, settings };
+    const content = this.serializer.content(this.cwd, settings.profile, result);
     const previous = this.current;
     const changed = previous === undefined || previous.contentHash !== content.hash;
     const generation = nextGeneration(settings, previous, changed, content.hash);

@@ -7,11 +7,11 @@
 // matrix) is the whole update's, which finds these runs patched already and tells a view again only where it finds
 // it otherwise.
 import { sameJson } from '../same-json.js';
-import type { DiscoveryResult, Profile, WinnerChange } from '../types.js';
+import type { DiscoveryResult, Profile } from '../types.js';
 import { patchRun, sidecarsOf } from './agent-run.js';
 import { AGENT_SPECS } from './agents.js';
 import type { AgentFileTexts, TextRead } from './file-texts.js';
-import { changedPlaces, patchProfileView } from './profiles.js';
+import { patchProfileView } from './profiles.js';
 import type { AgentSkill, AgentView, ViewId } from './types.js';
 import type { RootWalkMemo } from './walk-memo.js';
 
@@ -23,11 +23,8 @@ export interface EditedViewsInput {
   texts: AgentFileTexts;
   /** The paths the watcher reported, with their real paths (runs know their files by real path). */
   edited: ReadonlySet<string>;
-  /**
-   * The daemon's own profile: its view is the build's answer, `before` the one the last computation used; `change`,
-   * what the build said it changed, when it did (only its names' places are then looked at).
-   */
-  profile?: { id: Profile; before: DiscoveryResult; after: DiscoveryResult; change?: WinnerChange };
+  /** The daemon's own profile: its view is the build's answer, `before` the one the last computation used. */
+  profile?: { id: Profile; before: DiscoveryResult; after: DiscoveryResult };
 }
 
 /** A view an edit changed, patched: the view, and the names whose records changed, in the view's order. */
@@ -84,14 +81,9 @@ export async function patchEditedViews(input: EditedViewsInput): Promise<Map<Vie
   const own = input.profile;
   const before = own === undefined ? undefined : views.get(own.id);
   if (own !== undefined && before !== undefined && own.before !== own.after) {
-    const { change } = own;
-    const known =
-      change !== undefined && change.previous === own.before.skills && change.next === own.after.skills
-        ? changedPlaces(own.before.skills, own.after.skills, change.names)
-        : undefined;
-    const patched = patchProfileView(own.id, before, own.before, own.after, [], known);
+    const patched = patchProfileView(own.id, before, own.before, own.after, []);
     const view = patched === undefined ? undefined : { ...before, skills: patched.skills };
-    const names = view === undefined ? [] : changedNames(before, view, known ?? replaced(before.skills, view.skills));
+    const names = view === undefined ? [] : changedNames(before, view, replaced(before.skills, view.skills));
     if (view !== undefined && names.length > 0) out.set(own.id, { view, changed: names });
   }
   return out;

@@ -3,7 +3,6 @@
 
 import { basename, dirname } from 'node:path';
 import { realpath } from '../files/sliced-fs.js';
-import { indexOfName } from '../pipeline/pipeline-memo.js';
 import { sameJsonItems } from '../same-json.js';
 import { renderSkillsPrompt } from '../skills-prompt.js';
 import { nextSlice, sliceSpent } from '../time-slices.js';
@@ -121,7 +120,7 @@ export async function profileView(
  * texts changed in what the view records: the same number of skills, each the same object or one with the same name
  * and file, and the same collisions and warnings. Its records, found files and warnings are the previous view's
  * objects (a description is in none of them); `own` are its own diagnostics, without the doctor's. Undefined when
- * the view must be made again. `places`, when known (`changedPlaces`), are the only positions whose skill may differ.
+ * the view must be made again.
  */
 export function patchProfileView(
   profile: Profile,
@@ -129,7 +128,6 @@ export function patchProfileView(
   beforeResult: DiscoveryResult,
   result: DiscoveryResult,
   own: AgentView['diagnostics'],
-  places?: readonly number[],
 ): AgentView | undefined {
   if (result.skills.length !== beforeResult.skills.length) return undefined;
   if (
@@ -139,9 +137,7 @@ export function patchProfileView(
     return undefined;
   }
   let skills: ProfileSkill[] | undefined;
-  const count = places?.length ?? result.skills.length;
-  for (let k = 0; k < count; k++) {
-    const i = places === undefined ? k : (places[k] as number);
+  for (let i = 0; i < result.skills.length; i++) {
     const now = result.skills[i] as Skill;
     const was = beforeResult.skills[i] as Skill;
     if (now === was) continue;
@@ -150,27 +146,6 @@ export function patchProfileView(
     skills[i] = viewSkillOf(profile, now);
   }
   return { ...before, skills: skills ?? before.skills, diagnostics: [...own] };
-}
-
-/**
- * The positions of `after` that may hold another skill than `before`'s, from the names a build says it changed
- * (`WinnerChange`, whose lists these are): every other position holds the very same skill. Undefined when a name is
- * not at one position in both lists (added, removed, renamed: the lists' lengths or order moved). An edit then costs
- * its own places, not a pass over thousands of skills once per edit, each pass too rare for V8 to compile.
- */
-export function changedPlaces(
-  before: readonly Skill[],
-  after: readonly Skill[],
-  names: ReadonlySet<string>,
-): number[] | undefined {
-  if (before.length !== after.length) return undefined;
-  const places: number[] = [];
-  for (const name of names) {
-    const at = indexOfName(after, name);
-    if (at < 0 || before[at]?.name !== name) return undefined;
-    places.push(at);
-  }
-  return places.sort((a, b) => a - b);
 }
 
 /**
