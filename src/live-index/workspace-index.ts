@@ -418,14 +418,15 @@ export class WorkspaceIndex {
     this.current = next;
     this.pluginInputs = result.pluginInputs ?? { files: [], markers: [] };
     const pending = previous === undefined || !changed ? [] : this.diffEvents(previous, next, discovery.change);
-    // Views in use follow the default view (docs/agents.md "Live"): their update is queued before the event goes out,
-    // so a read of a view once the event is out waits for it, and runs beside the next builds, never delaying them.
-    this.agents.noteBuild(full, paths);
-    // Until this build's events are logged, a views change waits (`viewsChanged`): events keep their order.
+    // Until this build's events are logged, a views change waits (`viewsChanged`), and the views' update does not
+    // start (`announced`): events keep their order, and no work of the views delays them.
     let announced: () => void = () => {};
     this.announcing = new Promise<void>((resolve) => {
       announced = resolve;
     });
+    // Views in use follow the default view (docs/agents.md "Live"): their update is queued before the event goes out,
+    // so a read of a view once the event is out waits for it, and runs beside the next builds, never delaying them.
+    this.agents.noteBuild(full, paths);
     // The watcher follows the new answer's directories and files before clients hear of it: a client that edits a
     // file the answer now depends on (a new plugin's manifest) as soon as the event arrives is then seen.
     // The answer is told even when following it failed (the failure is the build's error, as before).
